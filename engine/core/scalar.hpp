@@ -1,0 +1,120 @@
+#pragma once
+// Scalar-generic helpers: the engine's templates call these so that one code path runs on double and on
+// Dual<N>. For double they forward to <cmath>; for duals the overloads live in dual.hpp.
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "engine/core/dual.hpp"
+#include "engine/core/platform.hpp"
+
+namespace sg {
+
+template <class S>
+struct ScalarTraits {
+  static constexpr bool is_dual = false;
+  static constexpr int lanes = 0;
+};
+template <int N>
+struct ScalarTraits<Dual<N>> {
+  static constexpr bool is_dual = true;
+  static constexpr int lanes = N;
+};
+template <class S>
+inline constexpr bool is_dual_v = ScalarTraits<S>::is_dual;
+
+// Plain-double versions so unqualified calls inside namespace sg resolve for both scalar kinds.
+SG_HD inline double sqrt(double x) { return std::sqrt(x); }
+SG_HD inline double exp(double x) { return std::exp(x); }
+SG_HD inline double log(double x) { return std::log(x); }
+SG_HD inline double log1p(double x) { return std::log1p(x); }
+SG_HD inline double sin(double x) { return std::sin(x); }
+SG_HD inline double cos(double x) { return std::cos(x); }
+SG_HD inline double tan(double x) { return std::tan(x); }
+SG_HD inline double tanh(double x) { return std::tanh(x); }
+SG_HD inline double atan(double x) { return std::atan(x); }
+SG_HD inline double atan2(double y, double x) { return std::atan2(y, x); }
+SG_HD inline double abs(double x) { return std::fabs(x); }
+SG_HD inline double pow(double x, double p) { return std::pow(x, p); }
+SG_HD inline double min(double a, double b) { return b < a ? b : a; }
+SG_HD inline double max(double a, double b) { return a < b ? b : a; }
+SG_HD inline bool isfinite(double x) { return std::isfinite(x); }
+
+SG_HD inline double value(double x) { return x; }
+template <int N>
+SG_HD inline double value(const Dual<N>& x) {
+  return x.v;
+}
+
+// Tangent lane i of x (0 for plain doubles).
+SG_HD inline double tangent(double, int) { return 0.0; }
+template <int N>
+SG_HD inline double tangent(const Dual<N>& x, int lane) {
+  return x.d[lane];
+}
+
+// The value of x with its derivatives cut: the "stop gradient" of JAX.
+SG_HD inline double detach(double x) { return x; }
+template <int N>
+SG_HD inline Dual<N> detach(const Dual<N>& x) {
+  return Dual<N>(x.v);
+}
+
+// Value of `primal`, derivatives of `surrogate`: the straight-through estimator used by CFD.
+SG_HD inline double straight_through(double primal, double) { return primal; }
+template <int N>
+SG_HD inline Dual<N> straight_through(const Dual<N>& primal, const Dual<N>& surrogate) {
+  Dual<N> r = surrogate;
+  r.v = primal.v;
+  return r;
+}
+
+// A variable with derivative 1 in lane `lane`.
+template <class S>
+SG_HD inline S seeded(double x, int lane) {
+  if constexpr (is_dual_v<S>) {
+    S r(x);
+    r.d[lane] = 1.0;
+    return r;
+  } else {
+    (void)lane;
+    return x;
+  }
+}
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+template <class S>
+SG_HD inline S clamp(const S& x, double lo, double hi) {
+  return x < lo ? S(lo) : (x > hi ? S(hi) : x);
+}
+
+// Numerically stable logistic function.
+template <class S>
+SG_HD inline S sigmoid(const S& x) {
+  if (x >= 0.0) return 1.0 / (1.0 + exp(-x));
+  const S e = exp(x);
+  return e / (1.0 + e);
+}
+
+// Logistic step of stiffness kappa; kappa = inf is the hard Heaviside step (1 at x >= 0).
+template <class S>
+SG_HD inline S smooth_step(const S& x, double kappa) {
+  if (!(kappa < kInf)) return S(x >= 0.0 ? 1.0 : 0.0);
+  return sigmoid(kappa * x);
+}
+
+// softplus_beta(x) = log(1 + exp(beta x)) / beta, stable for large |x|.
+template <class S>
+SG_HD inline S softplus(const S& x, double beta) {
+  const S bx = beta * x;
+  if (bx > 30.0) return x + log1p(exp(-bx)) / beta;
+  return log1p(exp(bx)) / beta;
+}
+
+template <class S>
+SG_HD inline S sq(const S& x) {
+  return x * x;
+}
+
+}  // namespace sg

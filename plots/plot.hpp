@@ -1,0 +1,55 @@
+#pragma once
+// A renderer-independent plot description: what to draw, not how. The SVG writer (svg.hpp) and the
+// ImGui renderer (imgui_plot.hpp) both draw these, so a figure in the GUI and one written headless agree.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace sg::plot {
+
+enum class Scale { linear, log, symlog };
+
+struct Axis {
+  std::string label;
+  Scale scale = Scale::linear;
+  double symlog_threshold = 1.0;  // |v| below this is drawn linearly under Scale::symlog
+  // Fixed limits; NaN means autofit to the data.
+  double min = std::numeric_limits<double>::quiet_NaN();
+  double max = std::numeric_limits<double>::quiet_NaN();
+};
+
+enum class SeriesStyle { line, markers, line_and_markers };
+
+struct Color {
+  std::uint8_t r = 0, g = 0, b = 0, a = 255;
+};
+
+struct Series {
+  std::string name;
+  std::vector<double> x, y;  // same length; a NaN in either leaves a gap
+  SeriesStyle style = SeriesStyle::line;
+  Color color;
+  bool auto_color = true;  // take the next palette colour when true
+  bool dashed = false;
+  bool faded = false;  // a pinned reference sweep, drawn behind and translucent
+  float width = 1.5f;
+  bool visible = true;  // legend toggle
+};
+
+struct Plot {
+  std::string title;
+  Axis x, y;
+  std::vector<Series> series;
+  std::vector<double> vertical_markers;  // e.g. the selected sweep value
+  bool legend = true;
+};
+
+// Plots laid out on a grid, row by row.
+struct Figure {
+  std::string title;
+  int columns = 1;
+  std::vector<Plot> plots;
+};
+
+}  // namespace sg::plot
