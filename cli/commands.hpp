@@ -1,0 +1,17 @@
+#pragma once
+// Each subcommand registers itself on the app and writes its exit code when it runs:
+// 0 success, 2 bad input, 1 numerical failure.
+#include <CLI/CLI.hpp>
+
+namespace sg::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitNumerical = 1;
+inline constexpr int kExitBadInput = 2;
+
+void register_sweep(CLI::App& app, int& exit_code);
+void register_simulate(CLI::App& app, int& exit_code);
+void register_validate(CLI::App& app, int& exit_code);
+void register_bench(CLI::App& app, int& exit_code);
+
+}  // namespace sg::cli

@@ -1,0 +1,21 @@
+// softgrad: the headless command line of the differentiable contact simulation workbench.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"softgrad: differentiable contact simulation workbench (headless commands)"};
+  app.require_subcommand(1);
+  int exit_code = sg::cli::kExitOk;
+  sg::cli::register_sweep(app, exit_code);
+  sg::cli::register_simulate(app, exit_code);
+  sg::cli::register_validate(app, exit_code);
+  sg::cli::register_bench(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? sg::cli::kExitOk : sg::cli::kExitBadInput;
+  }
+  return exit_code;
+}

@@ -1,0 +1,75 @@
+#pragma once
+// MuJoCo's soft-constraint contact for one frictionless contact row (engine-notes section 1):
+// impedance spline d(r) from solimp, reference acceleration from solref, regulariser R, and the closed-form
+// force f = max(0, (aref - a0_c) / (A + R)).
+#include "engine/core/scalar.hpp"
+
+namespace sg {
+
+// Impedance d(r) from solimp = [dmin, dmax, width, mid, power], clamped as MuJoCo does.
+template <class S>
+SG_HD inline S mujoco_impedance(const S solimp[5], const S& r) {
+  const S dmin = clamp(solimp[0], 1e-4, 0.9999);
+  const S dmax = clamp(solimp[1], 1e-4, 0.9999);
+  const S width = solimp[2] < 0.0 ? S(0.0) : solimp[2];
+  const S mid = clamp(solimp[3], 1e-4, 0.9999);
+  const S power = solimp[4] < 1.0 ? S(1.0) : solimp[4];
+  if (dmin == dmax || width <= 1e-15) return 0.5 * (dmin + dmax);
+  const S x = abs(r) / width;
+  if (x >= 1.0) return dmax;
+  S y;
+  if (power == 1.0) {
+    y = x;
+  } else if (x <= mid) {
+    y = pow(x, power) / pow(mid, power - 1.0);
+  } else {
+    y = 1.0 - pow(1.0 - x, power) / pow(1.0 - mid, power - 1.0);
+  }
+  return dmin + y * (dmax - dmin);
+}
+
+// Stiffness K and damping B of the reference acceleration aref = -B v - K d r.
+template <class S>
+struct MujocoSpring {
+  S K, B;
+};
+
+// timestep is used by refsafe (tc <- max(tc, 2 timestep)).
+template <class S>
+SG_HD inline MujocoSpring<S> mujoco_spring(const S solref[2], const S solimp[5], bool refsafe, double timestep) {
+  const S dmax = clamp(solimp[1], 1e-4, 0.9999);
+  if (solref[0] > 0.0) {
+    S tc = solref[0];
+    if (refsafe && tc < 2.0 * timestep) tc = S(2.0 * timestep);
+    const S z = solref[1];
+    return {1.0 / (dmax * dmax * tc * tc * z * z), 2.0 / (dmax * tc)};
+  }
+  return {-solref[0] / (dmax * dmax), -solref[1] / dmax};
+}
+
+// All intermediate quantities of one contact row, for tests and the GUI's readouts.
+template <class S>
+struct MujocoContactForce {
+  S impedance, aref, R, force;
+};
+
+// r: signed distance, vn: J v, a0n: J a_unconstrained, inv_mass_n: A = J M^-1 J^T (diagonal approximation).
+template <class S>
+SG_HD inline MujocoContactForce<S> mujoco_contact_force(const S solref[2], const S solimp[5], bool refsafe,
+                                                        double timestep, const S& r, const S& vn, const S& a0n,
+                                                        const S& inv_mass_n) {
+  MujocoContactForce<S> out{};
+  if (!(r < 0.0)) return out;  // a row is active only while penetrating
+  const S d = mujoco_impedance(solimp, r);
+  const MujocoSpring<S> sp = mujoco_spring(solref, solimp, refsafe, timestep);
+  out.impedance = d;
+  out.aref = -sp.B * vn - sp.K * d * r;
+  S R = (1.0 - d) / d * inv_mass_n;
+  if (R < 1e-15) R = S(1e-15);
+  out.R = R;
+  const S f = (out.aref - a0n) / (inv_mass_n + R);
+  out.force = f > 0.0 ? f : S(0.0);
+  return out;
+}
+
+}  // namespace sg

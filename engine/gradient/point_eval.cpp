@@ -1,0 +1,115 @@
+#include "engine/gradient/point_eval.hpp"
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace sg {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+template <class S>
+std::ptrdiff_t slot_offset(ProblemData<S>& pd, const std::string& path) {
+  S* slot = parameter_slot(pd, path);
+  if (!slot) throw std::invalid_argument("sweep.parameter: \"" + path + "\" is not a differentiable parameter");
+  return reinterpret_cast<char*>(slot) - reinterpret_cast<char*>(&pd);
+}
+
+template <class S>
+S& slot_at(ProblemData<S>& pd, std::ptrdiff_t offset) {
+  return *reinterpret_cast<S*>(reinterpret_cast<char*>(&pd) + offset);
+}
+
+}  // namespace
+
+std::string describe_failure(const SolveStats& st) {
+  std::ostringstream out;
+  out << status_name(st.status) << " at t=" << st.t;
+  return out.str();
+}
+
+PointEvaluator::PointEvaluator(const Problem& problem)
+    : problem_(problem),
+      base_dual_(convert_problem<Dual1>(problem.data)),
+      ws_double_(std::make_unique<ParticleWorkspace<double>>()),
+      ws_dual_(std::make_unique<ParticleWorkspace<Dual1>>()) {
+  ProblemData<double> copy = problem.data;
+  offset_double_ = slot_offset(copy, problem.sweep.parameter);
+  offset_dual_ = slot_offset(base_dual_, problem.sweep.parameter);
+  const SmoothingSettings& sm = problem.gradient.smoothing;
+  std::mt19937_64 rng(sm.seed);
+  std::normal_distribution<double> normal(0.0, sm.sigma);
+  noise_.resize(static_cast<std::size_t>(sm.samples));
+  for (double& w : noise_) w = normal(rng);
+}
+
+LossSample PointEvaluator::loss_and_grad(double x) {
+  ProblemData<Dual1> pd = base_dual_;
+  slot_at(pd, offset_dual_) = seeded<Dual1>(x, 0);
+  Dual1 y[ParticleModel<Dual1>::kMaxDim];
+  NullObserver obs;
+  LossSample out;
+  out.stats = run_simulation(pd, problem_.integrator, y, *ws_dual_, obs);
+  if (out.stats.status != Status::ok) {
+    out.loss = out.grad = kNaN;
+    return out;
+  }
+  const Dual1 loss = evaluate_loss(pd.loss, y, pd.model.nq());
+  out.loss = loss.v;
+  out.grad = loss.d[0];
+  return out;
+}
+
+LossSample PointEvaluator::loss_only(double x) {
+  ProblemData<double> pd = problem_.data;
+  slot_at(pd, offset_double_) = x;
+  double y[ParticleModel<double>::kMaxDim];
+  NullObserver obs;
+  LossSample out;
+  out.stats = run_simulation(pd, problem_.integrator, y, *ws_double_, obs);
+  out.loss = out.stats.status == Status::ok ? evaluate_loss(pd.loss, y, pd.model.nq()) : kNaN;
+  out.grad = kNaN;
+  return out;
+}
+
+PointResult PointEvaluator::evaluate(double x) {
+  PointResult r;
+  r.value = x;
+  const LossSample main = loss_and_grad(x);
+  r.loss = main.loss;
+  r.grad = main.grad;
+  r.steps = main.stats.accepted;
+  r.rejected = main.stats.rejected;
+  if (main.stats.status != Status::ok) r.status = describe_failure(main.stats);
+
+  const double eps = problem_.gradient.fd_eps;
+  const LossSample plus = loss_only(x + eps);
+  const LossSample minus = loss_only(x - eps);
+  r.grad_fd = (plus.loss - minus.loss) / (2.0 * eps);
+  if (r.status == "ok" && plus.stats.status != Status::ok)
+    r.status = "finite difference at x+eps: " + describe_failure(plus.stats);
+  if (r.status == "ok" && minus.stats.status != Status::ok)
+    r.status = "finite difference at x-eps: " + describe_failure(minus.stats);
+
+  r.loss_smoothed = r.grad_zeroth = r.grad_first = kNaN;
+  if (!noise_.empty()) {
+    double sum_loss = 0.0, sum_zeroth = 0.0, sum_first = 0.0;
+    for (double w : noise_) {
+      const LossSample s = loss_and_grad(x + w);
+      sum_loss += s.loss;
+      sum_zeroth += (s.loss - r.loss) * w;
+      sum_first += s.grad;
+    }
+    const double n = static_cast<double>(noise_.size());
+    const double sigma = problem_.gradient.smoothing.sigma;
+    r.loss_smoothed = sum_loss / n;
+    r.grad_zeroth = sum_zeroth / (n * sigma * sigma);
+    r.grad_first = sum_first / n;
+  }
+  return r;
+}
+
+}  // namespace sg

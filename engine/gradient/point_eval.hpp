@@ -1,0 +1,58 @@
+#pragma once
+// Evaluates one sweep point: the loss and its forward-mode gradient (one Dual<1> run), the central finite
+// difference (two double runs), and optionally the randomized-smoothing estimates.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/dual.hpp"
+#include "engine/problem/problem.hpp"
+#include "engine/simulate/run.hpp"
+
+namespace sg {
+
+using Dual1 = Dual<1>;
+
+struct PointResult {
+  double value = 0.0;  // the swept parameter
+  double loss = 0.0;
+  double grad = 0.0;     // forward-mode AD
+  double grad_fd = 0.0;  // central finite difference
+  std::string status = "ok";
+  long steps = 0;     // accepted steps of the AD run
+  long rejected = 0;  // rejected attempts of the AD run
+  // Randomized smoothing (when gradient.smoothing.samples > 0), NaN otherwise.
+  double loss_smoothed = 0.0;
+  double grad_zeroth = 0.0;  // zeroth order: E[(L(x+w) - L(x)) w] / sigma^2
+  double grad_first = 0.0;   // first order: E[dL/dx (x+w)]
+};
+
+// Loss value and derivative of one run, with its solve statistics.
+struct LossSample {
+  double loss = 0.0;
+  double grad = 0.0;
+  SolveStats stats;
+};
+
+class PointEvaluator {
+ public:
+  explicit PointEvaluator(const Problem& problem);
+
+  PointResult evaluate(double x);
+  LossSample loss_and_grad(double x);  // one Dual<1> run
+  LossSample loss_only(double x);      // one double run
+
+ private:
+  const Problem& problem_;
+  ProblemData<Dual1> base_dual_;
+  std::ptrdiff_t offset_double_ = 0, offset_dual_ = 0;
+  std::unique_ptr<ParticleWorkspace<double>> ws_double_;
+  std::unique_ptr<ParticleWorkspace<Dual1>> ws_dual_;
+  std::vector<double> noise_;  // the smoothing samples, the same at every point (common random numbers)
+};
+
+// Human-readable reason for a failed run, e.g. "max_steps at t=0.53".
+std::string describe_failure(const SolveStats& st);
+
+}  // namespace sg

@@ -1,0 +1,100 @@
+#pragma once
+// Adaptive embedded Runge-Kutta (Bosh3, Dopri5, Tsit5) under a PID controller, with Diffrax's semantics:
+// one solve over the horizon, landing exactly on every output time; max_steps counts every attempt; by
+// default the step sizes are frozen for differentiation (the gradient is that of the discrete map with the
+// accepted steps held fixed), optionally differentiated through the controller.
+#include "engine/integrate/controller.hpp"
+#include "engine/integrate/initial_step.hpp"
+#include "engine/integrate/observer.hpp"
+#include "engine/integrate/rk_step.hpp"
+
+namespace sg {
+
+inline const Tableau& tableau_of(Method m) {
+  switch (m) {
+    case Method::bosh3: return kBosh3;
+    case Method::dopri5: return kDopri5;
+    default: return kTsit5;
+  }
+}
+
+// H = double (frozen steps) or the system's scalar (through the controller).
+template <class H, class S>
+SG_HD inline H as_step(const S& x) {
+  if constexpr (is_dual_v<H>) {
+    return x;
+  } else {
+    return value(x);
+  }
+}
+
+template <class H, class System, class Observer>
+SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg, typename System::Scalar* y,
+                                RkWorkspace<System>& ws, Observer& obs) {
+  using S = typename System::Scalar;
+  const Tableau& tab = tableau_of(cfg.method);
+  const int n = sys.dim();
+  SolveStats st;
+  PidController<H> ctl{cfg.controller, tab.order};
+  sys.rhs(y, ws.k[0]);
+  H h_prop = cfg.auto_initial_step ? H(initial_step(sys, y, ws, tab.order, cfg.rtol, cfg.atol)) : H(cfg.dt);
+  long attempts = 0;
+  double t = 0.0;
+  obs.on_output(0, 0.0, y, n);
+  for (long i = 0; i < cfg.steps; ++i) {
+    const double t_end = cfg.dt * static_cast<double>(i + 1);
+    // Forces may change at output times, so the first stage is re-evaluated there (no FSAL across them).
+    if (i > 0) sys.rhs(y, ws.k[0]);
+    while (t < t_end) {
+      if (attempts >= cfg.max_steps) {
+        st.status = Status::max_steps;
+        st.t = t;
+        return st;
+      }
+      if (value(h_prop) < cfg.dt_min || !(value(h_prop) > 0.0)) {
+        st.status = Status::step_underflow;
+        st.t = t;
+        return st;
+      }
+      const double remaining = t_end - t;
+      // Land exactly on the output time; a remainder below 1e-10 dt is absorbed rather than stepped.
+      const bool clipped = value(h_prop) >= remaining - 1e-10 * cfg.dt;
+      const H h = clipped ? H(remaining) : h_prop;
+      ++attempts;
+      rk_step(sys, tab, y, h, ws);
+      const S eps_s = scaled_error(y, ws.y1, ws.err, n, cfg.rtol, cfg.atol);
+      const H eps = as_step<H>(eps_s);
+      const bool finite = isfinite(value(eps));
+      const bool accept = finite && value(eps) < 1.0;
+      if (!accept) {
+        ++st.rejected;
+        h_prop = finite ? H(h * ctl.factor(eps, false)) : H(h * cfg.controller.factor_min);
+        continue;
+      }
+      const H f = ctl.factor(eps, true);
+      ctl.on_accept(eps);
+      for (int k = 0; k < n; ++k) y[k] = ws.y1[k];
+      if (tab.fsal) {
+        for (int k = 0; k < n; ++k) ws.k[0][k] = ws.k[tab.stages - 1][k];
+      } else {
+        sys.rhs(y, ws.k[0]);
+      }
+      t = clipped ? t_end : t + value(h);
+      ++st.accepted;
+      obs.on_accept(value(h));
+      if (state_blew_up(y, n)) {
+        st.status = Status::blow_up;
+        st.t = t;
+        return st;
+      }
+      const H grown = h * f;
+      // A step clipped to an output time does not lower the controller's proposal.
+      h_prop = (clipped && value(h_prop) > value(grown)) ? h_prop : grown;
+    }
+    obs.on_output(i + 1, t_end, y, n);
+  }
+  st.t = t;
+  return st;
+}
+
+}  // namespace sg

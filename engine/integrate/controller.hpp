@@ -1,0 +1,54 @@
+#pragma once
+// PID step-size controller with Diffrax's semantics (engine-notes section 3): the scaled RMS error,
+// factor = safety * e_n^-(p+i+d)/k * e_{n-1}^((p+2d)/k) * e_{n-2}^(-d/k), an accepted step never shrinks
+// (factor in [1, factor_max]) and a rejected one shrinks by at least reject_factor_max.
+#include "engine/core/scalar.hpp"
+#include "engine/integrate/settings.hpp"
+
+namespace sg {
+
+// eps = RMS(err_i / (atol + rtol max(|y0_i|, |y1_i|))); the step is accepted when eps < 1.
+template <class S>
+SG_HD S scaled_error(const S* y0, const S* y1, const S* err, int n, double rtol, double atol) {
+  S sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const S scale = atol + rtol * max(abs(y0[i]), abs(y1[i]));
+    sum += sq(err[i] / scale);
+  }
+  return sqrt(sum / static_cast<double>(n));
+}
+
+// H is double when step sizes are frozen for differentiation, or the dual type when the gradient goes
+// through the controller.
+template <class H>
+struct PidController {
+  ControllerSettings cfg;
+  int order = 5;
+  H prev_inv_err = 1.0;       // 1/eps of the last accepted step
+  H prev_prev_inv_err = 1.0;  // and the one before
+
+  SG_HD H factor(const H& eps, bool accepted) const {
+    const double k = static_cast<double>(order);
+    H f;
+    if (!(eps > 0.0)) {
+      f = H(cfg.factor_max);
+    } else {
+      const H inv = 1.0 / eps;
+      const double b1 = (cfg.pcoeff + cfg.icoeff + cfg.dcoeff) / k;
+      const double b2 = -(cfg.pcoeff + 2.0 * cfg.dcoeff) / k;
+      const double b3 = cfg.dcoeff / k;
+      f = cfg.safety * pow(inv, b1);
+      if (b2 != 0.0) f = f * pow(prev_inv_err, b2);
+      if (b3 != 0.0) f = f * pow(prev_prev_inv_err, b3);
+    }
+    if (accepted) return clamp(f, 1.0, cfg.factor_max);
+    return clamp(f, cfg.factor_min, cfg.reject_factor_max);
+  }
+
+  SG_HD void on_accept(const H& eps) {
+    prev_prev_inv_err = prev_inv_err;
+    prev_inv_err = eps > 0.0 ? H(1.0 / eps) : H(1.0 / 1e-10);
+  }
+};
+
+}  // namespace sg

@@ -1,0 +1,31 @@
+#pragma once
+// What a solve reports back: counts and the final status. Observers receive output states and accepted steps.
+#include "engine/core/status.hpp"
+
+namespace sg {
+
+struct SolveStats {
+  Status status = Status::ok;
+  long accepted = 0;
+  long rejected = 0;
+  double t = 0.0;  // time reached
+};
+
+// Ignores everything; sweeps use it.
+struct NullObserver {
+  template <class S>
+  SG_HD void on_output(long, double, const S*, int) {}
+  SG_HD void on_accept(double) {}
+};
+
+// NaN, inf or a component beyond kBlowUpLimit.
+template <class S>
+SG_HD inline bool state_blew_up(const S* y, int n) {
+  for (int i = 0; i < n; ++i) {
+    const double v = value(y[i]);
+    if (!(v == v) || v > kBlowUpLimit || v < -kBlowUpLimit) return true;
+  }
+  return false;
+}
+
+}  // namespace sg

@@ -1,0 +1,46 @@
+#pragma once
+// One explicit Runge-Kutta step of a system y' = f(y) over a step h, with the embedded error estimate.
+// Buffers live in the caller's workspace: no allocation here.
+#include "engine/integrate/tableau.hpp"
+
+namespace sg {
+
+template <class System>
+struct RkWorkspace {
+  using S = typename System::Scalar;
+  S k[7][System::kMaxDim];
+  S ytmp[System::kMaxDim];
+  S y1[System::kMaxDim];
+  S err[System::kMaxDim];
+};
+
+// k[0] must hold f(y) on entry. On return ws.y1 is the new state, ws.err the error estimate (if embedded),
+// and for FSAL methods k[stages-1] is f(y1).
+template <class System, class H>
+SG_HD void rk_step(const System& sys, const Tableau& tab, const typename System::Scalar* y, const H& h,
+                   RkWorkspace<System>& ws) {
+  using S = typename System::Scalar;
+  const int n = sys.dim();
+  for (int s = 1; s < tab.stages; ++s) {
+    for (int i = 0; i < n; ++i) {
+      S acc = 0.0;
+      for (int j = 0; j < s; ++j)
+        if (tab.a[s][j] != 0.0) acc += tab.a[s][j] * ws.k[j][i];
+      ws.ytmp[i] = y[i] + h * acc;
+    }
+    sys.rhs(ws.ytmp, ws.k[s]);
+  }
+  for (int i = 0; i < n; ++i) {
+    S acc = 0.0, err = 0.0;
+    for (int j = 0; j < tab.stages; ++j) {
+      if (tab.b[j] != 0.0) acc += tab.b[j] * ws.k[j][i];
+      if (tab.embedded && tab.e[j] != 0.0) err += tab.e[j] * ws.k[j][i];
+    }
+    // For FSAL tableaus the last stage already is y1 (a[last] = b); recomputing keeps one code path.
+    ws.y1[i] = y[i] + h * acc;
+    ws.err[i] = h * err;
+  }
+  if (tab.fsal) sys.rhs(ws.y1, ws.k[tab.stages - 1]);
+}
+
+}  // namespace sg

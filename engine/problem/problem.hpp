@@ -1,0 +1,90 @@
+#pragma once
+// A scene in numeric form, built once from the resolved scene JSON: the model, the loss, the integrator,
+// gradient and sweep settings, and where the swept parameter lives.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/integrate/settings.hpp"
+#include "engine/model/particle_model.hpp"
+#include "engine/problem/loss.hpp"
+
+namespace sg {
+
+// Everything a run may differentiate with respect to, in one trivially copyable block.
+template <class S>
+struct ProblemData {
+  ParticleModel<S> model;
+  LossSpec<S> loss;
+};
+
+template <class T, class S>
+ProblemData<T> convert_problem(const ProblemData<S>& p) {
+  ProblemData<T> r;
+  r.model = convert_model<T>(p.model);
+  r.loss.count = p.loss.count;
+  for (int i = 0; i < p.loss.count; ++i) {
+    const LossTerm<S>& t = p.loss.terms[i];
+    r.loss.terms[i] = {t.quantity, t.body, t.axis, t.kind, T(value(t.target)), t.weight};
+  }
+  return r;
+}
+
+// Calls f(path, S&) for every differentiable scalar, with the scene file's dotted path.
+template <class S, class F>
+void visit_problem_params(ProblemData<S>& p, F&& f) {
+  visit_model_params(p.model, f);
+  for (int i = 0; i < p.loss.count; ++i) f("loss.terms." + std::to_string(i) + ".target", p.loss.terms[i].target);
+}
+
+struct SmoothingSettings {
+  long samples = 0;
+  double sigma = 0.05;
+  unsigned long seed = 1;
+};
+
+struct GradientSettings {
+  double fd_eps = 1e-6;
+  SmoothingSettings smoothing;
+};
+
+struct SweepSpec {
+  std::string parameter;
+  double from = 0.0, to = 1.0;
+  long points = 200;
+
+  double value_at(long i) const {
+    if (points <= 1) return from;
+    return from + (to - from) * static_cast<double>(i) / static_cast<double>(points - 1);
+  }
+};
+
+struct Problem {
+  std::string name;
+  ProblemData<double> data;
+  IntegratorSettings integrator;
+  GradientSettings gradient;
+  SweepSpec sweep;
+  nlohmann::json config;  // the resolved scene it was built from
+};
+
+// Builds a Problem from a resolved (validated, defaults filled) scene. Throws std::invalid_argument with a
+// "path: message" text only for inconsistencies the schema cannot see.
+Problem problem_from_config(const nlohmann::json& resolved);
+
+// Every differentiable path of a problem, in a stable order.
+std::vector<std::string> differentiable_parameters(const Problem& p);
+
+// The swept parameter's slot in ProblemData<S>, found once by path; setting it is then a pointer write.
+template <class S>
+S* parameter_slot(ProblemData<S>& p, const std::string& path) {
+  S* found = nullptr;
+  visit_problem_params(p, [&](const std::string& name, S& slot) {
+    if (name == path) found = &slot;
+  });
+  return found;
+}
+
+}  // namespace sg

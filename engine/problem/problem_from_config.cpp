@@ -1,0 +1,131 @@
+// Reads a resolved scene (validated by engine/scene, defaults filled) into numeric form.
+#include <limits>
+#include <stdexcept>
+
+#include "engine/problem/problem.hpp"
+
+namespace sg {
+namespace {
+
+using nlohmann::json;
+
+Vec3<double> read_vec3(const json& j) { return {j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>()}; }
+
+template <class E, std::size_t N>
+E read_choice(const json& j, const char* path, const char* const (&names)[N]) {
+  const std::string s = j.get<std::string>();
+  for (std::size_t i = 0; i < N; ++i)
+    if (s == names[i]) return static_cast<E>(i);
+  throw std::invalid_argument(std::string(path) + ": unknown choice \"" + s + "\"");
+}
+
+double read_number_or_inf(const json& j) {
+  if (j.is_string()) return j.get<std::string>() == "-inf" ? -kInf : kInf;
+  return j.get<double>();
+}
+
+ParticleModel<double> read_model(const json& c) {
+  ParticleModel<double> m;
+  const json& model = c.at("model");
+  m.gravity = read_vec3(model.at("gravity"));
+  m.plane_enabled = model.at("plane").at("enabled").get<bool>();
+  m.plane_height = model.at("plane").at("height").get<double>();
+  const json& ps = model.at("particles");
+  if (ps.empty() || ps.size() > static_cast<std::size_t>(kMaxParticles))
+    throw std::invalid_argument("model.particles: expected 1 to " + std::to_string(kMaxParticles) + " particles");
+  m.count = static_cast<int>(ps.size());
+  for (int i = 0; i < m.count; ++i) {
+    const json& p = ps[static_cast<std::size_t>(i)];
+    m.particles[i] = {p.at("mass").get<double>(), p.at("radius").get<double>(), read_vec3(p.at("pos")),
+                      read_vec3(p.at("vel"))};
+  }
+  const json& ct = c.at("contact");
+  static const char* const kModels[] = {"none", "penalty", "mujoco", "elastic", "hard"};
+  m.contact = read_choice<ContactModel>(ct.at("model"), "contact.model", kModels);
+  m.penalty = {ct.at("penalty").at("k").get<double>(), ct.at("penalty").at("c").get<double>()};
+  for (int i = 0; i < 2; ++i) m.mujoco.solref[i] = ct.at("mujoco").at("solref").at(i).get<double>();
+  for (int i = 0; i < 5; ++i) m.mujoco.solimp[i] = ct.at("mujoco").at("solimp").at(i).get<double>();
+  m.mujoco.refsafe = ct.at("mujoco").at("refsafe").get<bool>();
+  m.elastic = {ct.at("elastic").at("restitution").get<double>(), ct.at("elastic").at("toi").get<bool>()};
+  const json& hard = ct.at("hard");
+  m.hard = {read_number_or_inf(hard.at("kappa")), hard.at("iterations").get<int>(),
+            hard.at("friction").get<double>()};
+  return m;
+}
+
+IntegratorSettings read_integrator(const json& c) {
+  const json& j = c.at("integrator");
+  IntegratorSettings s;
+  static const char* const kMethods[] = {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5"};
+  s.method = read_choice<Method>(j.at("type"), "integrator.type", kMethods);
+  s.dt = j.at("dt").get<double>();
+  s.steps = j.at("steps").get<long>();
+  s.substeps = j.at("substeps").get<long>();
+  s.rtol = j.at("rtol").get<double>();
+  s.atol = j.at("atol").get<double>();
+  s.max_steps = j.at("max_steps").get<long>();
+  s.auto_initial_step = j.at("initial_step").get<std::string>() == "auto";
+  s.dt_min = j.at("dt_min").get<double>();
+  const json& k = j.at("controller");
+  s.controller = {k.at("pcoeff").get<double>(),    k.at("icoeff").get<double>(),
+                  k.at("dcoeff").get<double>(),    k.at("safety").get<double>(),
+                  k.at("factor_min").get<double>(), k.at("factor_max").get<double>(),
+                  k.at("reject_factor_max").get<double>()};
+  s.through_controller = c.at("gradient").at("through_controller").get<bool>();
+  return s;
+}
+
+LossSpec<double> read_loss(const json& c, int particles) {
+  LossSpec<double> loss;
+  const json& terms = c.at("loss").at("terms");
+  if (terms.empty() || terms.size() > static_cast<std::size_t>(kMaxLossTerms))
+    throw std::invalid_argument("loss.terms: expected 1 to " + std::to_string(kMaxLossTerms) + " terms");
+  loss.count = static_cast<int>(terms.size());
+  static const char* const kQuantities[] = {"position", "velocity"};
+  static const char* const kAxes[] = {"x", "y", "z"};
+  static const char* const kKinds[] = {"value", "abs", "square"};
+  for (int i = 0; i < loss.count; ++i) {
+    const json& t = terms[static_cast<std::size_t>(i)];
+    const std::string path = "loss.terms." + std::to_string(i);
+    LossTerm<double>& out = loss.terms[i];
+    out.quantity = read_choice<LossQuantity>(t.at("quantity"), (path + ".quantity").c_str(), kQuantities);
+    out.body = t.at("body").get<int>();
+    if (out.body < 0 || out.body >= particles)
+      throw std::invalid_argument(path + ".body: no particle " + std::to_string(out.body));
+    out.axis = read_choice<int>(t.at("axis"), (path + ".axis").c_str(), kAxes);
+    out.kind = read_choice<LossKind>(t.at("kind"), (path + ".kind").c_str(), kKinds);
+    out.target = t.at("target").get<double>();
+    out.weight = t.at("weight").get<double>();
+  }
+  return loss;
+}
+
+}  // namespace
+
+Problem problem_from_config(const json& c) {
+  Problem p;
+  p.config = c;
+  p.name = c.value("name", std::string("untitled"));
+  p.data.model = read_model(c);
+  p.data.loss = read_loss(c, p.data.model.count);
+  p.integrator = read_integrator(c);
+  const json& g = c.at("gradient");
+  p.gradient.fd_eps = g.at("fd_eps").get<double>();
+  p.gradient.smoothing = {g.at("smoothing").at("samples").get<long>(), g.at("smoothing").at("sigma").get<double>(),
+                          g.at("smoothing").at("seed").get<unsigned long>()};
+  const json& sw = c.at("sweep");
+  p.sweep = {sw.at("parameter").get<std::string>(), sw.at("from").get<double>(), sw.at("to").get<double>(),
+             sw.at("points").get<long>()};
+  if (!parameter_slot(p.data, p.sweep.parameter))
+    throw std::invalid_argument("sweep.parameter: \"" + p.sweep.parameter + "\" is not a differentiable parameter");
+  return p;
+}
+
+std::vector<std::string> differentiable_parameters(const Problem& p) {
+  std::vector<std::string> out;
+  ProblemData<double> copy = p.data;
+  visit_problem_params(copy, [&](const std::string& name, double&) { out.push_back(name); });
+  return out;
+}
+
+}  // namespace sg

@@ -1,0 +1,127 @@
+#include "engine/sweep/sweep.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+namespace sg {
+namespace {
+
+double relative_difference(double a, double b) {
+  const double scale = std::max(std::fabs(a), std::fabs(b));
+  return scale == 0.0 ? 0.0 : std::fabs(a - b) / scale;
+}
+
+int sign_of(double x) { return (x > 1e-12) - (x < -1e-12); }
+
+nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
+
+void evaluate_range(const Problem& problem, const SweepControl& control, SweepResult& result, long begin,
+                    long end) {
+  PointEvaluator eval(problem);
+  for (long i = begin; i < end; ++i) {
+    PointResult& r = result.points[static_cast<std::size_t>(i)];
+    if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
+      r.value = problem.sweep.value_at(i);
+      r.status = "cancelled";
+      continue;
+    }
+    r = eval.evaluate(problem.sweep.value_at(i));
+    if (control.completed) control.completed->fetch_add(1, std::memory_order_relaxed);
+    if (control.on_point) control.on_point(i, r);
+  }
+}
+
+}  // namespace
+
+void summarize_sweep(SweepResult& result) {
+  SweepStats& st = result.stats;
+  st.points = static_cast<long>(result.points.size());
+  std::vector<double> errs;
+  long agree = 0, compared = 0;
+  st.steps_total = st.rejected_total = st.failed = 0;
+  for (const PointResult& r : result.points) {
+    st.steps_total += r.steps;
+    st.rejected_total += r.rejected;
+    if (r.status != "ok") ++st.failed;
+    if (r.status == "cancelled") st.cancelled = true;
+    if (!std::isfinite(r.grad) || !std::isfinite(r.grad_fd)) continue;
+    errs.push_back(relative_difference(r.grad, r.grad_fd));
+    agree += sign_of(r.grad) == sign_of(r.grad_fd);
+    ++compared;
+  }
+  st.sign_agreement = compared ? static_cast<double>(agree) / static_cast<double>(compared) : 0.0;
+  if (errs.empty()) {
+    st.grad_rel_err_median = std::nan("");
+  } else {
+    auto mid = errs.begin() + static_cast<std::ptrdiff_t>(errs.size() / 2);
+    std::nth_element(errs.begin(), mid, errs.end());
+    st.grad_rel_err_median = *mid;
+  }
+}
+
+SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
+  const auto start = std::chrono::steady_clock::now();
+  SweepResult result;
+  const long n = problem.sweep.points;
+  result.points.resize(static_cast<std::size_t>(n));
+  const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
+  // Chunks big enough to amortise a worker's workspace, small enough to balance and cancel promptly.
+  const long grain = std::max<long>(1, std::min<long>(64, n / (8L * threads) + 1));
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<long>(0, n, grain), [&](const tbb::blocked_range<long>& range) {
+      evaluate_range(problem, control, result, range.begin(), range.end());
+    });
+  });
+  summarize_sweep(result);
+  result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result) {
+  using nlohmann::json;
+  json values = json::array(), loss = json::array(), grad = json::array(), grad_fd = json::array();
+  json status = json::array(), loss_s = json::array(), g0 = json::array(), g1 = json::array();
+  for (const PointResult& r : result.points) {
+    values.push_back(r.value);
+    loss.push_back(number_or_null(r.loss));
+    grad.push_back(number_or_null(r.grad));
+    grad_fd.push_back(number_or_null(r.grad_fd));
+    status.push_back(r.status);
+    loss_s.push_back(number_or_null(r.loss_smoothed));
+    g0.push_back(number_or_null(r.grad_zeroth));
+    g1.push_back(number_or_null(r.grad_first));
+  }
+  const SweepStats& st = result.stats;
+  json out = {{"scene", problem.name},
+              {"parameter", problem.sweep.parameter},
+              {"values", values},
+              {"loss", loss},
+              {"grad", grad},
+              {"grad_fd", grad_fd},
+              {"status", status},
+              {"stats",
+               {{"points", st.points},
+                {"seconds", st.seconds},
+                {"grad_rel_err_median", number_or_null(st.grad_rel_err_median)},
+                {"sign_agreement", st.sign_agreement},
+                {"steps_total", st.steps_total},
+                {"rejected_total", st.rejected_total},
+                {"failed", st.failed}}},
+              {"config", problem.config}};
+  if (problem.gradient.smoothing.samples > 0) {
+    out["loss_smoothed"] = loss_s;
+    out["grad_zeroth"] = g0;
+    out["grad_first"] = g1;
+  }
+  return out;
+}
+
+}  // namespace sg

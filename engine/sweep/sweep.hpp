@@ -1,0 +1,47 @@
+#pragma once
+// Loss and gradient sweeps over the scene's sweep parameter, in parallel on oneTBB workers. Cancellable
+// and reporting progress, so the GUI can run them without waiting.
+#include <atomic>
+#include <functional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/gradient/point_eval.hpp"
+#include "engine/problem/problem.hpp"
+
+namespace sg {
+
+struct SweepControl {
+  int threads = 0;                              // 0: all cores
+  const std::atomic<bool>* cancel = nullptr;    // set to stop early; unfinished points get "cancelled"
+  std::atomic<long>* completed = nullptr;       // incremented per finished point
+  std::function<void(long, const PointResult&)> on_point;  // called from workers as points finish
+};
+
+struct SweepStats {
+  long points = 0;
+  double seconds = 0.0;
+  double grad_rel_err_median = 0.0;  // median over points of |g - g_fd| / max(|g|, |g_fd|)
+  double sign_agreement = 0.0;       // fraction of points where sign(g) == sign(g_fd)
+  long steps_total = 0;
+  long rejected_total = 0;
+  long failed = 0;
+  bool cancelled = false;
+};
+
+struct SweepResult {
+  std::vector<PointResult> points;
+  SweepStats stats;
+};
+
+SweepResult run_sweep(const Problem& problem, const SweepControl& control = {});
+
+// Fills the stats that depend on all points (called by run_sweep; public for tests).
+void summarize_sweep(SweepResult& result);
+
+// The result JSON contract: "values", "loss", "grad", "grad_fd", "status", "stats", "config" (plus
+// "loss_smoothed", "grad_zeroth", "grad_first" when smoothing is on). Non-finite numbers become null.
+nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result);
+
+}  // namespace sg

@@ -1,0 +1,99 @@
+#include "plots/sweep_figures/sweep_figure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace sg {
+namespace {
+
+template <class F>
+plot::Series column(const std::string& name, const SweepResult& r, F&& pick) {
+  plot::Series s;
+  s.name = name;
+  for (const PointResult& p : r.points) {
+    s.x.push_back(p.value);
+    s.y.push_back(pick(p));
+  }
+  return s;
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return std::nan("");
+  const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[static_cast<std::size_t>(k)];
+}
+
+// Gradient axis: a single jump of the loss makes one finite difference huge; fix the limits to the
+// 1st-99th percentile band (padded) when such outliers would flatten everything else, and switch to symlog
+// when the gradients themselves span orders of magnitude.
+void fit_gradient_axis(plot::Axis& axis, const SweepResult& r) {
+  std::vector<double> all, mags;
+  for (const PointResult& p : r.points)
+    for (double g : {p.grad, p.grad_fd})
+      if (std::isfinite(g)) {
+        all.push_back(g);
+        if (g != 0.0) mags.push_back(std::fabs(g));
+      }
+  if (all.empty()) return;
+  const double lo = percentile(all, 0.01), hi = percentile(all, 0.99);
+  const double lo_all = *std::min_element(all.begin(), all.end());
+  const double hi_all = *std::max_element(all.begin(), all.end());
+  const double band = std::max(hi - lo, 1e-12);
+  if (hi_all - lo_all > 20.0 * band) {
+    axis.min = lo - 0.15 * band;
+    axis.max = hi + 0.15 * band;
+  }
+  const double typical = percentile(mags, 0.5), large = percentile(mags, 0.99);
+  if (typical > 0.0 && large / typical > 1e3) {
+    axis.scale = plot::Scale::symlog;
+    axis.symlog_threshold = typical;
+  }
+}
+
+}  // namespace
+
+plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
+  plot::Figure fig;
+  fig.title = problem.name + ": sweep of " + problem.sweep.parameter;
+  const bool smoothing = problem.gradient.smoothing.samples > 0;
+
+  plot::Plot loss;
+  loss.title = "Loss";
+  loss.x.label = problem.sweep.parameter;
+  loss.y.label = "loss";
+  loss.series.push_back(column("loss", result, [](const PointResult& p) { return p.loss; }));
+  if (smoothing)
+    loss.series.push_back(column("smoothed loss", result, [](const PointResult& p) { return p.loss_smoothed; }));
+
+  plot::Plot grad;
+  grad.title = "Gradient: AD vs finite differences";
+  grad.x.label = problem.sweep.parameter;
+  grad.y.label = "dloss/d" + problem.sweep.parameter;
+  fit_gradient_axis(grad.y, result);
+  plot::Series fd = column("finite difference", result, [](const PointResult& p) { return p.grad_fd; });
+  fd.dashed = true;
+  grad.series.push_back(column("AD (forward mode)", result, [](const PointResult& p) { return p.grad; }));
+  grad.series.push_back(fd);
+  if (smoothing) {
+    grad.series.push_back(column("zeroth-order MC", result, [](const PointResult& p) { return p.grad_zeroth; }));
+    grad.series.push_back(column("first-order MC", result, [](const PointResult& p) { return p.grad_first; }));
+  }
+
+  plot::Plot err;
+  err.title = "Relative gradient difference |AD - FD| / max(|AD|, |FD|)";
+  err.x.label = problem.sweep.parameter;
+  err.y.label = "relative difference";
+  err.y.scale = plot::Scale::log;
+  err.series.push_back(column("relative difference", result, [](const PointResult& p) {
+    const double scale = std::max(std::fabs(p.grad), std::fabs(p.grad_fd));
+    return scale > 0.0 ? std::fabs(p.grad - p.grad_fd) / scale : std::nan("");
+  }));
+  err.legend = false;
+
+  fig.plots = {loss, grad, err};
+  return fig;
+}
+
+}  // namespace sg
