@@ -47,7 +47,8 @@ template <class S>
 SG_HD inline Mat3<S> operator*(const Mat3<S>& a, const Mat3<S>& b) {
   Mat3<S> r;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r.m[i][j] = a.m[i][0] * b.m[0][j] + a.m[i][1] * b.m[1][j] + a.m[i][2] * b.m[2][j];
+    for (int j = 0; j < 3; ++j)
+      r.m[i][j] = a.m[i][0] * b.m[0][j] + a.m[i][1] * b.m[1][j] + a.m[i][2] * b.m[2][j];
   return r;
 }
 

@@ -32,12 +32,13 @@ std::string describe_failure(const SolveStats& st) {
 }
 
 PointEvaluator::PointEvaluator(const Problem& problem)
-    : problem_(problem),
+    : base_(problem.data),
       base_dual_(convert_problem<Dual1>(problem.data)),
+      integrator_(problem.integrator),
+      gradient_(problem.gradient),
       ws_double_(std::make_unique<ParticleWorkspace<double>>()),
       ws_dual_(std::make_unique<ParticleWorkspace<Dual1>>()) {
-  ProblemData<double> copy = problem.data;
-  offset_double_ = slot_offset(copy, problem.sweep.parameter);
+  offset_double_ = slot_offset(base_, problem.sweep.parameter);
   offset_dual_ = slot_offset(base_dual_, problem.sweep.parameter);
   const SmoothingSettings& sm = problem.gradient.smoothing;
   std::mt19937_64 rng(sm.seed);
@@ -52,7 +53,7 @@ LossSample PointEvaluator::loss_and_grad(double x) {
   Dual1 y[ParticleModel<Dual1>::kMaxDim];
   NullObserver obs;
   LossSample out;
-  out.stats = run_simulation(pd, problem_.integrator, y, *ws_dual_, obs);
+  out.stats = run_simulation(pd, integrator_, y, *ws_dual_, obs);
   if (out.stats.status != Status::ok) {
     out.loss = out.grad = kNaN;
     return out;
@@ -64,12 +65,12 @@ LossSample PointEvaluator::loss_and_grad(double x) {
 }
 
 LossSample PointEvaluator::loss_only(double x) {
-  ProblemData<double> pd = problem_.data;
+  ProblemData<double> pd = base_;
   slot_at(pd, offset_double_) = x;
   double y[ParticleModel<double>::kMaxDim];
   NullObserver obs;
   LossSample out;
-  out.stats = run_simulation(pd, problem_.integrator, y, *ws_double_, obs);
+  out.stats = run_simulation(pd, integrator_, y, *ws_double_, obs);
   out.loss = out.stats.status == Status::ok ? evaluate_loss(pd.loss, y, pd.model.nq()) : kNaN;
   out.grad = kNaN;
   return out;
@@ -85,7 +86,7 @@ PointResult PointEvaluator::evaluate(double x) {
   r.rejected = main.stats.rejected;
   if (main.stats.status != Status::ok) r.status = describe_failure(main.stats);
 
-  const double eps = problem_.gradient.fd_eps;
+  const double eps = gradient_.fd_eps;
   const LossSample plus = loss_only(x + eps);
   const LossSample minus = loss_only(x - eps);
   r.grad_fd = (plus.loss - minus.loss) / (2.0 * eps);
@@ -104,7 +105,7 @@ PointResult PointEvaluator::evaluate(double x) {
       sum_first += s.grad;
     }
     const double n = static_cast<double>(noise_.size());
-    const double sigma = problem_.gradient.smoothing.sigma;
+    const double sigma = gradient_.smoothing.sigma;
     r.loss_smoothed = sum_loss / n;
     r.grad_zeroth = sum_zeroth / (n * sigma * sigma);
     r.grad_first = sum_first / n;

@@ -37,6 +37,7 @@ struct LossSample {
 
 class PointEvaluator {
  public:
+  // Copies what it needs from the problem, so it may outlive it.
   explicit PointEvaluator(const Problem& problem);
 
   PointResult evaluate(double x);
@@ -44,8 +45,10 @@ class PointEvaluator {
   LossSample loss_only(double x);      // one double run
 
  private:
-  const Problem& problem_;
+  ProblemData<double> base_;
   ProblemData<Dual1> base_dual_;
+  IntegratorSettings integrator_;
+  GradientSettings gradient_;
   std::ptrdiff_t offset_double_ = 0, offset_dual_ = 0;
   std::unique_ptr<ParticleWorkspace<double>> ws_double_;
   std::unique_ptr<ParticleWorkspace<Dual1>> ws_dual_;

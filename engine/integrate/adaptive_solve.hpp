@@ -40,6 +40,9 @@ SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg
   H h_prop = cfg.auto_initial_step ? H(initial_step(sys, y, ws, tab.order, cfg.rtol, cfg.atol)) : H(cfg.dt);
   long attempts = 0;
   double t = 0.0;
+  // Time as H too: through the controller, earlier steps' derivatives make the step that lands on an
+  // output time carry their negative sum, so the horizon stays fixed.
+  H t_h = 0.0;
   obs.on_output(0, 0.0, y, n);
   for (long i = 0; i < cfg.steps; ++i) {
     const double t_end = cfg.dt * static_cast<double>(i + 1);
@@ -59,7 +62,7 @@ SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg
       const double remaining = t_end - t;
       // Land exactly on the output time; a remainder below 1e-10 dt is absorbed rather than stepped.
       const bool clipped = value(h_prop) >= remaining - 1e-10 * cfg.dt;
-      const H h = clipped ? H(remaining) : h_prop;
+      const H h = clipped ? H(t_end) - t_h : h_prop;
       ++attempts;
       rk_step(sys, tab, y, h, ws);
       const S eps_s = scaled_error(y, ws.y1, ws.err, n, cfg.rtol, cfg.atol);
@@ -68,6 +71,7 @@ SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg
       const bool accept = finite && value(eps) < 1.0;
       if (!accept) {
         ++st.rejected;
+        obs.on_reject(value(h));
         h_prop = finite ? H(h * ctl.factor(eps, false)) : H(h * cfg.controller.factor_min);
         continue;
       }
@@ -80,6 +84,7 @@ SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg
         sys.rhs(y, ws.k[0]);
       }
       t = clipped ? t_end : t + value(h);
+      t_h = clipped ? H(t_end) : t_h + h;
       ++st.accepted;
       obs.on_accept(value(h));
       if (state_blew_up(y, n)) {

@@ -16,6 +16,7 @@ struct NullObserver {
   template <class S>
   SG_HD void on_output(long, double, const S*, int) {}
   SG_HD void on_accept(double) {}
+  SG_HD void on_reject(double) {}
 };
 
 // NaN, inf or a component beyond kBlowUpLimit.

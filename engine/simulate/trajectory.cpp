@@ -30,6 +30,7 @@ struct Recorder {
     out->force.push_back(std::move(f));
   }
   void on_accept(double h) { out->dt.push_back(h); }
+  void on_reject(double) {}
 };
 
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }

@@ -1,6 +1,6 @@
 #pragma once
-// A sweep as a figure: loss vs parameter; AD and FD gradients overlaid (symlog, since contact gradients
-// oscillate over orders of magnitude); their relative difference (log).
+// A sweep as a figure: loss vs parameter; AD and FD gradients overlaid (robust limits, symlog when the
+// gradients span orders of magnitude); their relative difference (log).
 #include "engine/sweep/sweep.hpp"
 #include "plots/plot.hpp"
 

@@ -1,0 +1,42 @@
+#pragma once
+// Plain data shared by all collision functions: a pose, a plane, a contact and the detector options.
+#include "engine/collision/geom_type.hpp"
+#include "engine/core/platform.hpp"
+#include "engine/core/quat.hpp"
+#include "engine/core/vec3.hpp"
+
+namespace sg {
+
+// Output capacity every collision function may fill. The exact detector writes at most 4 contacts per
+// pair (MuJoCo's limit); the smooth detector reports every candidate point inside the margin instead of
+// selecting some (box: 8 corners, cylinder: 6 rim points), see docs/collision.md.
+inline constexpr int kMaxContactsPerPair = 8;
+
+template <class S>
+struct Pose {
+  Vec3<S> pos{};
+  Quat<S> rot{};  // unit quaternion, local to world
+};
+
+// The half space below the plane is solid; `normal` is unit length and points out of it.
+template <class S>
+struct Plane {
+  Vec3<S> point{};
+  Vec3<S> normal{S(0.0), S(0.0), S(1.0)};
+};
+
+// MuJoCo's contact: frame[0] is the normal pointing from geom 1 to geom 2, frame[1] and frame[2] span
+// the tangent plane (right-handed). dist < 0 means penetration; pos is midway between the surfaces.
+template <class S>
+struct Contact {
+  S dist{};
+  Vec3<S> pos{};
+  Vec3<S> frame[3]{};
+};
+
+struct CollisionOptions {
+  double margin = 0.0;    // report pairs with dist <= margin (Contacts From Distance needs a width)
+  double softness = 0.0;  // 0: exact detector; > 0: smooth detector, a length scale in metres
+};
+
+}  // namespace sg

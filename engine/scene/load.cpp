@@ -1,0 +1,143 @@
+// Entry points: text or file -> parsed JSON -> overrides -> validated config with defaults.
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/scene/cross_rules.hpp"
+#include "engine/scene/describe.hpp"
+#include "engine/scene/overrides.hpp"
+#include "engine/scene/scene.hpp"
+#include "engine/scene/schema_tree.hpp"
+#include "engine/scene/validate.hpp"
+
+namespace sg::scene {
+namespace {
+
+using nlohmann::json;
+
+std::string default_name(const std::string& source) {
+  const std::filesystem::path path(source);
+  std::string extension = path.extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension == ".json" && !path.stem().empty()) return path.stem().string();
+  return "untitled";
+}
+
+const char* type_phrase(const json& value) {
+  switch (value.type()) {
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::boolean:
+      return "a boolean";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "a number";
+  }
+}
+
+// nlohmann reports the count of characters read; the offending character is the last one read.
+Issue syntax_issue(const std::string& text, std::size_t bytes_read, const std::string& what) {
+  const std::size_t offset = std::min(bytes_read > 0 ? bytes_read - 1 : 0, text.size());
+  int line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  // The parser's message repeats the position; keep only its reason.
+  std::string reason = what;
+  if (const auto at = reason.find("column "); at != std::string::npos) {
+    if (const auto colon = reason.find(": ", at); colon != std::string::npos)
+      reason = reason.substr(colon + 2);
+  } else if (const auto bracket = reason.find("] "); bracket != std::string::npos) {
+    reason = reason.substr(bracket + 2);
+  }
+  return Issue{"", "malformed JSON: " + reason, line, static_cast<int>(offset - line_start) + 1};
+}
+
+LoadResult failed(const std::string& source, Issue issue) {
+  LoadResult result = resolve_scene(json::object(), source);
+  result.errors = {std::move(issue)};
+  return result;
+}
+
+LoadResult resolve_unchecked(const json& doc, const std::string& source) {
+  LoadResult result;
+  result.source = source;
+  json config = doc;
+  if (!config.is_object()) {
+    result.errors.push_back(
+        {"", std::string("expected a JSON object at the top level, got ") + type_phrase(doc)});
+    config = json::object();
+  }
+  if (!config.contains("name")) config["name"] = default_name(source);
+  resolve_object(config, schema_root(), "", result.errors);
+  // The canonical dotted form, so that "a[0].b" and "a.0.b" resolve to the same config.
+  if (auto& parameter = config["sweep"]["parameter"]; parameter.is_string())
+    parameter = canonical_path(parameter.get<std::string>());
+  check_cross_rules(config, result.errors);
+  result.config = std::move(config);
+  return result;
+}
+
+}  // namespace
+
+LoadResult resolve_scene(const json& doc, const std::string& source) {
+  try {
+    return resolve_unchecked(doc, source);
+  } catch (const std::exception& e) {
+    LoadResult result;
+    result.source = source;
+    result.errors.push_back({"", std::string("internal error while resolving: ") + e.what()});
+    return result;
+  }
+}
+
+LoadResult load_scene_text(const std::string& text, const std::string& source,
+                           const std::vector<std::string>& overrides) {
+  try {
+    json doc;
+    try {
+      doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+      return failed(source, syntax_issue(text, e.byte, e.what()));
+    }
+    std::vector<Issue> override_errors;
+    if (doc.is_object()) apply_overrides(doc, overrides, override_errors);
+    LoadResult result = resolve_unchecked(doc, source);
+    result.errors.insert(result.errors.begin(), override_errors.begin(), override_errors.end());
+    return result;
+  } catch (const std::exception& e) {
+    LoadResult result;
+    result.source = source;
+    result.errors.push_back({"", std::string("internal error while loading: ") + e.what()});
+    return result;
+  }
+}
+
+LoadResult load_scene_file(const std::string& file, const std::vector<std::string>& overrides) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec))
+    return failed(file, Issue{"", "cannot open scene file: file not found"});
+  if (std::filesystem::is_directory(file, ec))
+    return failed(file, Issue{"", "cannot open scene file: it is a directory"});
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return failed(file, Issue{"", std::string("cannot open scene file: ") + std::strerror(errno)});
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return failed(file, Issue{"", "cannot read scene file"});
+  return load_scene_text(text.str(), file, overrides);
+}
+
+}  // namespace sg::scene

@@ -1,0 +1,74 @@
+#include "gui/app_shell.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "gui/help_overlay.hpp"
+#include "gui/layout.hpp"
+#include "gui/panels.hpp"
+
+namespace sg::gui {
+
+AppShell::AppShell(Workbench workbench, AppSettings settings)
+    : workbench_(std::move(workbench)), settings_(std::move(settings)) {}
+
+bool AppShell::attach_gl(std::string* error) {
+  return viewport_.attach_gl(error);
+}
+
+void AppShell::detach_gl() {
+  viewport_.detach_gl();
+}
+
+void AppShell::apply(Action action) {
+  switch (action) {
+    case Action::kToggleHelp:
+      state_.show_help = !state_.show_help;
+      break;
+    case Action::kResetLayout:
+      state_.force_layout = true;
+      break;
+    case Action::kResetCamera:
+      settings_.camera = render::Camera{};
+      break;
+    case Action::kToggleGrid:
+      state_.show_grid = !state_.show_grid;
+      break;
+    case Action::kUiScaleUp:
+      settings_.ui_scale = std::min(settings_.ui_scale + 0.1f, 3.0f);
+      break;
+    case Action::kUiScaleDown:
+      settings_.ui_scale = std::max(settings_.ui_scale - 0.1f, 0.5f);
+      break;
+    case Action::kQuit:
+      state_.quit_requested = true;
+      break;
+  }
+}
+
+void AppShell::fill_scene() {
+  scene_.prims.clear();
+  scene_.lines.clear();
+  if (workbench_.fill_scene) workbench_.fill_scene(scene_);
+  if (!state_.show_grid) {
+    std::erase_if(scene_.prims, [](const render::Primitive& p) { return p.shape == render::Shape::kPlane; });
+  }
+}
+
+void AppShell::frame() {
+  for (Action action : triggered_actions(imgui_key_input())) apply(action);
+  ImGuiIO& io = ImGui::GetIO();
+  io.FontGlobalScale = settings_.ui_scale;
+  const PanelLayout layout =
+      default_layout(io.DisplaySize, content_scale_ * settings_.ui_scale, status_bar_height());
+  const ImGuiCond cond = state_.force_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  state_.force_layout = false;
+  fill_scene();
+  draw_control_panel(layout.controls, cond, workbench_);
+  viewport_.draw(layout.viewport, cond, scene_, settings_.camera);
+  draw_plot_panel(layout.plots, cond, workbench_);
+  draw_status_bar(layout.status, workbench_);
+  draw_help_overlay(&state_.show_help, io.DisplaySize);
+}
+
+}  // namespace sg::gui

@@ -1,0 +1,49 @@
+#pragma once
+// The workbench window contents: control panel, 3-D viewport, plot area, status bar, F1 help.
+// Knows nothing about windows or contexts: a host (GLFW loop or headless runner) drives frame().
+#include <string>
+
+#include "gui/app_settings.hpp"
+#include "gui/shortcuts.hpp"
+#include "gui/viewport_panel.hpp"
+#include "gui/workbench.hpp"
+
+namespace sg::gui {
+
+struct ShellState {
+  bool show_help = false;
+  bool show_grid = true;
+  bool force_layout = false;  // next frame places panels at their defaults, overriding imgui.ini
+  bool quit_requested = false;
+};
+
+class AppShell {
+ public:
+  AppShell(Workbench workbench, AppSettings settings);
+
+  bool attach_gl(std::string* error);  // with the host's GL context current
+  void detach_gl();                    // before the host destroys that context
+  void set_content_scale(float scale) { content_scale_ = scale > 0.0f ? scale : 1.0f; }
+  float content_scale() const { return content_scale_; }
+
+  // Builds one frame of UI; call between ImGui::NewFrame() and ImGui::Render().
+  void frame();
+  void apply(Action action);
+
+  const ShellState& state() const { return state_; }
+  const AppSettings& settings() const { return settings_; }
+  AppSettings& settings() { return settings_; }
+  Workbench& workbench() { return workbench_; }
+  const render::Scene3D& last_scene() const { return scene_; }
+
+ private:
+  void fill_scene();
+  Workbench workbench_;
+  AppSettings settings_;
+  ShellState state_;
+  ViewportPanel viewport_;
+  render::Scene3D scene_;  // reused each frame to avoid reallocations
+  float content_scale_ = 1.0f;
+};
+
+}  // namespace sg::gui

@@ -1,0 +1,85 @@
+#include "gui/glfw_app.hpp"
+
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+
+#include <cstdio>
+
+#include "gui/imgui_session.hpp"
+#include "render/glfw_window_context.hpp"
+
+namespace sg::gui {
+
+namespace {
+
+// Pairs ImGui_ImplGlfw_Init/Shutdown so every exit path shuts the platform backend down first.
+struct GlfwPlatformBackend {
+  explicit GlfwPlatformBackend(GLFWwindow* window) { ImGui_ImplGlfw_InitForOpenGL(window, true); }
+  ~GlfwPlatformBackend() { ImGui_ImplGlfw_Shutdown(); }
+  GlfwPlatformBackend(const GlfwPlatformBackend&) = delete;
+  GlfwPlatformBackend& operator=(const GlfwPlatformBackend&) = delete;
+};
+
+void draw_frame(AppShell& shell, ImGuiSession& imgui, render::GlfwWindowContext& window) {
+  imgui.new_frame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  shell.frame();
+  ImGui::Render();
+  window.bind_frame_target();
+  glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  imgui.render_draw_data();
+  window.end_frame();
+}
+
+void save_on_exit(AppShell& shell, const render::GlfwWindowContext& window,
+                  const std::filesystem::path& dir) {
+  int width = 0, height = 0;
+  glfwGetWindowSize(window.window(), &width, &height);
+  if (width > 0 && height > 0) {
+    shell.settings().window_width = width;
+    shell.settings().window_height = height;
+  }
+  std::string error;
+  if (!save_settings(settings_file(dir), shell.settings(), &error)) {
+    std::fprintf(stderr, "softgrad-gui: settings not saved: %s\n", error.c_str());
+  }
+}
+
+}  // namespace
+
+int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
+  std::string error;
+  const AppSettings& settings = shell.settings();
+  auto window =
+      render::GlfwWindowContext::create(settings.window_width, settings.window_height, "softgrad", &error);
+  if (!window) {
+    std::fprintf(stderr,
+                 "softgrad-gui: no display available (%s); use `softgrad screenshot` to render the "
+                 "workbench to a PNG headless.\n",
+                 error.c_str());
+    return 1;
+  }
+  shell.set_content_scale(window->content_scale());
+  std::error_code ec;
+  std::filesystem::create_directories(config_dir, ec);  // imgui.ini lives there too
+  ImGuiSession imgui(imgui_ini_file(config_dir).string(), shell.content_scale());
+  GlfwPlatformBackend platform(window->window());
+  if (!imgui.init_renderer(&error) || !shell.attach_gl(&error)) {
+    std::fprintf(stderr, "softgrad-gui: %s\n", error.c_str());
+    return 1;
+  }
+  while (!window->should_close() && !shell.state().quit_requested) {
+    glfwPollEvents();
+    draw_frame(shell, imgui, *window);
+  }
+  save_on_exit(shell, *window, config_dir);
+  shell.detach_gl();
+  return 0;
+}
+
+}  // namespace sg::gui

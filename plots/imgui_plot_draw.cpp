@@ -1,0 +1,174 @@
+// Drawing the ImGui plot widget with draw lists: axes, series, markers, legend and hover highlight.
+#include <algorithm>
+#include <cmath>
+
+#include "plots/imgui_plot_internal.hpp"
+
+namespace sg::plot::imgui_detail {
+namespace {
+
+constexpr float kFadedAlpha = 0.35f;
+constexpr float kDashOn = 6.0f, kDashOff = 4.0f;
+
+ImU32 style_color(ImGuiCol idx, float alpha_scale = 1.0f) {
+  ImVec4 c = ImGui::GetStyleColorVec4(idx);
+  c.w *= alpha_scale;
+  return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+// Far off-screen points would lose float precision; they are clipped anyway.
+ImVec2 to_screen(const PlotLayout& layout, double x, double y) {
+  const auto clampf = [](double v) { return static_cast<float>(std::clamp(v, -1e6, 1e6)); };
+  return ImVec2(clampf(layout.xmap.to_pixel(x)), clampf(layout.ymap.to_pixel(y)));
+}
+
+void draw_dashed(ImDrawList* dl, const std::vector<ImVec2>& points, ImU32 color, float thickness) {
+  float phase = 0.0f;  // distance into the current dash+gap period, carried across segments
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const ImVec2 a = points[i - 1], b = points[i];
+    const float length = std::hypot(b.x - a.x, b.y - a.y);
+    float t = 0.0f;
+    while (t < length) {
+      const bool on = phase < kDashOn;
+      const float step = std::min(length - t, on ? kDashOn - phase : kDashOn + kDashOff - phase);
+      if (on) {
+        const float u0 = t / length, u1 = (t + step) / length;
+        dl->AddLine(ImVec2(a.x + (b.x - a.x) * u0, a.y + (b.y - a.y) * u0),
+                    ImVec2(a.x + (b.x - a.x) * u1, a.y + (b.y - a.y) * u1), color, thickness);
+      }
+      t += step;
+      phase = std::fmod(phase + step, kDashOn + kDashOff);
+    }
+  }
+}
+
+void draw_one_series(ImDrawList* dl, const Series& s, const PlotLayout& layout, ImU32 color) {
+  const bool lines = s.style != SeriesStyle::markers;
+  const bool markers = s.style != SeriesStyle::line;
+  std::vector<ImVec2> points;
+  for (const IndexRun& run : drawable_runs(s, layout.xmap.scale, layout.ymap.scale)) {
+    points.clear();
+    for (std::size_t i = run.begin; i < run.end; ++i) points.push_back(to_screen(layout, s.x[i], s.y[i]));
+    if (lines && points.size() >= 2) {
+      if (s.dashed) {
+        draw_dashed(dl, points, color, s.width);
+      } else {
+        dl->AddPolyline(points.data(), static_cast<int>(points.size()), color, 0, s.width);
+      }
+    }
+    if (markers || points.size() == 1) {  // a lone point between gaps gets a marker so it shows
+      for (const ImVec2& p : points) dl->AddCircleFilled(p, std::max(2.0f, s.width + 1.0f), color, 8);
+    }
+  }
+}
+
+void draw_x_ticks(ImDrawList* dl, const PlotLayout& layout) {
+  const AxisMap& m = layout.xmap;
+  for (const Tick& t : make_ticks(m.view, m.scale, m.threshold)) {
+    const float px = static_cast<float>(m.to_pixel(t.value));
+    dl->AddLine(ImVec2(px, layout.area_min.y), ImVec2(px, layout.area_max.y),
+                style_color(ImGuiCol_Border, 0.5f));
+    dl->AddLine(ImVec2(px, layout.area_max.y), ImVec2(px, layout.area_max.y + 4), style_color(ImGuiCol_Text));
+    const float w = ImGui::CalcTextSize(t.label.c_str()).x;
+    dl->AddText(ImVec2(px - w / 2, layout.area_max.y + 5), style_color(ImGuiCol_Text), t.label.c_str());
+  }
+}
+
+void draw_y_ticks(ImDrawList* dl, const PlotLayout& layout) {
+  const AxisMap& m = layout.ymap;
+  const float half_line = ImGui::GetTextLineHeight() / 2;
+  for (const Tick& t : make_ticks(m.view, m.scale, m.threshold)) {
+    const float py = static_cast<float>(m.to_pixel(t.value));
+    dl->AddLine(ImVec2(layout.area_min.x, py), ImVec2(layout.area_max.x, py),
+                style_color(ImGuiCol_Border, 0.5f));
+    dl->AddLine(ImVec2(layout.area_min.x - 4, py), ImVec2(layout.area_min.x, py), style_color(ImGuiCol_Text));
+    const float w = ImGui::CalcTextSize(t.label.c_str()).x;
+    dl->AddText(ImVec2(layout.area_min.x - 6 - w, py - half_line), style_color(ImGuiCol_Text),
+                t.label.c_str());
+  }
+}
+
+void draw_titles(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
+  const ImU32 text = style_color(ImGuiCol_Text);
+  const float cx = (layout.area_min.x + layout.area_max.x) / 2;
+  if (!plot.title.empty()) {
+    const float w = ImGui::CalcTextSize(plot.title.c_str()).x;
+    dl->AddText(ImVec2(cx - w / 2, layout.widget_min.y + 4), text, plot.title.c_str());
+  }
+  if (!plot.y.label.empty()) {  // ImGui cannot rotate text, so the y label sits above the y axis
+    dl->AddText(ImVec2(layout.widget_min.x + 4, layout.widget_min.y + 4), text, plot.y.label.c_str());
+  }
+  if (!plot.x.label.empty()) {
+    const float w = ImGui::CalcTextSize(plot.x.label.c_str()).x;
+    const float y = layout.area_max.y + ImGui::GetTextLineHeight() + 8;
+    dl->AddText(ImVec2(cx - w / 2, y), text, plot.x.label.c_str());
+  }
+}
+
+}  // namespace
+
+void draw_axes(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
+  dl->AddRectFilled(layout.area_min, layout.area_max, style_color(ImGuiCol_FrameBg));
+  draw_x_ticks(dl, layout);
+  draw_y_ticks(dl, layout);
+  dl->AddRect(layout.area_min, layout.area_max, style_color(ImGuiCol_Text, 0.6f));
+  draw_titles(dl, plot, layout);
+}
+
+void draw_series(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
+  dl->PushClipRect(layout.area_min, layout.area_max, true);
+  for (bool faded_pass : {true, false}) {  // pinned reference sweeps go behind the live ones
+    for (std::size_t i = 0; i < plot.series.size(); ++i) {
+      const Series& s = plot.series[i];
+      if (!layout.shown[i] || s.faded != faded_pass) continue;
+      draw_one_series(dl, s, layout, to_imgui_color(layout.colors[i], s.faded ? kFadedAlpha : 1.0f));
+    }
+  }
+  dl->PopClipRect();
+}
+
+void draw_vertical_markers(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
+  dl->PushClipRect(layout.area_min, layout.area_max, true);
+  for (double v : plot.vertical_markers) {
+    if (!drawable_on(v, layout.xmap.scale)) continue;
+    const float px = static_cast<float>(std::clamp(layout.xmap.to_pixel(v), -1e6, 1e6));
+    draw_dashed(dl, {ImVec2(px, layout.area_min.y), ImVec2(px, layout.area_max.y)},
+                style_color(ImGuiCol_Text, 0.8f), 1.0f);
+  }
+  dl->PopClipRect();
+}
+
+void draw_legend(ImDrawList* dl, const Plot& plot, const PlotLayout& layout,
+                 const std::vector<LegendEntry>& entries) {
+  if (entries.empty()) return;
+  const ImVec2 box_min(entries.front().min.x, entries.front().min.y - 3);
+  const ImVec2 box_max(entries.back().max.x, entries.back().max.y + 3);
+  dl->AddRectFilled(box_min, box_max, style_color(ImGuiCol_PopupBg, 0.85f));
+  dl->AddRect(box_min, box_max, style_color(ImGuiCol_Border));
+  for (const LegendEntry& e : entries) {
+    const Series& s = plot.series[e.series];
+    const float alpha = e.hidden ? 0.3f : (s.faded ? kFadedAlpha : 1.0f);
+    const float cy = (e.min.y + e.max.y) / 2;
+    const ImU32 color = to_imgui_color(layout.colors[e.series], alpha);
+    if (s.dashed) {
+      draw_dashed(dl, {ImVec2(e.min.x + 8, cy), ImVec2(e.min.x + 28, cy)}, color, 2.0f);
+    } else {
+      dl->AddLine(ImVec2(e.min.x + 8, cy), ImVec2(e.min.x + 28, cy), color, 2.0f);
+    }
+    const ImU32 text = style_color(e.hidden ? ImGuiCol_TextDisabled : ImGuiCol_Text);
+    dl->AddText(ImVec2(e.min.x + 34, e.min.y + 1), text, legend_label(plot, e.series).c_str());
+  }
+}
+
+void draw_hover(ImDrawList* dl, const Plot& plot, const PlotLayout& layout, const PlotViewState& state,
+                const std::optional<NearestPoint>& hit) {
+  if (!hit || !state.has_hover) return;
+  const Series& s = plot.series[hit->series];
+  dl->PushClipRect(layout.area_min, layout.area_max, true);
+  dl->AddCircle(to_screen(layout, s.x[hit->index], s.y[hit->index]), 5.0f, style_color(ImGuiCol_Text), 12,
+                1.5f);
+  dl->PopClipRect();
+  ImGui::SetTooltip("%s", state.hover_text.c_str());
+}
+
+}  // namespace sg::plot::imgui_detail

@@ -1,0 +1,62 @@
+#pragma once
+// Internals of the ImGui plot renderer shared by its layout, drawing and input files.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plots/axis_math.hpp"
+#include "plots/imgui_plot.hpp"
+
+namespace sg::plot::imgui_detail {
+
+// Where everything goes this frame, and how data maps to pixels.
+struct PlotLayout {
+  ImVec2 widget_min, widget_max;
+  ImVec2 area_min, area_max;  // the data area inside the axes
+  AxisMap xmap, ymap;
+  std::vector<bool> shown;
+  std::vector<Color> colors;
+};
+
+struct LegendEntry {
+  std::size_t series = 0;
+  ImVec2 min, max;
+  bool hidden = false;  // toggled off by the user, drawn greyed
+};
+
+// What the plot widget's mouse state was right after it was submitted (before the context menu).
+struct ItemInput {
+  bool hovered = false, active = false, activated = false, deactivated = false, double_clicked = false;
+  ImVec2 mouse;
+};
+
+// layout: imgui_plot_layout.cpp
+void sync_view(const Plot& plot, PlotViewState& state, const std::vector<bool>& shown);
+PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widget_min, ImVec2 widget_max);
+std::vector<LegendEntry> legend_layout(const Plot& plot, const PlotViewState& state,
+                                       const PlotLayout& layout);
+bool inside(ImVec2 p, ImVec2 min, ImVec2 max);
+std::string legend_label(const Plot& plot, std::size_t index);
+ImU32 to_imgui_color(Color c, float alpha_scale = 1.0f);
+
+// drawing: imgui_plot_draw.cpp
+void draw_axes(ImDrawList* dl, const Plot& plot, const PlotLayout& layout);
+void draw_series(ImDrawList* dl, const Plot& plot, const PlotLayout& layout);
+void draw_vertical_markers(ImDrawList* dl, const Plot& plot, const PlotLayout& layout);
+void draw_legend(ImDrawList* dl, const Plot& plot, const PlotLayout& layout,
+                 const std::vector<LegendEntry>& entries);
+void draw_hover(ImDrawList* dl, const Plot& plot, const PlotLayout& layout, const PlotViewState& state,
+                const std::optional<NearestPoint>& hit);
+
+// input: imgui_plot_input.cpp
+bool handle_legend_click(const ItemInput& in, const Plot& plot, PlotViewState& state,
+                         const std::vector<LegendEntry>& entries);
+bool handle_zoom_and_pan(const ItemInput& in, PlotViewState& state, const PlotLayout& layout);
+void handle_click(const ItemInput& in, PlotViewState& state, const PlotLayout& layout,
+                  PlotInteraction& result);
+std::optional<NearestPoint> update_hover(const ItemInput& in, const Plot& plot, PlotViewState& state,
+                                         const PlotLayout& layout);
+void context_menu(const Plot& plot, PlotViewState& state, PlotInteraction& result);
+
+}  // namespace sg::plot::imgui_detail

@@ -1,0 +1,101 @@
+// Layout of the ImGui plot widget: view syncing, margins, axis maps and legend geometry.
+#include <algorithm>
+#include <string>
+
+#include "plots/imgui_plot_internal.hpp"
+
+namespace sg::plot {
+
+Scale effective_x_scale(const Plot& plot, const PlotViewState& state) {
+  return state.x_scale.value_or(plot.x.scale);
+}
+
+Scale effective_y_scale(const Plot& plot, const PlotViewState& state) {
+  return state.y_scale.value_or(plot.y.scale);
+}
+
+namespace imgui_detail {
+namespace {
+
+bool valid_view(double lo, double hi, Scale scale) {
+  return drawable_on(lo, scale) && drawable_on(hi, scale) && lo < hi;
+}
+
+std::string entry_name(const Series& s, std::size_t index) {
+  return s.name.empty() ? "series " + std::to_string(index + 1) : s.name;
+}
+
+}  // namespace
+
+bool inside(ImVec2 p, ImVec2 min, ImVec2 max) {
+  return p.x >= min.x && p.x < max.x && p.y >= min.y && p.y < max.y;
+}
+
+ImU32 to_imgui_color(Color c, float alpha_scale) {
+  return IM_COL32(c.r, c.g, c.b, static_cast<int>(static_cast<float>(c.a) * alpha_scale));
+}
+
+void sync_view(const Plot& plot, PlotViewState& state, const std::vector<bool>& shown) {
+  const Scale xs = effective_x_scale(plot, state), ys = effective_y_scale(plot, state);
+  // A manual view that is unusable on the current scale (e.g. negative on log) falls back to autofit.
+  if (state.autofit || !valid_view(state.x_min, state.x_max, xs) ||
+      !valid_view(state.y_min, state.y_max, ys)) {
+    const Range x = auto_view(plot, AxisId::x, xs, shown), y = auto_view(plot, AxisId::y, ys, shown);
+    state.x_min = x.lo;
+    state.x_max = x.hi;
+    state.y_min = y.lo;
+    state.y_max = y.hi;
+    state.autofit = true;
+  }
+}
+
+PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widget_min, ImVec2 widget_max) {
+  const float line = ImGui::GetTextLineHeight();
+  const bool has_top_text = !plot.title.empty() || !plot.y.label.empty();
+  const float left = ImGui::CalcTextSize("-8.88e-8").x + 10.0f;
+  const float top = 6.0f + (has_top_text ? line + 4.0f : 0.0f);
+  const float bottom = line + 8.0f + (plot.x.label.empty() ? 0.0f : line + 4.0f);
+  PlotLayout layout;
+  layout.widget_min = widget_min;
+  layout.widget_max = widget_max;
+  layout.area_min = ImVec2(widget_min.x + left, widget_min.y + top);
+  layout.area_max = ImVec2(std::max(layout.area_min.x + 1.0f, widget_max.x - 12.0f),
+                           std::max(layout.area_min.y + 1.0f, widget_max.y - bottom));
+  layout.xmap = make_axis_map(effective_x_scale(plot, state), plot.x.symlog_threshold,
+                              {state.x_min, state.x_max}, layout.area_min.x, layout.area_max.x);
+  layout.ymap = make_axis_map(effective_y_scale(plot, state), plot.y.symlog_threshold,
+                              {state.y_min, state.y_max}, layout.area_max.y, layout.area_min.y);
+  layout.shown = shown_series(plot, state.hidden_series);
+  layout.colors = resolve_colors(plot);
+  return layout;
+}
+
+std::vector<LegendEntry> legend_layout(const Plot& plot, const PlotViewState& state,
+                                       const PlotLayout& layout) {
+  std::vector<LegendEntry> entries;
+  if (!plot.legend) return entries;
+  float text_width = 0.0f;
+  for (std::size_t i = 0; i < plot.series.size(); ++i) {
+    if (!plot.series[i].visible) continue;  // described as invisible: not even a legend entry
+    text_width = std::max(text_width, ImGui::CalcTextSize(entry_name(plot.series[i], i).c_str()).x);
+    const bool hidden = std::find(state.hidden_series.begin(), state.hidden_series.end(),
+                                  plot.series[i].name) != state.hidden_series.end();
+    entries.push_back({i, ImVec2(), ImVec2(), hidden});
+  }
+  const float row = ImGui::GetTextLineHeight() + 2.0f;
+  const float width = 8.0f + 20.0f + 6.0f + text_width + 8.0f;
+  const float x0 = layout.area_max.x - 6.0f - width, y0 = layout.area_min.y + 6.0f;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const float y = y0 + 3.0f + row * static_cast<float>(k);
+    entries[k].min = ImVec2(x0, y);
+    entries[k].max = ImVec2(x0 + width, y + row);
+  }
+  return entries;
+}
+
+std::string legend_label(const Plot& plot, std::size_t index) {
+  return entry_name(plot.series[index], index);
+}
+
+}  // namespace imgui_detail
+}  // namespace sg::plot

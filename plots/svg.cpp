@@ -1,0 +1,267 @@
+// SVG writer: one <g> per plot cell with frame, grid, ticks, labels, clipped series, markers and legend.
+#include "plots/svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "plots/axis_math.hpp"
+
+namespace sg::plot {
+namespace {
+
+constexpr double kFigureTitleHeight = 28.0;
+constexpr double kMarginLeft = 64.0, kMarginRight = 16.0, kMarginBottom = 44.0;
+constexpr double kMarginTop = 12.0, kPlotTitleHeight = 20.0;
+constexpr double kFontSize = 11.0;
+constexpr double kCharWidth = 6.2;  // rough advance at kFontSize, for sizing the legend box
+constexpr double kFadedOpacity = 0.35;
+
+struct Rect {
+  double x = 0, y = 0, w = 0, h = 0;
+};
+
+struct Frame {
+  Rect area;
+  AxisMap xmap, ymap;
+};
+
+// Coordinates with two decimals; far off-screen points are clamped (they are clipped anyway).
+std::string num(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.2f", std::clamp(v, -1e6, 1e6));
+  std::string s = buf;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+std::string rgb(Color c) {
+  return "rgb(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b) + ")";
+}
+
+std::string opacity_attr(Color c, bool faded) {
+  const double alpha = c.a / 255.0 * (faded ? kFadedOpacity : 1.0);
+  return alpha < 1.0 ? " opacity=\"" + num(alpha) + "\"" : "";
+}
+
+void line(std::string& out, double x1, double y1, double x2, double y2, const std::string& attrs) {
+  out += "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) +
+         "\" " + attrs + "/>\n";
+}
+
+void text(std::string& out, double x, double y, std::string_view content, const std::string& attrs) {
+  out += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" " + attrs + ">" + xml_escape(content) + "</text>\n";
+}
+
+Frame make_frame(const Plot& plot, const Rect& cell) {
+  const double top = kMarginTop + (plot.title.empty() ? 0.0 : kPlotTitleHeight);
+  Frame f;
+  f.area = {cell.x + kMarginLeft, cell.y + top, std::max(1.0, cell.w - kMarginLeft - kMarginRight),
+            std::max(1.0, cell.h - top - kMarginBottom)};
+  f.xmap = make_axis_map(plot.x, auto_view(plot, AxisId::x), f.area.x, f.area.x + f.area.w);
+  f.ymap = make_axis_map(plot.y, auto_view(plot, AxisId::y), f.area.y + f.area.h, f.area.y);
+  return f;
+}
+
+void draw_x_ticks(std::string& out, const Frame& f) {
+  const double bottom = f.area.y + f.area.h;
+  for (const Tick& t : make_ticks(f.xmap.view, f.xmap.scale, f.xmap.threshold)) {
+    const double px = f.xmap.to_pixel(t.value);
+    line(out, px, f.area.y, px, bottom, "class=\"grid\" stroke=\"#e5e5e5\"");
+    line(out, px, bottom, px, bottom + 4, "stroke=\"#333\"");
+    text(out, px, bottom + 16, t.label, "class=\"tick-label\" text-anchor=\"middle\"");
+  }
+}
+
+void draw_y_ticks(std::string& out, const Frame& f) {
+  const double left = f.area.x;
+  for (const Tick& t : make_ticks(f.ymap.view, f.ymap.scale, f.ymap.threshold)) {
+    const double py = f.ymap.to_pixel(t.value);
+    line(out, left, py, left + f.area.w, py, "class=\"grid\" stroke=\"#e5e5e5\"");
+    line(out, left - 4, py, left, py, "stroke=\"#333\"");
+    text(out, left - 7, py + 4, t.label, "class=\"tick-label\" text-anchor=\"end\"");
+  }
+}
+
+void draw_labels(std::string& out, const Plot& plot, const Frame& f, const Rect& cell) {
+  const double cx = f.area.x + f.area.w / 2;
+  if (!plot.title.empty()) {
+    text(out, cx, cell.y + kMarginTop + 12, plot.title,
+         "class=\"plot-title\" text-anchor=\"middle\" font-weight=\"bold\"");
+  }
+  if (!plot.x.label.empty()) {
+    text(out, cx, f.area.y + f.area.h + 34, plot.x.label, "class=\"axis-label\" text-anchor=\"middle\"");
+  }
+  if (!plot.y.label.empty()) {
+    const double x = cell.x + 14, y = f.area.y + f.area.h / 2;
+    text(out, x, y, plot.y.label,
+         "class=\"axis-label\" text-anchor=\"middle\" transform=\"rotate(-90 " + num(x) + " " + num(y) +
+             ")\"");
+  }
+}
+
+void draw_markers(std::string& out, const Frame& f, const Series& s, IndexRun run, const std::string& paint) {
+  const double r = std::max(2.0, s.width + 1.0);
+  for (std::size_t i = run.begin; i < run.end; ++i) {
+    out += "<circle class=\"marker\" cx=\"" + num(f.xmap.to_pixel(s.x[i])) + "\" cy=\"" +
+           num(f.ymap.to_pixel(s.y[i])) + "\" r=\"" + num(r) + "\" fill=\"" + paint + "\"/>\n";
+  }
+}
+
+void draw_polyline(std::string& out, const Frame& f, const Series& s, IndexRun run,
+                   const std::string& paint) {
+  out += "<polyline class=\"series-line\" fill=\"none\" stroke=\"" + paint + "\" stroke-width=\"" +
+         num(s.width) + "\" stroke-linejoin=\"round\"";
+  if (s.dashed) out += " stroke-dasharray=\"6 4\"";
+  out += " points=\"";
+  for (std::size_t i = run.begin; i < run.end; ++i) {
+    if (i > run.begin) out += ' ';
+    out += num(f.xmap.to_pixel(s.x[i])) + "," + num(f.ymap.to_pixel(s.y[i]));
+  }
+  out += "\"/>\n";
+}
+
+void draw_series(std::string& out, const Frame& f, const Series& s, Color color) {
+  const std::string paint = rgb(color);
+  out += "<g class=\"series\"" + opacity_attr(color, s.faded) + ">\n";
+  const bool lines = s.style != SeriesStyle::markers;
+  const bool markers = s.style != SeriesStyle::line;
+  for (const IndexRun& run : drawable_runs(s, f.xmap.scale, f.ymap.scale)) {
+    // A lone point between gaps would be invisible as a line, so it gets a marker.
+    if (lines && run.end - run.begin >= 2) draw_polyline(out, f, s, run, paint);
+    if (markers || run.end - run.begin == 1) draw_markers(out, f, s, run, paint);
+  }
+  out += "</g>\n";
+}
+
+void draw_vertical_markers(std::string& out, const Plot& plot, const Frame& f) {
+  for (double v : plot.vertical_markers) {
+    if (!drawable_on(v, f.xmap.scale)) continue;
+    const double px = f.xmap.to_pixel(v);
+    line(out, px, f.area.y, px, f.area.y + f.area.h,
+         "class=\"vertical-marker\" stroke=\"#444\" stroke-width=\"1\" stroke-dasharray=\"4 3\"");
+  }
+}
+
+std::string legend_name(const Series& s, std::size_t index) {
+  return s.name.empty() ? "series " + std::to_string(index + 1) : s.name;
+}
+
+void draw_legend(std::string& out, const Plot& plot, const Frame& f, const std::vector<Color>& colors) {
+  std::vector<std::size_t> entries;
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < plot.series.size(); ++i) {
+    if (!plot.series[i].visible) continue;
+    entries.push_back(i);
+    longest = std::max(longest, legend_name(plot.series[i], i).size());
+  }
+  if (!plot.legend || entries.empty()) return;
+  const double row = 16, w = 34 + kCharWidth * static_cast<double>(longest), h = 6 + row * entries.size();
+  const double x = f.area.x + f.area.w - w - 6, y = f.area.y + 6;
+  out += "<g class=\"legend\">\n<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) +
+         "\" height=\"" + num(h) + "\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n";
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const Series& s = plot.series[entries[k]];
+    const double cy = y + 3 + row * (static_cast<double>(k) + 0.5);
+    out += "<g class=\"legend-entry\"" + opacity_attr(colors[entries[k]], s.faded) + ">\n";
+    line(out, x + 6, cy, x + 26, cy,
+         "stroke=\"" + rgb(colors[entries[k]]) + "\" stroke-width=\"2\"" +
+             (s.dashed ? " stroke-dasharray=\"6 4\"" : ""));
+    text(out, x + 30, cy + 4, legend_name(s, entries[k]), "");
+    out += "</g>\n";
+  }
+  out += "</g>\n";
+}
+
+void draw_plot(std::string& out, const Plot& plot, const Rect& cell, std::size_t index) {
+  const Frame f = make_frame(plot, cell);
+  const std::string clip_id = "plot-clip-" + std::to_string(index);
+  out += "<g class=\"plot\">\n<defs><clipPath id=\"" + clip_id + "\"><rect x=\"" + num(f.area.x) + "\" y=\"" +
+         num(f.area.y) + "\" width=\"" + num(f.area.w) + "\" height=\"" + num(f.area.h) +
+         "\"/></clipPath></defs>\n";
+  draw_x_ticks(out, f);
+  draw_y_ticks(out, f);
+  out += "<g clip-path=\"url(#" + clip_id + ")\">\n";
+  const std::vector<Color> colors = resolve_colors(plot);
+  for (bool faded_pass : {true, false}) {  // pinned reference sweeps go behind the live ones
+    for (std::size_t i = 0; i < plot.series.size(); ++i) {
+      const Series& s = plot.series[i];
+      if (s.visible && s.faded == faded_pass) draw_series(out, f, s, colors[i]);
+    }
+  }
+  draw_vertical_markers(out, plot, f);
+  out += "</g>\n<rect class=\"frame\" x=\"" + num(f.area.x) + "\" y=\"" + num(f.area.y) + "\" width=\"" +
+         num(f.area.w) + "\" height=\"" + num(f.area.h) + "\" fill=\"none\" stroke=\"#333\"/>\n";
+  draw_labels(out, plot, f, cell);
+  draw_legend(out, plot, f, colors);
+  out += "</g>\n";
+}
+
+}  // namespace
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string to_svg(const Figure& figure, int width, int height) {
+  const double w = std::max(width, 1), h = std::max(height, 1);
+  std::string out =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+      num(w) + "\" height=\"" + num(h) + "\" viewBox=\"0 0 " + num(w) + " " + num(h) +
+      "\" font-family=\"sans-serif\" font-size=\"" + num(kFontSize) + "\">\n";
+  out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  double top = 0;
+  if (!figure.title.empty()) {
+    text(out, w / 2, 19, figure.title, "class=\"figure-title\" text-anchor=\"middle\" font-size=\"15\"");
+    top = kFigureTitleHeight;
+  }
+  const std::size_t columns = static_cast<std::size_t>(std::max(1, figure.columns));
+  const std::size_t rows = (figure.plots.size() + columns - 1) / columns;
+  const double cell_w = w / static_cast<double>(columns);
+  const double cell_h = rows ? (h - top) / static_cast<double>(rows) : 0.0;
+  for (std::size_t i = 0; i < figure.plots.size(); ++i) {
+    const Rect cell{cell_w * static_cast<double>(i % columns),
+                    top + cell_h * static_cast<double>(i / columns), cell_w, cell_h};
+    draw_plot(out, figure.plots[i], cell, i);
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+bool write_svg(const Figure& figure, const std::string& path, int width, int height, std::string* error) {
+  std::ofstream file(path, std::ios::binary);
+  if (file) file << to_svg(figure, width, height);
+  if (file) file.close();
+  if (!file) {
+    if (error) *error = "cannot write SVG to '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace sg::plot

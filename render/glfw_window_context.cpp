@@ -1,0 +1,91 @@
+#include "render/glfw_window_context.hpp"
+
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+
+namespace sg::render {
+
+namespace {
+std::string last_glfw_error() {
+  const char* description = nullptr;
+  const int code = glfwGetError(&description);
+  if (code == GLFW_NO_ERROR) return "unknown GLFW error";
+  return description ? description : "GLFW error " + std::to_string(code);
+}
+}  // namespace
+
+std::unique_ptr<GlfwWindowContext> GlfwWindowContext::create(int width, int height, const char* title,
+                                                             std::string* error) {
+  if (!glfwInit()) {
+    if (error) *error = last_glfw_error();
+    return nullptr;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(width, height, title, nullptr, nullptr);
+  if (!window) {
+    if (error) *error = last_glfw_error();
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(1);
+  return std::unique_ptr<GlfwWindowContext>(new GlfwWindowContext(window));
+}
+
+GlfwWindowContext::~GlfwWindowContext() {
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool GlfwWindowContext::make_current() {
+  glfwMakeContextCurrent(window_);
+  return true;
+}
+
+int GlfwWindowContext::framebuffer_width() const {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  return w;
+}
+
+int GlfwWindowContext::framebuffer_height() const {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  return h;
+}
+
+void GlfwWindowContext::bind_frame_target() {
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(0, 0, framebuffer_width(), framebuffer_height());
+}
+
+void GlfwWindowContext::end_frame() {
+  glfwSwapBuffers(window_);
+}
+
+std::string GlfwWindowContext::describe() const {
+  return "GLFW window | " + current_gl_renderer();
+}
+
+float GlfwWindowContext::content_scale() const {
+  float x = 1.0f, y = 1.0f;
+  glfwGetWindowContentScale(window_, &x, &y);
+  return std::max(x, y) > 0.0f ? std::max(x, y) : 1.0f;
+}
+
+bool GlfwWindowContext::should_close() const {
+  return glfwWindowShouldClose(window_) != 0;
+}
+
+void GlfwWindowContext::request_close() {
+  glfwSetWindowShouldClose(window_, GLFW_TRUE);
+}
+
+}  // namespace sg::render

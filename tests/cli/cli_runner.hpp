@@ -1,0 +1,29 @@
+#pragma once
+// Runs the softgrad binary as a user would and captures its exit code and output.
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace sg::test {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+inline CliResult run_softgrad(const std::string& args) {
+  const std::string cmd = std::string(SOFTGRAD_BINARY_DIR) + "/cli/softgrad " + args + " 2>&1";
+  CliResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+inline std::string scene(const std::string& name) { return std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/" + name; }
+
+}  // namespace sg::test

@@ -1,0 +1,74 @@
+// The commands' output contracts: sweep JSON keys, simulate's trajectory keys, validate's ok.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+using sg::test::run_softgrad;
+using sg::test::scene;
+
+namespace {
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("sweep writes the result contract, a CSV and an SVG") {
+  const std::string out = SOFTGRAD_BINARY_DIR "/sweep_contract";
+  const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") + " --set sweep.points=50 --out " + out +
+                              ".json --csv " + out + ".csv --svg " + out + ".svg --threads 2");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto j = read_json(out + ".json");
+  for (const char* key : {"values", "loss", "grad", "grad_fd", "status", "stats", "config"}) CHECK(j.contains(key));
+  for (const char* key : {"points", "seconds", "grad_rel_err_median", "sign_agreement", "steps_total", "rejected_total"})
+    CHECK(j["stats"].contains(key));
+  CHECK(j["values"].size() == 50);
+  CHECK(j["stats"]["points"] == 50);
+  CHECK(j["stats"]["steps_total"] == 50 * 20);
+  CHECK(j["config"]["sweep"]["points"] == 50);  // the resolved scene after overrides
+  CHECK(j["config"]["integrator"]["max_steps"] == 4096);  // defaults filled in
+  std::ifstream svg(out + ".svg");
+  const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  CHECK(text.find("<svg") != std::string::npos);
+  CHECK(text.find("</svg>") != std::string::npos);
+}
+
+TEST_CASE("simulate writes one entry per output time and the accepted steps") {
+  const std::string out = SOFTGRAD_BINARY_DIR "/simulate_contract.json";
+  const auto r = run_softgrad("simulate " + scene("toy_point_mass.json") +
+                              " --set integrator.type=tsit5 --value 0.55 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto j = read_json(out);
+  CHECK(j["t"].size() == 21);
+  CHECK(j["q"].size() == 21);
+  CHECK(j["v"].size() == 21);
+  CHECK(j["dt"].size() > 20);  // the adaptive solver refines the contact
+  double total = 0.0;
+  for (double h : j["dt"]) total += h;
+  CHECK(total == doctest::Approx(2.0).epsilon(1e-12));
+  CHECK(j["loss"].is_number());
+  CHECK(j["grad"].is_number());
+}
+
+TEST_CASE("validate accepts every shipped scene") {
+  for (const char* s : {"toy_point_mass.json", "toy_elastic.json", "falling_mass.json"}) {
+    const auto r = run_softgrad("validate " + scene(s));
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+  }
+}
+
+TEST_CASE("bench --quick prints every integrator row and the sweep time") {
+  const auto r = run_softgrad("bench --quick");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (const char* m : {"| euler |", "| moreau |", "| rk4 |", "| bosh3 |", "| dopri5 |", "| tsit5 |", "sweep, 2000 points"})
+    CHECK(r.output.find(m) != std::string::npos);
+}

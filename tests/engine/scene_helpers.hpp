@@ -1,0 +1,28 @@
+#pragma once
+// Builds problems for tests from the shipped scenes or inline JSON, failing the test on load errors.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/problem/load_problem.hpp"
+
+namespace sg::test {
+
+inline std::string scene_path(const std::string& name) { return std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/" + name; }
+
+inline Problem shipped(const std::string& name, const std::vector<std::string>& sets = {}) {
+  ProblemLoad loaded = load_problem_file(scene_path(name), sets);
+  INFO(loaded.errors);
+  REQUIRE(loaded.ok());
+  return *loaded.problem;
+}
+
+inline Problem from_json(const nlohmann::json& doc) {
+  ProblemLoad loaded = load_problem_json(doc, "test.json");
+  INFO(loaded.errors);
+  REQUIRE(loaded.ok());
+  return *loaded.problem;
+}
+
+}  // namespace sg::test

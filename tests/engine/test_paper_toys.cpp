@@ -1,0 +1,96 @@
+// The papers' 1-D experiments: the elastic toy's gradient signs, the penalty toy's oscillating coarse
+// gradients against a fine reference, and the falling mass's hard vs smoothed gradients.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "engine/gradient/point_eval.hpp"
+#include "engine/sweep/sweep.hpp"
+#include "scene_helpers.hpp"
+
+using namespace sg;
+
+TEST_CASE("elastic toy: naive gradient +1, time-of-impact -1, the analytic answer -1") {
+  // Loss = final height q_N. Analytically q_N = 2 - q0 for any q0 < 2 that bounces: dq_N/dq0 = -1.
+  const std::vector<std::string> base = {"loss.terms.0.kind=value", "loss.terms.0.target=0", "sweep.from=0.05",
+                                         "sweep.to=1.9", "sweep.points=101"};
+  std::vector<std::string> naive = base, toi = base;
+  toi.push_back("contact.elastic.toi=true");
+  const SweepResult rn = run_sweep(test::shipped("toy_elastic.json", naive));
+  const SweepResult rt = run_sweep(test::shipped("toy_elastic.json", toi));
+  for (std::size_t i = 0; i < rn.points.size(); ++i) {
+    const double q0 = rn.points[i].value;
+    CHECK(rn.points[i].grad == doctest::Approx(1.0).epsilon(1e-12));
+    CHECK(rt.points[i].grad == doctest::Approx(-1.0).epsilon(1e-12));
+    CHECK(rt.points[i].loss == doctest::Approx(2.0 - q0).epsilon(1e-9));  // TOI is exact here
+  }
+}
+
+TEST_CASE("penalty toy: coarse gradients oscillate with sign flips; fine and adaptive ones match a fine FD") {
+  const std::vector<std::string> range = {"sweep.from=0.2", "sweep.to=1.6", "sweep.points=141"};
+  const SweepResult coarse = run_sweep(test::shipped("toy_point_mass.json", range));
+  int flips = 0;
+  for (std::size_t i = 1; i < coarse.points.size(); ++i)
+    flips += (coarse.points[i].grad > 0) != (coarse.points[i - 1].grad > 0);
+  CHECK(flips >= 20);  // one flip or more per coarse step the impact moves across
+
+  // Reference: central FD (eps 1e-6) of the fine simulation (h = 1e-4). The damper switches on
+  // abruptly at contact, so even the fine loss jumps by O(h) wherever the contact time crosses a step:
+  // every 1e-4 in q0. The points below sit between those jumps.
+  std::vector<std::string> fine = {"integrator.substeps=1000"};
+  std::vector<std::string> adaptive = {"integrator.type=tsit5", "integrator.rtol=1e-8", "integrator.atol=1e-8"};
+  PointEvaluator fine_eval(test::shipped("toy_point_mass.json", fine));
+  PointEvaluator adaptive_eval(test::shipped("toy_point_mass.json", adaptive));
+  PointEvaluator coarse_eval(test::shipped("toy_point_mass.json"));
+  int coarse_wrong = 0;
+  for (double q0 = 0.23005; q0 < 1.6; q0 += 0.1) {
+    const PointResult ref = fine_eval.evaluate(q0);
+    INFO("q0 = " << q0 << ": fine AD " << ref.grad << ", fine FD " << ref.grad_fd);
+    CHECK(ref.grad == doctest::Approx(ref.grad_fd).epsilon(1e-6));
+    const double adaptive_grad = adaptive_eval.loss_and_grad(q0).grad;
+    CHECK(adaptive_grad == doctest::Approx(ref.grad_fd).epsilon(2e-3));
+    coarse_wrong += std::fabs(coarse_eval.loss_and_grad(q0).grad - ref.grad_fd) > 0.5;
+  }
+  CHECK(coarse_wrong >= 7);  // most coarse gradients are far off
+}
+
+TEST_CASE("falling mass: the hard gradient is zero where the smoothed one is informative") {
+  // Loss: the final vertical velocity. Heights below about 1.226 m land (final velocity 0), above they
+  // still fall (-4.905 m/s): a jump between flat pieces.
+  const std::vector<std::string> velocity = {"loss.terms.0.quantity=velocity", "sweep.from=1.15", "sweep.to=1.3",
+                                             "sweep.points=301", "gradient.smoothing.samples=0"};
+  std::vector<std::string> smooth = velocity;
+  smooth.push_back("contact.hard.kappa=300");
+  const SweepResult hard = run_sweep(test::shipped("falling_mass.json", velocity));
+  const SweepResult soft = run_sweep(test::shipped("falling_mass.json", smooth));
+  double largest_hard = 0.0, largest_soft = 0.0;
+  int informative = 0;
+  for (std::size_t i = 0; i < hard.points.size(); ++i) {
+    largest_hard = std::max(largest_hard, std::fabs(hard.points[i].grad));
+    largest_soft = std::max(largest_soft, std::fabs(soft.points[i].grad));
+    const PointResult& s = soft.points[i];
+    if (std::fabs(s.grad) > 1.0) {
+      ++informative;
+      CHECK(s.grad == doctest::Approx(s.grad_fd).epsilon(1e-5));  // informative and unbiased
+    }
+  }
+  CHECK(largest_hard == 0.0);  // the hard model's velocity is flat in the height on both sides
+  CHECK(largest_soft > 10.0);
+  CHECK(informative >= 3);
+  // The loss itself jumps under the hard model.
+  double biggest_jump = 0.0;
+  for (std::size_t i = 1; i < hard.points.size(); ++i)
+    biggest_jump = std::max(biggest_jump, std::fabs(hard.points[i].loss - hard.points[i - 1].loss));
+  CHECK(biggest_jump > 1.0);
+}
+
+TEST_CASE("falling mass: randomized smoothing, first order is biased to zero, zeroth order sees the jump") {
+  const SweepResult r = run_sweep(test::shipped(
+      "falling_mass.json", {"loss.terms.0.quantity=velocity", "sweep.from=1.226", "sweep.to=1.226",
+                            "sweep.points=1", "gradient.smoothing.samples=400", "gradient.smoothing.sigma=0.1"}));
+  const PointResult& p = r.points[0];
+  CHECK(p.grad_first == 0.0);            // average of exact hard gradients: all zero
+  CHECK(std::fabs(p.grad_zeroth) > 5.0);  // the jump of ~4.9 over a sigma of 0.1 shows up
+  CHECK(p.grad_zeroth < 0.0);            // higher start: still falling, more negative velocity
+}

@@ -1,0 +1,33 @@
+#include <doctest/doctest.h>
+
+#include "gui/layout.hpp"
+
+using namespace sg::gui;
+
+namespace {
+float area(const PanelRect& r) {
+  return r.size.x * r.size.y;
+}
+}  // namespace
+
+TEST_CASE("default layout tiles the display: controls left, viewport over plots, status at the bottom") {
+  const ImVec2 display(1280.0f, 800.0f);
+  const PanelLayout l = default_layout(display, 1.0f, 30.0f);
+  CHECK(l.controls.pos.x == 0.0f);
+  CHECK(l.viewport.pos.x == doctest::Approx(l.controls.size.x));
+  CHECK(l.plots.pos.y == doctest::Approx(l.viewport.pos.y + l.viewport.size.y));
+  CHECK(l.viewport.size.y > l.plots.size.y);
+  CHECK(l.status.pos.y == doctest::Approx(770.0f));
+  CHECK(l.status.size.x == doctest::Approx(1280.0f));
+  // No gaps or overlaps: the four areas add up to the display (tolerance 1 px^2 per panel).
+  CHECK(area(l.controls) + area(l.viewport) + area(l.plots) + area(l.status) ==
+        doctest::Approx(display.x * display.y).epsilon(1e-5));
+}
+
+TEST_CASE("controls panel grows with UI scale but never takes over a small window") {
+  const PanelLayout normal = default_layout(ImVec2(1280, 800), 1.0f, 30.0f);
+  const PanelLayout big = default_layout(ImVec2(1280, 800), 2.0f, 30.0f);
+  CHECK(big.controls.size.x > normal.controls.size.x);
+  const PanelLayout tiny = default_layout(ImVec2(400, 300), 3.0f, 30.0f);
+  CHECK(tiny.controls.size.x <= 0.4f * 400.0f + 1e-3f);
+}
