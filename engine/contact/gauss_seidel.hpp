@@ -85,8 +85,9 @@ SG_HD void solve_gauss_seidel(const GaussSeidelProblem<S, MaxC>& pb, const S& ka
       for (int a = 0; a < 3; ++a) {
         S s = pb.c[3 * j + a];
         for (int k = 0; k < nc; ++k) {
-          const S wk = (k == j) ? S(1.0) : weight[k];
-          for (int b = 0; b < 3; ++b) s += pb.G[3 * j + a][3 * k + b] * p[3 * k + b] * wk;
+          const S wk = (k == j) ? S(1.0) : weight[k];  // a contact's own impulse is not weighted
+          for (int b = 0; b < 3; ++b)
+            if (!is_zero(pb.G[3 * j + a][3 * k + b])) s += pb.G[3 * j + a][3 * k + b] * (p[3 * k + b] * wk);
         }
         upd[a] = p[3 * j + a] - relax[j] * s;
       }

@@ -10,12 +10,13 @@ namespace sg {
 template <int N>
 struct Dual {
   static_assert(N >= 1, "a dual number needs at least one tangent lane");
-  double v = 0.0;
-  double d[N] = {};
+  double v;
+  double d[N];
 
-  SG_HD constexpr Dual() = default;
+  // Uninitialised like a double, so scratch arrays cost nothing; Dual{} and Dual(x) are zero-filled.
+  SG_HD Dual() = default;
   // Implicit from double: constants have zero tangent, so mixed arithmetic reads naturally.
-  SG_HD constexpr Dual(double value) : v(value) {}  // NOLINT(google-explicit-constructor)
+  SG_HD constexpr Dual(double value) : v(value), d{} {}  // NOLINT(google-explicit-constructor)
 
   SG_HD Dual& operator+=(const Dual& o) {
     v += o.v;

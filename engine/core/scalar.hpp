@@ -53,6 +53,16 @@ SG_HD inline double tangent(const Dual<N>& x, int lane) {
   return x.d[lane];
 }
 
+// Zero in value and every tangent: such a term can be skipped without changing values or derivatives.
+SG_HD inline bool is_zero(double x) { return x == 0.0; }
+template <int N>
+SG_HD inline bool is_zero(const Dual<N>& x) {
+  if (x.v != 0.0) return false;
+  for (int i = 0; i < N; ++i)
+    if (x.d[i] != 0.0) return false;
+  return true;
+}
+
 // The value of x with its derivatives cut: the "stop gradient" of JAX.
 SG_HD inline double detach(double x) { return x; }
 template <int N>

@@ -10,14 +10,6 @@
 
 namespace sg {
 
-inline const Tableau& tableau_of(Method m) {
-  switch (m) {
-    case Method::bosh3: return kBosh3;
-    case Method::dopri5: return kDopri5;
-    default: return kTsit5;
-  }
-}
-
 // H = double (frozen steps) or the system's scalar (through the controller).
 template <class H, class S>
 SG_HD inline H as_step(const S& x) {
@@ -28,11 +20,11 @@ SG_HD inline H as_step(const S& x) {
   }
 }
 
-template <class H, class System, class Observer>
-SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg, typename System::Scalar* y,
-                                RkWorkspace<System>& ws, Observer& obs) {
+// The tableau is a template argument so that its coefficients are compile-time constants in the stages.
+template <const Tableau& tab, class H, class System, class Observer>
+SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings& cfg,
+                                     typename System::Scalar* y, RkWorkspace<System>& ws, Observer& obs) {
   using S = typename System::Scalar;
-  const Tableau& tab = tableau_of(cfg.method);
   const int n = sys.dim();
   SolveStats st;
   PidController<H> ctl{cfg.controller, tab.order};
@@ -100,6 +92,16 @@ SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg
   }
   st.t = t;
   return st;
+}
+
+template <class H, class System, class Observer>
+SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg, typename System::Scalar* y,
+                                RkWorkspace<System>& ws, Observer& obs) {
+  switch (cfg.method) {
+    case Method::bosh3: return solve_adaptive_with<kBosh3, H>(sys, cfg, y, ws, obs);
+    case Method::dopri5: return solve_adaptive_with<kDopri5, H>(sys, cfg, y, ws, obs);
+    default: return solve_adaptive_with<kTsit5, H>(sys, cfg, y, ws, obs);
+  }
 }
 
 }  // namespace sg
