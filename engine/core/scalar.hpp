@@ -114,9 +114,9 @@ SG_HD inline S smooth_step(const S& x, double kappa) {
   return sigmoid(kappa * x);
 }
 
-// softplus_beta(x) = log(1 + exp(beta x)) / beta, stable for large |x|.
-template <class S>
-SG_HD inline S softplus(const S& x, double beta) {
+// softplus_beta(x) = log(1 + exp(beta x)) / beta, stable for large |x|; beta may be a double or a dual.
+template <class S, class B>
+SG_HD inline S softplus(const S& x, const B& beta) {
   const S bx = beta * x;
   if (bx > 30.0) return x + log1p(exp(-bx)) / beta;
   return log1p(exp(bx)) / beta;

@@ -36,8 +36,8 @@ PointEvaluator::PointEvaluator(const Problem& problem)
       base_dual_(convert_problem<Dual1>(problem.data)),
       integrator_(problem.integrator),
       gradient_(problem.gradient),
-      ws_double_(std::make_unique<ParticleWorkspace<double>>()),
-      ws_dual_(std::make_unique<ParticleWorkspace<Dual1>>()) {
+      ws_double_(std::make_unique<SimWorkspace<double>>()),
+      ws_dual_(std::make_unique<SimWorkspace<Dual1>>()) {
   offset_double_ = slot_offset(base_, problem.sweep.parameter);
   offset_dual_ = slot_offset(base_dual_, problem.sweep.parameter);
   const SmoothingSettings& sm = problem.gradient.smoothing;
@@ -50,28 +50,23 @@ PointEvaluator::PointEvaluator(const Problem& problem)
 LossSample PointEvaluator::loss_and_grad(double x) {
   ProblemData<Dual1> pd = base_dual_;
   slot_at(pd, offset_dual_) = seeded<Dual1>(x, 0);
-  Dual1 y[ParticleModel<Dual1>::kMaxDim];
   NullObserver obs;
+  const RunOutput<Dual1> run = run_simulation(pd, integrator_, *ws_dual_, obs);
   LossSample out;
-  out.stats = run_simulation(pd, integrator_, y, *ws_dual_, obs);
-  if (out.stats.status != Status::ok) {
-    out.loss = out.grad = kNaN;
-    return out;
-  }
-  const Dual1 loss = evaluate_loss(pd.loss, y, pd.model.nq());
-  out.loss = loss.v;
-  out.grad = loss.d[0];
+  out.stats = run.stats;
+  out.loss = run.stats.status == Status::ok ? run.loss.v : kNaN;
+  out.grad = run.stats.status == Status::ok ? run.loss.d[0] : kNaN;
   return out;
 }
 
 LossSample PointEvaluator::loss_only(double x) {
   ProblemData<double> pd = base_;
   slot_at(pd, offset_double_) = x;
-  double y[ParticleModel<double>::kMaxDim];
   NullObserver obs;
+  const RunOutput<double> run = run_simulation(pd, integrator_, *ws_double_, obs);
   LossSample out;
-  out.stats = run_simulation(pd, integrator_, y, *ws_double_, obs);
-  out.loss = out.stats.status == Status::ok ? evaluate_loss(pd.loss, y, pd.model.nq()) : kNaN;
+  out.stats = run.stats;
+  out.loss = run.stats.status == Status::ok ? run.loss : kNaN;
   out.grad = kNaN;
   return out;
 }

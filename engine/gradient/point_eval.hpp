@@ -50,8 +50,8 @@ class PointEvaluator {
   IntegratorSettings integrator_;
   GradientSettings gradient_;
   std::ptrdiff_t offset_double_ = 0, offset_dual_ = 0;
-  std::unique_ptr<ParticleWorkspace<double>> ws_double_;
-  std::unique_ptr<ParticleWorkspace<Dual1>> ws_dual_;
+  std::unique_ptr<SimWorkspace<double>> ws_double_;
+  std::unique_ptr<SimWorkspace<Dual1>> ws_dual_;
   std::vector<double> noise_;  // the smoothing samples, the same at every point (common random numbers)
 };
 

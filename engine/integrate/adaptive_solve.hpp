@@ -28,6 +28,7 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
   const int n = sys.dim();
   SolveStats st;
   PidController<H> ctl{cfg.controller, tab.order};
+  sys.begin_interval(0);
   sys.rhs(y, ws.k[0]);
   H h_prop = cfg.auto_initial_step ? H(initial_step(sys, y, ws, tab.order, cfg.rtol, cfg.atol)) : H(cfg.dt);
   long attempts = 0;
@@ -39,6 +40,7 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
   for (long i = 0; i < cfg.steps; ++i) {
     const double t_end = cfg.dt * static_cast<double>(i + 1);
     // Forces may change at output times, so the first stage is re-evaluated there (no FSAL across them).
+    sys.begin_interval(i);
     if (i > 0) sys.rhs(y, ws.k[0]);
     while (t < t_end) {
       if (attempts >= cfg.max_steps) {
@@ -70,7 +72,10 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
       const H f = ctl.factor(eps, true);
       ctl.on_accept(eps);
       for (int k = 0; k < n; ++k) y[k] = ws.y1[k];
-      if (tab.fsal) {
+      sys.after_accept(y);
+      // A system that re-parametrises its state after a step (rotation vector folded into the quaternion)
+      // changes f's representation, so the last stage cannot be reused.
+      if (tab.fsal && !System::kFoldsState) {
         for (int k = 0; k < n; ++k) ws.k[0][k] = ws.k[tab.stages - 1][k];
       } else {
         sys.rhs(y, ws.k[0]);

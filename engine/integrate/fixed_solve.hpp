@@ -15,6 +15,7 @@ SG_HD SolveStats solve_fixed(const System& sys, const IntegratorSettings& cfg, t
   const double h = cfg.fixed_step();
   obs.on_output(0, 0.0, y, n);
   for (long i = 0; i < cfg.steps; ++i) {
+    sys.begin_interval(i);
     for (long s = 0; s < cfg.substeps; ++s) {
       if (cfg.method == Method::euler) {
         sys.step_euler(y, h);
@@ -24,6 +25,7 @@ SG_HD SolveStats solve_fixed(const System& sys, const IntegratorSettings& cfg, t
         sys.rhs(y, ws.k[0]);
         rk_step(sys, kRk4, y, h, ws);
         for (int k = 0; k < n; ++k) y[k] = ws.y1[k];
+        sys.after_accept(y);
       }
       ++st.accepted;
       obs.on_accept(h);

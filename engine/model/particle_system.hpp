@@ -15,8 +15,13 @@ struct ParticleSystem {
   using Scalar = S;
   static constexpr int kMaxDim = ParticleModel<S>::kMaxDim;
 
+  static constexpr bool kFoldsState = false;  // the state needs no re-parametrisation after a step
+
   const ParticleModel<S>* model;
   double timestep;  // the fixed step, for MuJoCo's refsafe
+
+  SG_HD void begin_interval(long) const {}
+  SG_HD void after_accept(S*) const {}
 
   SG_HD int dim() const { return model->dim(); }
 
@@ -27,6 +32,11 @@ struct ParticleSystem {
         y[3 * i + k] = model->particles[i].pos[k];
         y[3 * n + 3 * i + k] = model->particles[i].vel[k];
       }
+  }
+
+  // Position (0) or velocity (1) coordinate of a particle, for losses.
+  SG_HD S coordinate(const S* y, int quantity, int body, int axis) const {
+    return y[3 * body + axis + (quantity == 0 ? 0 : model->nq())];
   }
 
   // Signed distance of particle i to the plane (negative: penetrating).

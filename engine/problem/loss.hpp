@@ -26,14 +26,13 @@ struct LossSpec {
   LossTerm<S> terms[kMaxLossTerms];
 };
 
-// y = [q (3n), v (3n)] of n bodies with 3 coordinates each.
-template <class S>
-SG_HD S evaluate_loss(const LossSpec<S>& loss, const S* y, int nq) {
+// The system decodes its own state: sys.coordinate(y, quantity (0 position, 1 velocity), body, axis).
+template <class S, class System>
+SG_HD S evaluate_loss(const LossSpec<S>& loss, const System& sys, const S* y) {
   S total = 0.0;
   for (int i = 0; i < loss.count; ++i) {
     const LossTerm<S>& t = loss.terms[i];
-    const int idx = 3 * t.body + t.axis + (t.quantity == LossQuantity::velocity ? nq : 0);
-    const S x = y[idx] - t.target;
+    const S x = sys.coordinate(y, t.quantity == LossQuantity::velocity ? 1 : 0, t.body, t.axis) - t.target;
     S f = x;
     if (t.kind == LossKind::abs) f = abs(x);
     if (t.kind == LossKind::square) f = x * x;

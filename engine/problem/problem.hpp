@@ -9,21 +9,28 @@
 
 #include "engine/integrate/settings.hpp"
 #include "engine/model/particle_model.hpp"
+#include "engine/model/rigid_model.hpp"
 #include "engine/problem/loss.hpp"
 
 namespace sg {
 
+enum class ModelType : unsigned char { particles, rigid };
+
 // Everything a run may differentiate with respect to, in one trivially copyable block.
 template <class S>
 struct ProblemData {
-  ParticleModel<S> model;
+  ModelType type = ModelType::particles;
+  ParticleModel<S> model;  // used when type == particles
+  RigidModel<S> rigid;     // used when type == rigid
   LossSpec<S> loss;
 };
 
 template <class T, class S>
 ProblemData<T> convert_problem(const ProblemData<S>& p) {
   ProblemData<T> r;
+  r.type = p.type;
   r.model = convert_model<T>(p.model);
+  r.rigid = convert_model<T>(p.rigid);
   r.loss.count = p.loss.count;
   for (int i = 0; i < p.loss.count; ++i) {
     const LossTerm<S>& t = p.loss.terms[i];
@@ -35,7 +42,11 @@ ProblemData<T> convert_problem(const ProblemData<S>& p) {
 // Calls f(path, S&) for every differentiable scalar, with the scene file's dotted path.
 template <class S, class F>
 void visit_problem_params(ProblemData<S>& p, F&& f) {
-  visit_model_params(p.model, f);
+  if (p.type == ModelType::rigid) {
+    visit_model_params(p.rigid, f);
+  } else {
+    visit_model_params(p.model, f);
+  }
   for (int i = 0; i < p.loss.count; ++i) f("loss.terms." + std::to_string(i) + ".target", p.loss.terms[i].target);
 }
 

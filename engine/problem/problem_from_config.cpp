@@ -4,6 +4,8 @@
 
 #include "engine/problem/problem.hpp"
 
+#include "engine/collision/geom_type.hpp"
+
 namespace sg {
 namespace {
 
@@ -53,6 +55,74 @@ ParticleModel<double> read_model(const json& c) {
   return m;
 }
 
+Surface<double> read_surface(const json& j) {
+  Surface<double> s;
+  s.friction = j.at("friction").at(0).get<double>();
+  for (int i = 0; i < 2; ++i) s.solref[i] = j.at("solref").at(i).get<double>();
+  for (int i = 0; i < 5; ++i) s.solimp[i] = j.at("solimp").at(i).get<double>();
+  s.condim = j.at("condim").get<int>();
+  s.margin = j.value("margin", 0.0);
+  return s;
+}
+
+RigidBody<double> read_body(const json& j) {
+  RigidBody<double> b;
+  static const char* const kShapes[] = {"plane", "sphere", "capsule", "box", "cylinder", "ellipsoid"};
+  b.shape = read_choice<GeomType>(j.at("shape"), "model.bodies.*.shape", kShapes);
+  b.size = read_vec3(j.at("size"));
+  b.density = j.at("density").get<double>();
+  b.mass = j.at("mass").get<double>();
+  b.pos = read_vec3(j.at("pos"));
+  b.euler_deg = read_vec3(j.at("euler"));
+  b.vel = read_vec3(j.at("vel"));
+  b.angvel = read_vec3(j.at("angvel"));
+  b.surface = read_surface(j);
+  b.damping = j.at("damping").get<double>();
+  const json& forces = j.at("forces");
+  if (forces.size() > static_cast<std::size_t>(kMaxTimedForces))
+    throw std::invalid_argument("model.bodies.*.forces: at most " + std::to_string(kMaxTimedForces) + " forces");
+  b.force_count = static_cast<int>(forces.size());
+  for (int k = 0; k < b.force_count; ++k) {
+    const json& f = forces[static_cast<std::size_t>(k)];
+    b.forces[k] = {read_vec3(f.at("force")), read_vec3(f.at("torque")), f.at("from_step").get<int>(),
+                   f.at("to_step").get<int>()};
+  }
+  return b;
+}
+
+RigidModel<double> read_rigid(const json& c) {
+  RigidModel<double> m;
+  const json& model = c.at("model");
+  m.gravity = read_vec3(model.at("gravity"));
+  m.plane_enabled = model.at("plane").at("enabled").get<bool>();
+  m.plane_height = model.at("plane").at("height").get<double>();
+  m.plane = read_surface(model.at("plane"));
+  m.collide_bodies = model.at("collide_bodies").get<bool>();
+  const json& bodies = model.at("bodies");
+  if (bodies.empty() || bodies.size() > static_cast<std::size_t>(kMaxBodies))
+    throw std::invalid_argument("model.bodies: expected 1 to " + std::to_string(kMaxBodies) + " bodies");
+  m.count = static_cast<int>(bodies.size());
+  for (int i = 0; i < m.count; ++i) m.bodies[i] = read_body(bodies[static_cast<std::size_t>(i)]);
+  const json& ct = c.at("contact");
+  static const char* const kModels[] = {"none", "penalty", "mujoco", "elastic", "hard"};
+  m.contact = read_choice<ContactModel>(ct.at("model"), "contact.model", kModels);
+  if (m.contact != ContactModel::none && m.contact != ContactModel::mujoco)
+    throw std::invalid_argument("contact.model: rigid bodies support \"none\" and \"mujoco\" so far");
+  const json& mj = ct.at("mujoco");
+  m.impratio = mj.at("impratio").get<double>();
+  m.iterations = mj.at("iterations").get<int>();
+  m.refsafe = mj.at("refsafe").get<bool>();
+  if (mj.at("cone").get<std::string>() != "pyramidal")
+    throw std::invalid_argument("contact.mujoco.cone: only \"pyramidal\" is implemented so far");
+  const json& cfd = ct.at("cfd");
+  m.cfd.enabled = cfd.at("enabled").get<bool>();
+  m.cfd.straight_through = cfd.at("mode").get<std::string>() == "straight_through";
+  for (int i = 0; i < 5; ++i) m.cfd.solimp[i] = cfd.at("solimp").at(i).get<double>();
+  m.cfd.beta = cfd.at("beta").get<double>();
+  m.softness = c.at("collision").at("softness").get<double>();
+  return m;
+}
+
 IntegratorSettings read_integrator(const json& c) {
   const json& j = c.at("integrator");
   IntegratorSettings s;
@@ -75,7 +145,7 @@ IntegratorSettings read_integrator(const json& c) {
   return s;
 }
 
-LossSpec<double> read_loss(const json& c, int particles) {
+LossSpec<double> read_loss(const json& c, int bodies) {
   LossSpec<double> loss;
   const json& terms = c.at("loss").at("terms");
   if (terms.empty() || terms.size() > static_cast<std::size_t>(kMaxLossTerms))
@@ -90,8 +160,8 @@ LossSpec<double> read_loss(const json& c, int particles) {
     LossTerm<double>& out = loss.terms[i];
     out.quantity = read_choice<LossQuantity>(t.at("quantity"), (path + ".quantity").c_str(), kQuantities);
     out.body = t.at("body").get<int>();
-    if (out.body < 0 || out.body >= particles)
-      throw std::invalid_argument(path + ".body: no particle " + std::to_string(out.body));
+    if (out.body < 0 || out.body >= bodies)
+      throw std::invalid_argument(path + ".body: no body " + std::to_string(out.body));
     out.axis = read_choice<int>(t.at("axis"), (path + ".axis").c_str(), kAxes);
     out.kind = read_choice<LossKind>(t.at("kind"), (path + ".kind").c_str(), kKinds);
     out.target = t.at("target").get<double>();
@@ -106,8 +176,14 @@ Problem problem_from_config(const json& c) {
   Problem p;
   p.config = c;
   p.name = c.value("name", std::string("untitled"));
-  p.data.model = read_model(c);
-  p.data.loss = read_loss(c, p.data.model.count);
+  const bool rigid = c.at("model").value("type", std::string("particles")) == "rigid";
+  if (rigid) {
+    p.data.type = ModelType::rigid;
+    p.data.rigid = read_rigid(c);
+  } else {
+    p.data.model = read_model(c);
+  }
+  p.data.loss = read_loss(c, rigid ? p.data.rigid.count : p.data.model.count);
   p.integrator = read_integrator(c);
   const json& g = c.at("gradient");
   p.gradient.fd_eps = g.at("fd_eps").get<double>();

@@ -1,26 +1,60 @@
 #pragma once
-// Runs one simulation of a problem over its whole horizon with the chosen integrator, leaving the final
-// state in y. The workspace is the caller's so that sweeps reuse it across points.
+// Runs one simulation of a problem over its whole horizon with the chosen integrator and evaluates the
+// loss on the final state. The workspace is the caller's so that sweeps reuse it across points.
+#include <memory>
+
 #include "engine/integrate/adaptive_solve.hpp"
 #include "engine/integrate/fixed_solve.hpp"
 #include "engine/model/particle_system.hpp"
+#include "engine/model/rigid_system.hpp"
 #include "engine/problem/problem.hpp"
 
 namespace sg {
 
+// Solver scratch for either model type, allocated on first use.
 template <class S>
-using ParticleWorkspace = RkWorkspace<ParticleSystem<S>>;
+struct SimWorkspace {
+  std::unique_ptr<RkWorkspace<ParticleSystem<S>>> particles;
+  std::unique_ptr<RkWorkspace<RigidSystem<S>>> rigid;
+  S y[RigidModel<S>::kMaxDim > ParticleModel<S>::kMaxDim ? RigidModel<S>::kMaxDim : ParticleModel<S>::kMaxDim];
+};
+
+template <class S>
+struct RunOutput {
+  SolveStats stats;
+  S loss = 0.0;  // NaN-free only when stats.status == ok
+};
+
+// Observers may look at the system before the solve through bind(sys); NullObserver ignores it.
+template <class System, class S, class Observer>
+RunOutput<S> solve_system(const System& sys, const ProblemData<S>& pd, const IntegratorSettings& cfg, S* y,
+                          RkWorkspace<System>& ws, Observer& obs) {
+  if constexpr (requires { obs.bind(sys); }) obs.bind(sys);
+  sys.initial_state(y);
+  RunOutput<S> out;
+  if (!is_adaptive(cfg.method)) {
+    out.stats = solve_fixed(sys, cfg, y, ws, obs);
+  } else if (is_dual_v<S> && cfg.through_controller) {
+    out.stats = solve_adaptive<S>(sys, cfg, y, ws, obs);
+  } else {
+    out.stats = solve_adaptive<double>(sys, cfg, y, ws, obs);
+  }
+  if (out.stats.status == Status::ok) out.loss = evaluate_loss(pd.loss, sys, y);
+  return out;
+}
 
 template <class S, class Observer>
-SolveStats run_simulation(const ProblemData<S>& pd, const IntegratorSettings& cfg, S* y, ParticleWorkspace<S>& ws,
-                          Observer& obs) {
-  const ParticleSystem<S> sys{&pd.model, cfg.fixed_step()};
-  sys.initial_state(y);
-  if (!is_adaptive(cfg.method)) return solve_fixed(sys, cfg, y, ws, obs);
-  if constexpr (is_dual_v<S>) {
-    if (cfg.through_controller) return solve_adaptive<S>(sys, cfg, y, ws, obs);
+RunOutput<S> run_simulation(const ProblemData<S>& pd, const IntegratorSettings& cfg, SimWorkspace<S>& ws,
+                            Observer& obs) {
+  if (pd.type == ModelType::rigid) {
+    if (!ws.rigid) ws.rigid = std::make_unique<RkWorkspace<RigidSystem<S>>>();
+    // The system carries per-run contact scratch: build it on the heap once per run, outside the steps.
+    auto sys = std::make_unique<RigidSystem<S>>(&pd.rigid, cfg.fixed_step());
+    return solve_system(*sys, pd, cfg, ws.y, *ws.rigid, obs);
   }
-  return solve_adaptive<double>(sys, cfg, y, ws, obs);
+  if (!ws.particles) ws.particles = std::make_unique<RkWorkspace<ParticleSystem<S>>>();
+  const ParticleSystem<S> sys{&pd.model, cfg.fixed_step()};
+  return solve_system(sys, pd, cfg, ws.y, *ws.particles, obs);
 }
 
 }  // namespace sg

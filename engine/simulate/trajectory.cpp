@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <functional>
 #include <memory>
 
 #include "engine/gradient/point_eval.hpp"
@@ -10,24 +11,48 @@
 namespace sg {
 namespace {
 
-// Copies values out of the solver as it goes. Storage is reserved up front from the known output count.
-struct Recorder {
-  const ParticleSystem<Dual1>* sys;
-  Trajectory* out;
+std::vector<double> values_of(const Dual1* x, int n) {
+  std::vector<double> out(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = x[i].v;
+  return out;
+}
 
-  void on_output(long, double t, const Dual1* y, int n) {
-    const int nq = n / 2;
+// Copies values out of the solver as it goes; bind() picks the decoder for the model type.
+// Storage is reserved up front from the known output count.
+struct Recorder {
+  Trajectory* out;
+  std::function<void(const Dual1*)> decode;
+
+  void bind(const ParticleSystem<Dual1>& sys) {
+    decode = [this, &sys](const Dual1* y) {
+      const int n = sys.model->count, nq = 3 * n;
+      out->q.push_back(values_of(y, nq));
+      out->v.push_back(values_of(y + nq, nq));
+      std::vector<double> f(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) f[static_cast<std::size_t>(i)] = sys.normal_force(y, y + nq, i).v;
+      out->force.push_back(std::move(f));
+    };
+  }
+  void bind(const RigidSystem<Dual1>& sys) {
+    decode = [this, &sys](const Dual1* y) {
+      const int n = sys.model().count;
+      std::vector<double> q, v, f;
+      for (int b = 0; b < n; ++b) {
+        const BodyState<Dual1> st = sys.body_state(y, b);
+        for (const Dual1& x : {st.pos.x, st.pos.y, st.pos.z, st.quat.w, st.quat.x, st.quat.y, st.quat.z})
+          q.push_back(x.v);
+        for (const Dual1& x : {st.vel.x, st.vel.y, st.vel.z, st.angvel.x, st.angvel.y, st.angvel.z})
+          v.push_back(x.v);
+        f.push_back(sys.contact_force(y, b).v);
+      }
+      out->q.push_back(std::move(q));
+      out->v.push_back(std::move(v));
+      out->force.push_back(std::move(f));
+    };
+  }
+  void on_output(long, double t, const Dual1* y, int) {
     out->t.push_back(t);
-    std::vector<double> q(static_cast<std::size_t>(nq)), v(static_cast<std::size_t>(nq));
-    for (int i = 0; i < nq; ++i) {
-      q[static_cast<std::size_t>(i)] = y[i].v;
-      v[static_cast<std::size_t>(i)] = y[nq + i].v;
-    }
-    std::vector<double> f(static_cast<std::size_t>(sys->model->count));
-    for (int i = 0; i < sys->model->count; ++i) f[static_cast<std::size_t>(i)] = sys->normal_force(y, y + nq, i).v;
-    out->q.push_back(std::move(q));
-    out->v.push_back(std::move(v));
-    out->force.push_back(std::move(f));
+    decode(y);
   }
   void on_accept(double h) { out->dt.push_back(h); }
   void on_reject(double) {}
@@ -40,6 +65,7 @@ nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::js
 Trajectory simulate_trajectory(const Problem& problem, double value) {
   Trajectory tr;
   tr.value = value;
+  tr.layout = problem.data.type == ModelType::rigid ? "rigid" : "particles";
   ProblemData<Dual1> pd = convert_problem<Dual1>(problem.data);
   *parameter_slot(pd, problem.sweep.parameter) = seeded<Dual1>(value, 0);
   const auto outputs = static_cast<std::size_t>(problem.integrator.steps + 1);
@@ -47,11 +73,10 @@ Trajectory simulate_trajectory(const Problem& problem, double value) {
   tr.q.reserve(outputs);
   tr.v.reserve(outputs);
   tr.force.reserve(outputs);
-  const ParticleSystem<Dual1> sys{&pd.model, problem.integrator.fixed_step()};
-  Recorder rec{&sys, &tr};
-  auto ws = std::make_unique<ParticleWorkspace<Dual1>>();
-  Dual1 y[ParticleModel<Dual1>::kMaxDim];
-  const SolveStats st = run_simulation(pd, problem.integrator, y, *ws, rec);
+  Recorder rec{&tr, {}};
+  SimWorkspace<Dual1> ws;
+  const RunOutput<Dual1> run = run_simulation(pd, problem.integrator, ws, rec);
+  const SolveStats& st = run.stats;
   tr.accepted = st.accepted;
   tr.rejected = st.rejected;
   if (st.status != Status::ok) {
@@ -59,16 +84,15 @@ Trajectory simulate_trajectory(const Problem& problem, double value) {
     tr.loss = tr.grad = std::numeric_limits<double>::quiet_NaN();
     return tr;
   }
-  const Dual1 loss = evaluate_loss(pd.loss, y, pd.model.nq());
-  tr.loss = loss.v;
-  tr.grad = loss.d[0];
+  tr.loss = run.loss.v;
+  tr.grad = run.loss.d[0];
   return tr;
 }
 
 nlohmann::json trajectory_to_json(const Trajectory& tr) {
   return {{"value", tr.value},          {"t", tr.t},       {"q", tr.q},
           {"v", tr.v},                  {"force", tr.force}, {"dt", tr.dt},
-          {"loss", number_or_null(tr.loss)}, {"grad", number_or_null(tr.grad)}, {"status", tr.status},
+          {"loss", number_or_null(tr.loss)}, {"grad", number_or_null(tr.grad)}, {"status", tr.status}, {"layout", tr.layout},
           {"accepted", tr.accepted},    {"rejected", tr.rejected}};
 }
 
