@@ -43,6 +43,9 @@ void AppShell::apply(Action action) {
     case Action::kQuit:
       state_.quit_requested = true;
       break;
+    default:
+      if (workbench_.on_action) workbench_.on_action(action);
+      break;
   }
 }
 
@@ -63,9 +66,10 @@ void AppShell::frame() {
       default_layout(io.DisplaySize, content_scale_ * settings_.ui_scale, status_bar_height());
   const ImGuiCond cond = state_.force_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   state_.force_layout = false;
+  if (workbench_.begin_frame) workbench_.begin_frame(io.DeltaTime);
   fill_scene();
   draw_control_panel(layout.controls, cond, workbench_);
-  viewport_.draw(layout.viewport, cond, scene_, settings_.camera);
+  viewport_.draw(layout.viewport, cond, scene_, settings_.camera, workbench_.draw_viewport_toolbar);
   draw_plot_panel(layout.plots, cond, workbench_);
   draw_status_bar(layout.status, workbench_);
   draw_help_overlay(&state_.show_help, io.DisplaySize);

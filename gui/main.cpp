@@ -1,12 +1,41 @@
-// softgrad-gui: the interactive workbench (demo content until the physics is wired in).
+// softgrad-gui [SCENE] [--set path=value]... [--preset NAME]: the interactive research workbench,
+// opened on the 1-D toy by default.
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "gui/app_settings.hpp"
-#include "gui/demo_workbench.hpp"
 #include "gui/glfw_app.hpp"
+#include "gui/workbench_app.hpp"
 
-int main() {
+namespace {
+
+struct Args {
+  std::string scene, preset;
+  std::vector<std::string> overrides;
+};
+
+bool parse_args(int argc, char** argv, Args* args) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if ((arg == "--set" || arg == "--preset") && i + 1 < argc) {
+      (arg == "--set" ? args->overrides.emplace_back() : args->preset) = argv[++i];
+    } else if (!arg.empty() && arg[0] != '-' && args->scene.empty()) {
+      args->scene = arg;
+    } else {
+      std::fprintf(stderr, "usage: softgrad-gui [SCENE] [--set path=value]... [--preset NAME]\n");
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (!parse_args(argc, argv, &args)) return 2;
   const std::filesystem::path dir = sg::gui::settings_directory();
   sg::gui::AppSettings settings;
   std::string error;
@@ -14,6 +43,15 @@ int main() {
       !sg::gui::load_settings(sg::gui::settings_file(dir), &settings, &error)) {
     std::fprintf(stderr, "softgrad-gui: using default settings: %s\n", error.c_str());
   }
-  sg::gui::AppShell shell(sg::gui::make_demo_workbench(), settings);
+  auto app = std::make_shared<sg::gui::WorkbenchApp>();
+  const bool opened =
+      !args.preset.empty() && args.scene.empty()
+          ? app->apply_preset(args.preset)
+          : app->open_scene(args.scene.empty() ? sg::gui::default_scene_file() : args.scene, args.overrides);
+  if (!opened) {
+    std::fprintf(stderr, "softgrad-gui: %s\n", app->document().error().c_str());
+    return 2;
+  }
+  sg::gui::AppShell shell(app->make_workbench(), settings);
   return sg::gui::run_glfw_app(shell, dir);
 }

@@ -17,6 +17,12 @@ constexpr Shortcut k_shortcuts[] = {
     {GLFW_KEY_EQUAL, kCtrl, Action::kUiScaleUp, "ui_scale_up", "Make the interface larger"},
     {GLFW_KEY_MINUS, kCtrl, Action::kUiScaleDown, "ui_scale_down", "Make the interface smaller"},
     {GLFW_KEY_Q, kCtrl, Action::kQuit, "quit", "Quit (settings are saved)"},
+    {GLFW_KEY_ESCAPE, kNoMods, Action::kCancelRun, "cancel_run",
+     "Cancel the running sweep (computed points stay)"},
+    {GLFW_KEY_SPACE, kNoMods, Action::kPlayPause, "play_pause", "Play or pause the trajectory"},
+    {GLFW_KEY_RIGHT, kNoMods, Action::kStepForward, "step_forward", "Trajectory: next output frame"},
+    {GLFW_KEY_LEFT, kNoMods, Action::kStepBack, "step_back", "Trajectory: previous output frame"},
+    {GLFW_KEY_P, kNoMods, Action::kPinSweep, "pin_sweep", "Pin the current sweep as a faded reference"},
 };
 
 std::string key_name(int key) {
@@ -30,6 +36,14 @@ std::string key_name(int key) {
       return "=";
     case GLFW_KEY_MINUS:
       return "-";
+    case GLFW_KEY_ESCAPE:
+      return "Esc";
+    case GLFW_KEY_SPACE:
+      return "Space";
+    case GLFW_KEY_RIGHT:
+      return "Right";
+    case GLFW_KEY_LEFT:
+      return "Left";
     default:
       return "key " + std::to_string(key);
   }

@@ -8,7 +8,20 @@
 
 namespace sg::gui {
 
-enum class Action { kToggleHelp, kResetLayout, kResetCamera, kToggleGrid, kUiScaleUp, kUiScaleDown, kQuit };
+enum class Action {
+  kToggleHelp,
+  kResetLayout,
+  kResetCamera,
+  kToggleGrid,
+  kUiScaleUp,
+  kUiScaleDown,
+  kQuit,
+  kCancelRun,  // workbench: cancel the running sweep
+  kPlayPause,  // workbench: trajectory playback
+  kStepForward,
+  kStepBack,
+  kPinSweep,
+};
 
 enum Modifier : unsigned { kNoMods = 0, kCtrl = 1u << 0, kShift = 1u << 1, kAlt = 1u << 2 };
 

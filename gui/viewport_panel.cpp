@@ -21,7 +21,7 @@ void ViewportPanel::detach_gl() {
 }
 
 void ViewportPanel::draw(const PanelRect& rect, ImGuiCond cond, const render::Scene3D& scene,
-                         render::Camera& camera) {
+                         render::Camera& camera, const std::function<void()>& toolbar) {
   ImGui::SetNextWindowPos(rect.pos, cond);
   ImGui::SetNextWindowSize(rect.size, cond);
   // No padding and no background: the 3-D image covers the whole client area (saves a fill on llvmpipe).
@@ -30,6 +30,18 @@ void ViewportPanel::draw(const PanelRect& rect, ImGuiCond cond, const render::Sc
                                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoScrollbar |
                                         ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleVar();
+  if (visible && toolbar) {
+    // The toolbar keeps the usual padding and background; the image below still has none.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float row = ImGui::GetFrameHeight() + 2.0f * style.WindowPadding.y;
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        start, ImVec2(start.x + ImGui::GetContentRegionAvail().x, start.y + row),
+        ImGui::GetColorU32(ImGuiCol_WindowBg));
+    ImGui::SetCursorScreenPos(ImVec2(start.x + style.WindowPadding.x, start.y + style.WindowPadding.y));
+    toolbar();
+    ImGui::SetCursorScreenPos(ImVec2(start.x, start.y + row));
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int width = std::max(1, static_cast<int>(avail.x));
   const int height = std::max(1, static_cast<int>(avail.y));

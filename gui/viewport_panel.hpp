@@ -1,6 +1,7 @@
 #pragma once
 // The 3-D viewport window: renders the scene into an offscreen texture, shows it with ImGui::Image
 // and turns mouse drags over it into camera moves.
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -17,7 +18,9 @@ class ViewportPanel {
   bool attached() const { return renderer_ != nullptr; }
 
   // Renders immediately (before ImGui's own draw pass), leaving GL framebuffer 0 bound.
-  void draw(const PanelRect& rect, ImGuiCond cond, const render::Scene3D& scene, render::Camera& camera);
+  // toolbar (optional) draws one row above the image.
+  void draw(const PanelRect& rect, ImGuiCond cond, const render::Scene3D& scene, render::Camera& camera,
+            const std::function<void()>& toolbar = {});
 
  private:
   void handle_mouse(render::Camera& camera, int height) const;

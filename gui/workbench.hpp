@@ -1,11 +1,14 @@
 #pragma once
-// What the app shell shows, supplied as hooks so the shell stays free of physics. The next step
-// fills these from the simulation; make_demo_workbench() (demo_workbench.hpp) is the stand-in.
+// What the app shell shows, supplied as hooks so the shell stays free of physics. The research
+// workbench (workbench_app.hpp) fills them from the engine; make_demo_workbench() is a stand-in for tests.
 #include <imgui.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "gui/frame_capture.hpp"
+#include "gui/shortcuts.hpp"
 #include "render/scene3d.hpp"
 
 namespace sg::gui {
@@ -20,6 +23,11 @@ struct Workbench {
   std::function<void(ImVec2 size)> draw_plots;             // body of the plot area, given its free size
   std::function<void(render::Scene3D& scene)> fill_scene;  // 3-D content of this frame (scene starts empty)
   std::function<StatusInfo()> status;                      // status bar text and progress
+  // Optional hooks.
+  std::function<void(float delta_seconds)> begin_frame;  // before any panel of the frame is drawn
+  std::function<void()> draw_viewport_toolbar;           // a row above the 3-D image (e.g. playback)
+  std::function<void(Action action)> on_action;          // shortcuts the shell does not handle itself
+  std::shared_ptr<FrameCapture> capture;                 // PNG exports, serviced by the host
 };
 
 }  // namespace sg::gui

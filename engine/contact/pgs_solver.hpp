@@ -32,10 +32,12 @@ SG_HD inline void apply_row_force(const RowJacobian<S>& j, const InverseMass<S>&
   acc.ang.z += m.inv_inertia.z * j.ang.z * df;
 }
 
-// acc holds the unconstrained accelerations on entry and the constrained ones on return.
+// acc holds the unconstrained accelerations on entry and the constrained ones on return. Stops after
+// `iterations` sweeps, or earlier once a sweep changes no force by more than tolerance * (largest force): the
+// tangents converge at the primal's linear rate, so a tight tolerance keeps the derivatives converged too.
 template <class S>
 SG_HD void solve_pgs(ConstraintRow<S>* rows, int count, const InverseMass<S>* inv_mass, BodyVelocity<S>* acc,
-                     int iterations) {
+                     int iterations, double tolerance = 1e-12) {
   for (int i = 0; i < count; ++i) {
     ConstraintRow<S>& row = rows[i];
     S a_ii = row.R;
@@ -45,6 +47,7 @@ SG_HD void solve_pgs(ConstraintRow<S>* rows, int count, const InverseMass<S>* in
     row.force = 0.0;
   }
   for (int it = 0; it < iterations; ++it) {
+    double largest_change = 0.0, largest_force = 0.0;
     for (int i = 0; i < count; ++i) {
       ConstraintRow<S>& row = rows[i];
       S ja = row.R * row.force - row.aref;
@@ -54,9 +57,12 @@ SG_HD void solve_pgs(ConstraintRow<S>* rows, int count, const InverseMass<S>* in
       if (f < 0.0) f = S(0.0);
       const S df = f - row.force;
       row.force = f;
+      largest_change = value(df) > largest_change ? value(df) : (-value(df) > largest_change ? -value(df) : largest_change);
+      largest_force = value(f) > largest_force ? value(f) : largest_force;
       if (row.body_a >= 0) apply_row_force(row.ja, inv_mass[row.body_a], df, acc[row.body_a]);
       if (row.body_b >= 0) apply_row_force(row.jb, inv_mass[row.body_b], df, acc[row.body_b]);
     }
+    if (largest_change <= tolerance * largest_force) break;
   }
 }
 

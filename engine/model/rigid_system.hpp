@@ -1,11 +1,11 @@
 #pragma once
 // Free rigid bodies as a dynamical system for the integrators: Newton-Euler dynamics with MuJoCo-style soft
-// frictional contact (pyramidal cone, fixed-iteration PGS), Contacts From Distance, and the rotation
+// frictional contact (pyramidal cone, Newton on the primal with a bounded iteration count), Contacts From Distance, and the rotation
 // integrated exactly under Runge-Kutta (engine-notes section 3: a rotation vector phi accumulated within a
 // step and folded into the quaternion after each accepted step).
 #include "engine/collision/collide.hpp"
 #include "engine/contact/mujoco_soft.hpp"
-#include "engine/contact/pgs_solver.hpp"
+#include "engine/contact/newton_solver.hpp"
 #include "engine/model/rigid_model.hpp"
 #include "engine/rigid/inertia.hpp"
 #include "engine/rigid/rotation.hpp"
@@ -173,7 +173,8 @@ class RigidSystem {
   // Contacts of the current state (for the 3-D view): count written, up to capacity.
   SG_HD int contacts(const S* y, Contact<S>* out, int capacity, bool with_cfd) const {
     ContactRecord* records = scratch_.records;
-    const int n = collect_contacts(y, with_cfd, records);
+    decode_states(y, scratch_.states);
+    const int n = collect_contacts(scratch_.states, with_cfd, records);
     int written = 0;
     for (int i = 0; i < n && written < capacity; ++i) out[written++] = records[i].contact;
     return written;
@@ -211,7 +212,11 @@ class RigidSystem {
     return p;
   }
 
-  SG_HD int collect_contacts(const S* y, bool with_cfd, ContactRecord* out) const {
+  SG_HD void decode_states(const S* y, BodyState<S>* states) const {
+    for (int b = 0; b < model_->count; ++b) states[b] = body_state(y, b);
+  }
+
+  SG_HD int collect_contacts(const BodyState<S>* states, bool with_cfd, ContactRecord* out) const {
     const RigidModel<S>& m = *model_;
     const double cfd_width = with_cfd ? value(m.cfd.solimp[2]) : 0.0;
     int n = 0;
@@ -220,7 +225,7 @@ class RigidSystem {
       for (int k = 0; k < count && n < kMaxRigidContacts; ++k) out[n++] = {a, b, buf[k], params};
     };
     for (int b = 0; b < m.count; ++b) {
-      const BodyState<S> st = body_state(y, b);
+      const BodyState<S>& st = states[b];
       const Pose<S> pose{st.pos, st.quat};
       const RigidBody<S>& body = m.bodies[b];
       if (m.plane_enabled) {
@@ -233,7 +238,7 @@ class RigidSystem {
       for (int c = b + 1; c < m.count; ++c) {
         const RigidBody<S>& other = m.bodies[c];
         if (!pair_supported(body.shape, other.shape)) continue;
-        const BodyState<S> so = body_state(y, c);
+        const BodyState<S>& so = states[c];
         const PairParams<S> params = combine(body.surface, other.surface);
         const CollisionOptions opt{params.margin + cfd_width, m.softness};
         add(b, c, params,
@@ -244,12 +249,14 @@ class RigidSystem {
   }
 
   // Rows of one contact; returns how many were written.
-  SG_HD int contact_rows(const S* y, const ContactRecord& rec, bool with_cfd, ConstraintRow<S>* rows) const {
+  SG_HD int contact_rows(const BodyState<S>* states, const ContactRecord& rec, bool with_cfd,
+                         ConstraintRow<S>* rows) const {
     const RigidModel<S>& m = *model_;
     const PairParams<S>& pp = rec.params;
     const S r = rec.contact.dist - pp.margin;
     const double width = value(m.cfd.solimp[2]);
-    if (!(r < 0.0) && !(with_cfd && r < width)) return 0;
+    // Active at r <= 0 like MuJoCo (dist <= margin); CFD extends this to the width.
+    if (r > 0.0 && !(with_cfd && r < width)) return 0;
     S d;
     S pos_term;
     if (with_cfd) {
@@ -276,7 +283,9 @@ class RigidSystem {
       dirs[2] = frame[0] + frame[2] * mu;
       dirs[3] = frame[0] - frame[2] * mu;
       count = 4;
-      R = 2.0 * mu * mu * R_normal / m.impratio;
+      // MuJoCo's diagonal approximation of an edge row n +- mu t is A_hat (1 + mu^2) (mj_diagApprox), and
+      // all edges share R_py = 2 mu^2 R / impratio (checked against MuJoCo 2.2.2: tests/mujoco).
+      R = 2.0 * mu * mu * (1.0 + mu * mu) * R_normal / m.impratio;
       if (R < 1e-15) R = S(1e-15);
     } else {
       dirs[0] = frame[0];
@@ -289,12 +298,12 @@ class RigidSystem {
       row.ja = {Vec3<S>(), Vec3<S>()};
       row.jb = {Vec3<S>(), Vec3<S>()};
       if (rec.body_b >= 0) {
-        const BodyState<S> sb = body_state(y, rec.body_b);
+        const BodyState<S>& sb = states[rec.body_b];
         row.jb = point_jacobian(dirs[i], rec.contact.pos - sb.pos, sb.rot);
         jv += dot(row.jb.lin, sb.vel) + dot(row.jb.ang, sb.angvel);
       }
       if (rec.body_a >= 0) {
-        const BodyState<S> sa = body_state(y, rec.body_a);
+        const BodyState<S>& sa = states[rec.body_a];
         const RowJacobian<S> j = point_jacobian(dirs[i], rec.contact.pos - sa.pos, sa.rot);
         row.ja = {-j.lin, -j.ang};
         jv += dot(row.ja.lin, sa.vel) + dot(row.ja.ang, sa.angvel);
@@ -305,11 +314,11 @@ class RigidSystem {
     return count;
   }
 
-  SG_HD void unconstrained(const S* y, BodyVelocity<S>* acc) const {
+  SG_HD void unconstrained(const BodyState<S>* states, BodyVelocity<S>* acc) const {
     const RigidModel<S>& m = *model_;
     for (int b = 0; b < m.count; ++b) {
       const RigidBody<S>& body = m.bodies[b];
-      const BodyState<S> st = body_state(y, b);
+      const BodyState<S>& st = states[b];
       Vec3<S> force = m.gravity * mass_[b] - st.vel * body.damping;
       Vec3<S> torque_world;
       for (int k = 0; k < body.force_count; ++k) {
@@ -328,13 +337,15 @@ class RigidSystem {
   }
 
   SG_HD int solve_contacts(const S* y, bool with_cfd, ConstraintRow<S>* rows, BodyVelocity<S>* acc) const {
-    unconstrained(y, acc);
+    BodyState<S>* states = scratch_.states;
+    decode_states(y, states);
+    unconstrained(states, acc);
     if (model_->contact != ContactModel::mujoco) return 0;
     ContactRecord* records = scratch_.records;
-    const int nc = collect_contacts(y, with_cfd, records);
+    const int nc = collect_contacts(states, with_cfd, records);
     int n = 0;
-    for (int i = 0; i < nc && n + 4 <= kMaxRigidRows; ++i) n += contact_rows(y, records[i], with_cfd, rows + n);
-    solve_pgs(rows, n, inv_mass_, acc, model_->iterations);
+    for (int i = 0; i < nc && n + 4 <= kMaxRigidRows; ++i) n += contact_rows(states, records[i], with_cfd, rows + n);
+    solve_newton(rows, n, mass_, inertia_, model_->count, acc, model_->iterations, scratch_.newton);
     return n;
   }
 
@@ -345,8 +356,10 @@ class RigidSystem {
   // Contact scratch space, built once per system (per run) rather than per right-hand-side evaluation.
   // Mutable for the same reason as interval_: the solvers hold the system const.
   struct Scratch {
+    BodyState<S> states[kMaxBodies];
     ContactRecord records[kMaxRigidContacts];
     ConstraintRow<S> rows[kMaxRigidRows];
+    NewtonWorkspace<S, kMaxBodies> newton;
   };
 
   const RigidModel<S>* model_;

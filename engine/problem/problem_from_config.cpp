@@ -107,7 +107,7 @@ RigidModel<double> read_rigid(const json& c) {
   static const char* const kModels[] = {"none", "penalty", "mujoco", "elastic", "hard"};
   m.contact = read_choice<ContactModel>(ct.at("model"), "contact.model", kModels);
   if (m.contact != ContactModel::none && m.contact != ContactModel::mujoco)
-    throw std::invalid_argument("contact.model: rigid bodies support \"none\" and \"mujoco\" so far");
+    throw std::invalid_argument("contact.model: hard contact (Moreau) is not implemented for rigid bodies yet; use \"mujoco\" or \"none\"");
   const json& mj = ct.at("mujoco");
   m.impratio = mj.at("impratio").get<double>();
   m.iterations = mj.at("iterations").get<int>();

@@ -42,6 +42,9 @@ void check_integer(const FieldSpec& spec, json& value, const std::string& path, 
   constexpr double kLargestExact = 9007199254740992.0;
   if (x != std::floor(x) || std::fabs(x) > kLargestExact || !within_bounds(spec, x))
     return add(errors, path, expected_got(spec, describe_value(value)));
+  if (!spec.choices.empty() &&
+      std::find(spec.choices.begin(), spec.choices.end(), format_number(x)) == spec.choices.end())
+    return add(errors, path, expected_got(spec, describe_value(value)));
   value = value.is_number_float() ? static_cast<long long>(x) : value.get<long long>();  // 2.0 becomes 2
 }
 

@@ -8,6 +8,7 @@
 
 #include "engine/scene/describe.hpp"
 #include "engine/scene/path.hpp"
+#include "engine/scene/rule_context.hpp"
 #include "engine/scene/scene.hpp"
 #include "engine/scene/suggest.hpp"
 
@@ -15,41 +16,6 @@ namespace sg::scene {
 namespace {
 
 using nlohmann::json;
-
-// Read access to the resolved config that hides keys already reported as wrong.
-class RuleContext {
- public:
-  RuleContext(const json& config, const std::vector<Issue>& prior) : config_(config), prior_(prior) {}
-
-  const json& config() const { return config_; }
-
-  bool usable(const std::string& path) const {
-    for (const auto& issue : prior_) {
-      const std::string& p = issue.path;
-      if (p.empty() || p == path || p.rfind(path + ".", 0) == 0 || path.rfind(p + ".", 0) == 0) return false;
-    }
-    return get_path(config_, path).has_value();
-  }
-  std::optional<double> number(const std::string& path) const {
-    if (!usable(path)) return std::nullopt;
-    const auto v = get_path(config_, path);
-    return v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
-  }
-  std::optional<std::string> text(const std::string& path) const {
-    if (!usable(path)) return std::nullopt;
-    const auto v = get_path(config_, path);
-    return v->is_string() ? std::optional<std::string>(v->get<std::string>()) : std::nullopt;
-  }
-  std::optional<json> value(const std::string& path) const {
-    return usable(path) ? get_path(config_, path) : std::nullopt;
-  }
-
- private:
-  const json& config_;
-  const std::vector<Issue>& prior_;
-};
-
-using Rule = std::function<void(const RuleContext&, std::vector<Issue>&)>;
 
 void sweep_range(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto from = ctx.number("sweep.from"), to = ctx.number("sweep.to");
@@ -65,6 +31,7 @@ void sweep_range(const RuleContext& ctx, std::vector<Issue>& errors) {
 void sweep_parameter(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto parameter = ctx.text("sweep.parameter");
   if (!parameter) return;
+  if (ctx.is_rigid() && ctx.count("model.bodies") == 0) return;  // the missing bodies are reported instead
   const auto candidates = differentiable_paths(ctx.config());
   if (std::find(candidates.begin(), candidates.end(), *parameter) != candidates.end()) return;
   std::string message = "\"" + *parameter + "\" is not a differentiable parameter";
@@ -73,16 +40,19 @@ void sweep_parameter(const RuleContext& ctx, std::vector<Issue>& errors) {
 }
 
 void loss_bodies(const RuleContext& ctx, std::vector<Issue>& errors) {
-  const auto particles = ctx.value("model.particles");
+  const bool rigid = ctx.is_rigid();
+  const auto scored = ctx.value(rigid ? "model.bodies" : "model.particles");
   const auto terms = ctx.value("loss.terms");
-  if (!particles || !terms || !particles->is_array() || !terms->is_array()) return;
+  if (!scored || !terms || !scored->is_array() || !terms->is_array()) return;
+  const std::size_t n = scored->size();
+  if (rigid && n == 0) return;  // reported by the rigid rules as a missing body
+  const std::string noun = rigid ? (n == 1 ? "body" : "bodies") : (n == 1 ? "particle" : "particles");
   for (std::size_t i = 0; i < terms->size(); ++i) {
     const std::string path = "loss.terms." + std::to_string(i) + ".body";
     const auto body = ctx.number(path);
-    if (body && *body >= static_cast<double>(particles->size()))
-      errors.push_back({path, "particle index " + format_number(*body) + " out of range (the scene has " +
-                                  std::to_string(particles->size()) + " particle" +
-                                  (particles->size() == 1 ? "" : "s") + ")"});
+    if (body && *body >= static_cast<double>(n))
+      errors.push_back({path, std::string(rigid ? "body" : "particle") + " index " + format_number(*body) +
+                                  " out of range (the scene has " + std::to_string(n) + " " + noun + ")"});
   }
 }
 
@@ -104,46 +74,10 @@ void dt_min_below_dt(const RuleContext& ctx, std::vector<Issue>& errors) {
                                              " >= " + format_number(*dt) + ")"});
 }
 
-void solref_signs(const RuleContext& ctx, std::vector<Issue>& errors) {
-  const auto solref = ctx.value("contact.mujoco.solref");
-  if (!solref) return;
-  const double a = (*solref)[0].get<double>(), b = (*solref)[1].get<double>();
-  if ((a > 0 && b > 0) || (a <= 0 && b <= 0)) return;
-  errors.push_back(
-      {"contact.mujoco.solref",
-       "mixed signs: use both > 0 (timeconst, dampratio) or both <= 0 (-stiffness, -damping), got " +
-           describe_value(*solref)});
-}
-
-void solimp_components(const RuleContext& ctx, std::vector<Issue>& errors) {
-  const auto solimp = ctx.value("contact.mujoco.solimp");
-  if (!solimp) return;
-  struct Component {
-    const char* name;
-    double min, max;
-    bool min_exclusive, max_exclusive;
-  };
-  constexpr double kInf = HUGE_VAL;
-  static const Component components[5] = {
-      {"dmin", 0, 1, true, true}, {"dmax", 0, 1, true, true},       {"width", 0, kInf, false, false},
-      {"mid", 0, 1, true, true},  {"power", 1, kInf, false, false},
-  };
-  for (std::size_t i = 0; i < 5; ++i) {
-    const Component& c = components[i];
-    const double x = (*solimp)[i].get<double>();
-    const bool ok = (c.min_exclusive ? x > c.min : x >= c.min) && (c.max_exclusive ? x < c.max : x <= c.max);
-    if (!ok)
-      errors.push_back({"contact.mujoco.solimp." + std::to_string(i),
-                        std::string(c.name) + ": expected a number " +
-                            describe_bounds(c.min, c.max, c.min_exclusive, c.max_exclusive) + ", got " +
-                            format_number(x)});
-  }
-}
-
 const std::vector<Rule>& rules() {
   static const std::vector<Rule> table = {
-      sweep_range,     sweep_parameter, loss_bodies,      contact_needs_integrator,
-      dt_min_below_dt, solref_signs,    solimp_components};
+      sweep_range,     sweep_parameter,         loss_bodies,      contact_needs_integrator,
+      dt_min_below_dt, check_mujoco_parameters, check_rigid_rules};
   return table;
 }
 

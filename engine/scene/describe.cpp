@@ -68,6 +68,7 @@ std::string describe_expectation(const FieldSpec& spec) {
     case FieldKind::number:
       return with_bounds("a number", spec);
     case FieldKind::integer:
+      if (!spec.choices.empty()) return "an integer, one of " + join_choices(spec.choices);
       return with_bounds("an integer", spec);
     case FieldKind::boolean:
       return "true or false";
@@ -89,8 +90,8 @@ std::string describe_expectation(const FieldSpec& spec) {
 }
 
 std::string expected_got(const FieldSpec& spec, const std::string& got) {
-  return "expected " + describe_expectation(spec) + (spec.kind == FieldKind::choice ? "; got " : ", got ") +
-         got;
+  const bool listed = spec.kind == FieldKind::choice || !spec.choices.empty();
+  return "expected " + describe_expectation(spec) + (listed ? "; got " : ", got ") + got;
 }
 
 }  // namespace sg::scene

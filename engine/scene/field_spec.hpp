@@ -10,6 +10,10 @@ namespace sg::scene {
 
 enum class FieldKind { number, integer, boolean, choice, text, number_or_inf, vector, object_array };
 
+// Which model.type a differentiable field belongs to: differentiable_paths() lists a field only for the
+// model that reads it, so that a sweep cannot pick a parameter the simulation ignores.
+enum class ModelScope { all, particles, rigid };
+
 struct FieldSpec {
   std::string path;  // with "*" for array indices: "model.particles.*.mass"
   FieldKind kind;
@@ -17,11 +21,13 @@ struct FieldSpec {
   // component; for an object_array they bound the number of entries.
   double min, max;
   bool min_exclusive, max_exclusive;
-  std::vector<std::string> choices;  // for choice
+  std::vector<std::string> choices;  // for choice; for an integer, the allowed values when not empty
   int length;                        // for vector: fixed length (3 for vec3, 2 for solref, 5 for solimp)
   nlohmann::json default_value;      // for object_array: the fully resolved default array
   bool differentiable;               // may be the sweep parameter / carries a gradient
   std::string help;                  // one-sentence tooltip
+  ModelScope scope;                  // the model whose differentiable_paths() include this field
+  int gradient_components;           // for a differentiable vector: only the first n carry one (0 = all)
 };
 
 // Every key of the schema, parents (object_array rows) before their element fields.

@@ -66,6 +66,18 @@ Issue syntax_issue(const std::string& text, std::size_t bytes_read, const std::s
   return Issue{"", "malformed JSON: " + reason, line, static_cast<int>(offset - line_start) + 1};
 }
 
+// The schema's default sweep parameter names a particle; a rigid scene sweeps its first body's height.
+void default_rigid_sweep(json& config) {
+  if (get_path(config, "model.type") != json("rigid")) return;
+  const auto sweep = config.find("sweep");
+  if (sweep == config.end()) {
+    config["sweep"] = json::object();
+  } else if (!sweep->is_object() || sweep->contains("parameter")) {
+    return;
+  }
+  config["sweep"]["parameter"] = "model.bodies.0.pos.2";
+}
+
 LoadResult failed(const std::string& source, Issue issue) {
   LoadResult result = resolve_scene(json::object(), source);
   result.errors = {std::move(issue)};
@@ -82,6 +94,7 @@ LoadResult resolve_unchecked(const json& doc, const std::string& source) {
     config = json::object();
   }
   if (!config.contains("name")) config["name"] = default_name(source);
+  default_rigid_sweep(config);
   resolve_object(config, schema_root(), "", result.errors);
   // The canonical dotted form, so that "a[0].b" and "a.0.b" resolve to the same config.
   if (auto& parameter = config["sweep"]["parameter"]; parameter.is_string())

@@ -22,6 +22,8 @@ LoadResult resolve_scene(const nlohmann::json& doc, const std::string& source);
 
 // Concrete paths of every differentiable number in a resolved config, in schema order, particle by
 // particle: "model.gravity.0", ..., "model.particles.0.mass", ..., "model.particles.0.pos.2", ...
+// Only the fields of the model named by model.type are listed (particle fields for "particles", body
+// and geom fields for "rigid"); see docs/scene-format.md.
 std::vector<std::string> differentiable_paths(const nlohmann::json& resolved);
 
 }  // namespace sg::scene

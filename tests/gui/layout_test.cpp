@@ -16,7 +16,7 @@ TEST_CASE("default layout tiles the display: controls left, viewport over plots,
   CHECK(l.controls.pos.x == 0.0f);
   CHECK(l.viewport.pos.x == doctest::Approx(l.controls.size.x));
   CHECK(l.plots.pos.y == doctest::Approx(l.viewport.pos.y + l.viewport.size.y));
-  CHECK(l.viewport.size.y > l.plots.size.y);
+  CHECK(l.plots.size.y > l.viewport.size.y);  // two rows of plots need the larger share
   CHECK(l.status.pos.y == doctest::Approx(770.0f));
   CHECK(l.status.size.x == doctest::Approx(1280.0f));
   // No gaps or overlaps: the four areas add up to the display (tolerance 1 px^2 per panel).

@@ -21,7 +21,7 @@ TEST_CASE("shortcut table has no duplicate bindings or names and covers every ac
     CHECK(actions.insert(s.action).second);
     CHECK(std::string(s.description).size() > 5);
   }
-  CHECK(actions.size() == 7);  // every enumerator of Action
+  CHECK(actions.size() == 12);  // every enumerator of Action
   CHECK(names.count("toggle_help") == 1);
 }
 

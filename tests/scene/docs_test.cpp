@@ -15,3 +15,22 @@ TEST_CASE("docs/scene-format.md mentions every schema key") {
   for (const auto& spec : sg::scene::scene_fields())
     CHECK_MESSAGE(doc.find("`" + spec.path + "`") != std::string::npos, spec.path);
 }
+
+TEST_CASE("the JSON examples in docs/scene-format.md load without errors") {
+  std::ifstream in(std::string(SOFTGRAD_SOURCE_DIR) + "/docs/scene-format.md");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::string open = "```json\n", close = "```";
+  int examples = 0;
+  for (auto at = doc.find(open); at != std::string::npos; at = doc.find(open, at)) {
+    const auto begin = at + open.size(), end = doc.find(close, begin);
+    REQUIRE(end != std::string::npos);
+    const auto result = sg::scene::load_scene_text(doc.substr(begin, end - begin), "example.json");
+    CHECK_MESSAGE(result.ok(), result.format_errors());
+    ++examples;
+    at = end + close.size();
+  }
+  CHECK(examples == 2);  // the particle example and the rigid example
+}

@@ -158,12 +158,16 @@ TEST_CASE("MuJoCo solref signs and solimp components") {
         "[0.02,-1.0]");
   CHECK(load_scene_text(R"({"contact": {"mujoco": {"solref": [-1000, -10]}}})", "x").ok());
   const LoadResult solimp =
-      load_scene_text(R"({"contact": {"mujoco": {"solimp": [0, 1.2, -1, 0.5, 0.5]}}})", "x");
-  CHECK(message_at(solimp, "contact.mujoco.solimp.0") == "dmin: expected a number in (0, 1), got 0");
-  CHECK(message_at(solimp, "contact.mujoco.solimp.1") == "dmax: expected a number in (0, 1), got 1.2");
+      load_scene_text(R"({"contact": {"mujoco": {"solimp": [-0.1, 1.2, -1, 0.5, 0.5]}}})", "x");
+  CHECK(message_at(solimp, "contact.mujoco.solimp.0") == "dmin: expected a number in [0, 1], got -0.1");
+  CHECK(message_at(solimp, "contact.mujoco.solimp.1") == "dmax: expected a number in [0, 1], got 1.2");
   CHECK(message_at(solimp, "contact.mujoco.solimp.2") == "width: expected a number >= 0, got -1");
   CHECK(issue_at(solimp, "contact.mujoco.solimp.3") == nullptr);
   CHECK(message_at(solimp, "contact.mujoco.solimp.4") == "power: expected a number >= 1, got 0.5");
+  // dmin = 0 and dmax = 1 are allowed: MuJoCo clamps them into [1e-4, 0.9999] (DiffMJX uses dmin = 0).
+  CHECK(load_scene_text(R"({"contact": {"mujoco": {"solimp": [0, 1, 0.001, 0.5, 2]}}})", "x").ok());
+  CHECK(message_at(load_scene_text(R"({"contact": {"mujoco": {"solimp": [0, 1, 0.001, 1, 2]}}})", "x"),
+                   "contact.mujoco.solimp.3") == "mid: expected a number in (0, 1), got 1");
 }
 
 TEST_CASE("dt_min must be below dt") {

@@ -1,0 +1,88 @@
+// Cross-field rules of the rigid-body model (model.type "rigid") and of Contacts From Distance.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "engine/scene/describe.hpp"
+#include "engine/scene/rule_context.hpp"
+
+namespace sg::scene {
+namespace {
+
+std::string body_path(std::size_t i) {
+  return "model.bodies." + std::to_string(i);
+}
+
+void rigid_needs_bodies(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto bodies = ctx.value("model.bodies");
+  if (!bodies || !bodies->is_array() || !bodies->empty()) return;
+  errors.push_back({"model.bodies", "model.type \"rigid\" needs at least one body, got 0 entries"});
+}
+
+void rigid_contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto model = ctx.text("contact.model");
+  if (!model || *model == "none" || *model == "mujoco" || *model == "hard") return;
+  errors.push_back({"contact.model", "\"" + *model +
+                                         "\" is a particle contact model; model.type \"rigid\" supports "
+                                         "none, mujoco, hard (choose contact.model=mujoco)"});
+}
+
+// The body-body collision routines the rigid engine has; every other pair would silently pass through.
+bool pair_supported(std::string a, std::string b) {
+  if (a > b) std::swap(a, b);
+  return (a == "sphere" || a == "capsule") && (b == "sphere" || b == "capsule");
+}
+
+// One issue per body, at its shape, naming the first earlier body it cannot collide with.
+void body_pairs_supported(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto collide = ctx.value("model.collide_bodies");
+  if (!collide || *collide != true) return;
+  const std::size_t n = ctx.count("model.bodies");
+  for (std::size_t j = 1; j < n; ++j) {
+    const auto shape_j = ctx.text(body_path(j) + ".shape");
+    if (!shape_j) continue;
+    for (std::size_t i = 0; i < j; ++i) {
+      const auto shape_i = ctx.text(body_path(i) + ".shape");
+      if (!shape_i || pair_supported(*shape_i, *shape_j)) continue;
+      errors.push_back({body_path(j) + ".shape",
+                        *shape_i + "-" + *shape_j + " contact between " + body_path(i) + " (" + *shape_i +
+                            ") and " + body_path(j) + " (" + *shape_j +
+                            ") is not supported (supported body pairs: sphere-sphere, sphere-capsule, "
+                            "capsule-capsule); set model.collide_bodies=false"});
+      break;
+    }
+  }
+}
+
+void force_windows(const RuleContext& ctx, std::vector<Issue>& errors) {
+  for (std::size_t i = 0; i < ctx.count("model.bodies"); ++i) {
+    const std::string forces = body_path(i) + ".forces";
+    for (std::size_t m = 0; m < ctx.count(forces); ++m) {
+      const std::string force = forces + "." + std::to_string(m);
+      const auto from = ctx.number(force + ".from_step"), to = ctx.number(force + ".to_step");
+      if (!from || !to || *from < *to) continue;
+      errors.push_back({force + ".from_step", "must be less than " + force + ".to_step (got " +
+                                                  format_number(*from) + " >= " + format_number(*to) + ")"});
+    }
+  }
+}
+
+}  // namespace
+
+void check_rigid_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
+  // The bodies' force windows are checked in every scene, like the other self-contained values.
+  force_windows(ctx, errors);
+  if (const auto enabled = ctx.value("contact.cfd.enabled"); enabled && *enabled == true) {
+    const auto model = ctx.text("contact.model");
+    if (model && *model != "mujoco")
+      errors.push_back({"contact.cfd.enabled", "requires contact.model \"mujoco\", got \"" + *model +
+                                                   "\" (choose contact.model=mujoco or set "
+                                                   "contact.cfd.enabled=false)"});
+  }
+  if (!ctx.is_rigid()) return;
+  rigid_needs_bodies(ctx, errors);
+  rigid_contact_model(ctx, errors);
+  body_pairs_supported(ctx, errors);
+}
+
+}  // namespace sg::scene

@@ -1,0 +1,162 @@
+#include "gui/plot_panel.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "gui/plot_decimation.hpp"
+#include "plots/sweep_figures/sweep_figure.hpp"
+#include "plots/sweep_figures/trajectory_figure.hpp"
+
+namespace sg::gui {
+
+namespace {
+
+plot::Series failure_markers(const SweepResult& result) {
+  plot::Series markers;
+  long count = 0;
+  for (const PointResult& p : result.points) {
+    if (p.status == "ok" || p.status == "pending" || p.status == "cancelled") continue;
+    ++count;
+    markers.x.push_back(p.value);
+    markers.y.push_back(std::isfinite(p.loss) ? p.loss : 0.0);
+  }
+  markers.name = "failed (" + std::to_string(count) + ")";
+  markers.style = plot::SeriesStyle::markers;
+  markers.color = {230, 40, 40, 255};
+  markers.auto_color = false;
+  return markers;
+}
+
+constexpr int k_display_points = 400;  // per series: a min and a max per two pixel columns of a plot
+
+std::vector<plot::Plot> thinned(const plot::Figure& figure) {
+  std::vector<plot::Plot> plots;
+  for (const plot::Plot& p : figure.plots) plots.push_back(decimate_plot(p, k_display_points));
+  return plots;
+}
+
+ExportKind requested_export(const plot::PlotInteraction& in) {
+  if (in.export_png) return ExportKind::png;
+  if (in.export_svg) return ExportKind::svg;
+  if (in.export_csv) return ExportKind::csv;
+  if (in.export_json) return ExportKind::json;
+  return ExportKind::none;
+}
+
+}  // namespace
+
+void PlotPanel::set_sweep(const SweepSnapshot& snapshot) {
+  if (!snapshot.problem) return;
+  sweep_ = sg::sweep_figure(*snapshot.problem, snapshot.result);
+  plot::Series markers = failure_markers(snapshot.result);
+  if (!markers.x.empty() && !sweep_.plots.empty()) sweep_.plots[0].series.push_back(std::move(markers));
+  sweep_shown_ = thinned(sweep_);
+}
+
+void PlotPanel::set_trajectory(const Trajectory* trajectory) {
+  trajectory_ = trajectory ? sg::trajectory_figure(*trajectory) : plot::Figure{};
+  trajectory_shown_ = thinned(trajectory_);
+}
+
+void PlotPanel::pin() {
+  pinned_ = sweep_.plots;
+  pinned_shown_ = sweep_shown_;
+}
+
+void PlotPanel::unpin() {
+  pinned_.clear();
+  pinned_shown_.clear();
+}
+
+plot::Plot PlotPanel::decorated_sweep_plot(std::size_t index, bool display) const {
+  plot::Plot p = display ? sweep_shown_[index] : sweep_.plots[index];
+  const std::vector<plot::Plot>& pinned = display ? pinned_shown_ : pinned_;
+  if (index < pinned.size()) {
+    std::vector<plot::Series> series;
+    for (plot::Series s : pinned[index].series) {
+      s.faded = true;
+      s.name = "pinned: " + s.name;
+      series.push_back(std::move(s));
+    }
+    for (plot::Series& s : p.series) series.push_back(std::move(s));
+    p.series = std::move(series);
+  }
+  if (selected_) p.vertical_markers.push_back(*selected_);
+  return p;
+}
+
+plot::Figure PlotPanel::shown_figure() const {
+  plot::Figure figure;
+  figure.title = sweep_.title;
+  figure.columns = 3;
+  for (std::size_t i = 0; i < sweep_.plots.size(); ++i)
+    figure.plots.push_back(decorated_sweep_plot(i, false));
+  for (const plot::Plot& p : trajectory_.plots) figure.plots.push_back(p);
+  return figure;
+}
+
+PlotPanelEvents PlotPanel::draw(ImVec2 size) {
+  PlotPanelEvents events;
+  const ImVec2 top_left = ImGui::GetCursorScreenPos();
+  if (ImGui::Button(pinned() ? "Re-pin" : "Pin")) events.pin = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this sweep as faded reference series (P)");
+  ImGui::SameLine();
+  if (ImGui::Button("Unpin")) events.unpin = true;
+  ImGui::SameLine();
+  ImGui::TextDisabled("|  export all:");
+  for (auto [label, kind] : {std::pair{"PNG", ExportKind::png}, std::pair{"SVG", ExportKind::svg},
+                             std::pair{"CSV", ExportKind::csv}, std::pair{"JSON", ExportKind::json}}) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(label)) events.export_kind = kind;
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("|  click a sweep plot to simulate that point; right-click a plot for more");
+
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float used = ImGui::GetCursorScreenPos().y - top_left.y;
+  const float row_height = std::max((size.y - used - style.ItemSpacing.y) * 0.5f, 40.0f);
+  const float sweep_width = (size.x - 2.0f * style.ItemSpacing.x) / 3.0f;
+  for (std::size_t i = 0; i < sweep_shown_.size() && i < 3; ++i) {
+    if (i > 0) ImGui::SameLine();
+    const plot::Plot shown = decorated_sweep_plot(i, true);
+    const ImVec2 corner = ImGui::GetCursorScreenPos();
+    const plot::PlotInteraction in = plot::draw_plot_imgui(("sweep" + std::to_string(i)).c_str(), shown,
+                                                           views_[i], ImVec2(sweep_width, row_height));
+    if (in.clicked) events.clicked_value = in.clicked_x;
+    if (const ExportKind kind = requested_export(in); kind != ExportKind::none) {
+      events.export_kind = kind;
+      events.export_figure = plot::Figure{shown.title, 1, {decorated_sweep_plot(i, false)}};
+      events.export_min = corner;
+      events.export_max = ImVec2(corner.x + sweep_width, corner.y + row_height);
+    }
+  }
+  if (sweep_.plots.empty()) ImGui::Dummy(ImVec2(size.x, row_height));
+  const std::size_t n_traj = trajectory_shown_.size();
+  if (n_traj == 0) {
+    ImGui::TextDisabled("Click a sweep plot to see that point's trajectory here.");
+  }
+  const float traj_width =
+      n_traj ? (size.x - static_cast<float>(n_traj - 1) * style.ItemSpacing.x) / static_cast<float>(n_traj)
+             : 0.0f;
+  for (std::size_t i = 0; i < n_traj && i + 3 < views_.size(); ++i) {
+    if (i > 0) ImGui::SameLine();
+    const ImVec2 corner = ImGui::GetCursorScreenPos();
+    const plot::PlotInteraction in =
+        plot::draw_plot_imgui(("trajectory" + std::to_string(i)).c_str(), trajectory_shown_[i], views_[3 + i],
+                              ImVec2(traj_width, row_height));
+    if (const ExportKind kind = requested_export(in); kind != ExportKind::none) {
+      const plot::Plot& full = trajectory_.plots[i];
+      events.export_kind = kind;
+      events.export_figure = plot::Figure{full.title, 1, {full}};
+      events.export_min = corner;
+      events.export_max = ImVec2(corner.x + traj_width, corner.y + row_height);
+    }
+  }
+  if (events.export_kind != ExportKind::none && !events.export_figure) {
+    events.export_min = top_left;
+    events.export_max = ImVec2(top_left.x + size.x, top_left.y + size.y);
+  }
+  return events;
+}
+
+}  // namespace sg::gui

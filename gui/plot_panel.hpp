@@ -1,0 +1,53 @@
+#pragma once
+// The plot area: the sweep (loss, AD vs FD gradient, gradient error) on the first row and the selected
+// point's trajectory on the second. Pin keeps a sweep as faded reference series; a click selects a value.
+#include <imgui.h>
+
+#include <optional>
+#include <vector>
+
+#include "engine/simulate/trajectory.hpp"
+#include "gui/sweep_worker.hpp"
+#include "plots/imgui_plot.hpp"
+#include "plots/plot.hpp"
+
+namespace sg::gui {
+
+enum class ExportKind { none, png, svg, csv, json };
+
+struct PlotPanelEvents {
+  std::optional<double> clicked_value;  // a sweep plot was clicked at this parameter value
+  bool pin = false, unpin = false;
+  ExportKind export_kind = ExportKind::none;
+  std::optional<plot::Figure> export_figure;  // what to export (a single plot from its context menu)
+  ImVec2 export_min, export_max;              // the on-screen region for a PNG export
+};
+
+class PlotPanel {
+ public:
+  // Rebuilds the sweep figure from a snapshot (partial sweeps leave gaps; failures become markers).
+  void set_sweep(const SweepSnapshot& snapshot);
+  void set_trajectory(const Trajectory* trajectory);
+  void set_selected(std::optional<double> value) { selected_ = value; }
+  void pin();  // the current sweep becomes the faded reference
+  void unpin();
+  bool pinned() const { return !pinned_.empty(); }
+
+  PlotPanelEvents draw(ImVec2 size);
+
+  // What is shown: sweep plots with the pinned series and the selection marker, then trajectory plots.
+  plot::Figure shown_figure() const;
+  const plot::Figure& sweep_figure() const { return sweep_; }
+  const plot::Figure& trajectory_figure() const { return trajectory_; }
+
+ private:
+  // display: from the thinned copies drawn on screen, else from the full data.
+  plot::Plot decorated_sweep_plot(std::size_t index, bool display) const;
+  plot::Figure sweep_, trajectory_;
+  std::vector<plot::Plot> sweep_shown_, trajectory_shown_;  // thinned copies for drawing
+  std::vector<plot::Plot> pinned_, pinned_shown_;
+  std::optional<double> selected_;
+  std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(8);
+};
+
+}  // namespace sg::gui

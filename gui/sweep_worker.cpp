@@ -1,0 +1,127 @@
+#include "gui/sweep_worker.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+#include <utility>
+
+namespace sg::gui {
+
+namespace {
+
+PointResult pending_point(double value, const char* status) {
+  const double nan = std::nan("");
+  PointResult p;
+  p.value = value;
+  p.loss = p.grad = p.grad_fd = p.loss_smoothed = p.grad_zeroth = p.grad_first = nan;
+  p.status = status;
+  return p;
+}
+
+}  // namespace
+
+long SweepSnapshot::failed() const {
+  return std::count_if(result.points.begin(), result.points.end(), [](const PointResult& p) {
+    return p.status != "ok" && p.status != "pending" && p.status != "cancelled";
+  });
+}
+
+const char* phase_name(SweepPhase phase) {
+  switch (phase) {
+    case SweepPhase::idle:
+      return "idle";
+    case SweepPhase::waiting:
+      return "waiting";
+    case SweepPhase::running:
+      return "running";
+    case SweepPhase::finished:
+      return "finished";
+    case SweepPhase::cancelled:
+      return "cancelled";
+  }
+  return "?";
+}
+
+SweepWorker::SweepWorker(int threads) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads_ = threads > 0 ? threads : std::max(1, cores - 1);
+}
+
+void SweepWorker::submit(std::shared_ptr<const Problem> problem, std::chrono::milliseconds debounce) {
+  long generation = 0;
+  {
+    std::lock_guard lock(mutex_);
+    generation = ++next_generation_;
+    shared_.phase = SweepPhase::waiting;
+    ++shared_.version;
+  }
+  job_.submit([this, problem = std::move(problem),
+               generation](const std::atomic<bool>& cancel) { run(problem, generation, cancel); },
+              debounce);
+}
+
+void SweepWorker::cancel() {
+  job_.cancel();
+  std::lock_guard lock(mutex_);
+  if (shared_.phase == SweepPhase::waiting) {
+    shared_.phase = shared_.problem ? SweepPhase::cancelled : SweepPhase::idle;
+    ++shared_.version;
+  }
+}
+
+void SweepWorker::run(std::shared_ptr<const Problem> problem, long generation,
+                      const std::atomic<bool>& cancel) {
+  const long n = problem->sweep.points;
+  {
+    std::lock_guard lock(mutex_);
+    shared_.generation = generation;
+    shared_.problem = problem;
+    shared_.phase = SweepPhase::running;
+    shared_.completed = 0;
+    shared_.elapsed_seconds = 0.0;
+    shared_.result = SweepResult{};
+    shared_.result.points.reserve(static_cast<std::size_t>(n));
+    for (long i = 0; i < n; ++i)
+      shared_.result.points.push_back(pending_point(problem->sweep.value_at(i), "pending"));
+    ++shared_.version;
+    started_ = std::chrono::steady_clock::now();
+  }
+  SweepControl control;
+  control.threads = threads_;
+  control.cancel = &cancel;
+  control.on_point = [this](long i, const PointResult& point) {
+    std::lock_guard lock(mutex_);
+    shared_.result.points[static_cast<std::size_t>(i)] = point;
+    ++shared_.completed;
+    shared_.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    ++shared_.version;
+  };
+  SweepResult result = run_sweep(*problem, control);
+  for (PointResult& p : result.points) {
+    if (p.status == "cancelled") p = pending_point(p.value, "cancelled");
+  }
+  std::lock_guard lock(mutex_);
+  shared_.result = std::move(result);
+  shared_.phase = shared_.result.stats.cancelled ? SweepPhase::cancelled : SweepPhase::finished;
+  shared_.elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  ++shared_.version;
+}
+
+bool SweepWorker::snapshot(SweepSnapshot* out) const {
+  std::lock_guard lock(mutex_);
+  const double elapsed =
+      shared_.phase == SweepPhase::running
+          ? std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count()
+          : shared_.elapsed_seconds;
+  if (out->version == shared_.version && out->generation == shared_.generation) {
+    out->elapsed_seconds = elapsed;  // the clock moves even when no point finished
+    return false;
+  }
+  *out = shared_;
+  out->elapsed_seconds = elapsed;
+  return true;
+}
+
+}  // namespace sg::gui

@@ -1,0 +1,280 @@
+#include "gui/workbench_app.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/scene/path.hpp"
+#include "gui/plot_export.hpp"
+#include "gui/presets.hpp"
+#include "gui/scene_view_3d.hpp"
+#include "gui/scenes_folder.hpp"
+
+namespace sg::gui {
+
+namespace {
+
+std::filesystem::path resolve_folder(const std::filesystem::path& folder) {
+  return folder.empty() ? default_scenes_folder() : folder;
+}
+
+std::string format_seconds(double s) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f s", s);
+  return buffer;
+}
+
+}  // namespace
+
+std::string default_scene_file(const std::filesystem::path& scenes_folder) {
+  return (resolve_folder(scenes_folder) / "toy_point_mass.json").string();
+}
+
+WorkbenchApp::WorkbenchApp(WorkbenchOptions options)
+    : options_(std::move(options)),
+      controls_(resolve_folder(options_.scenes_folder), options_.out_folder),
+      sweeper_(options_.sweep_threads) {
+  options_.scenes_folder = resolve_folder(options_.scenes_folder);
+}
+
+bool WorkbenchApp::open_scene(const std::string& file, const std::vector<std::string>& overrides) {
+  if (!doc_.open(file, overrides)) return false;
+  selected_.reset();
+  on_problem_changed();
+  return true;
+}
+
+bool WorkbenchApp::open_scene_text(const std::string& text, const std::string& source) {
+  if (!doc_.open_text(text, source)) return false;
+  selected_.reset();
+  on_problem_changed();
+  return true;
+}
+
+bool WorkbenchApp::apply_preset(const std::string& name) {
+  const Preset* preset = find_preset(name);
+  if (!preset) {
+    message_ = "unknown preset \"" + name + "\"";
+    return false;
+  }
+  const bool ok = open_scene((options_.scenes_folder / preset->scene).string(), preset->overrides);
+  message_ = ok ? std::string("preset: ") + preset->label : doc_.error();
+  return ok;
+}
+
+bool WorkbenchApp::set_path(const std::string& path, const nlohmann::json& value) {
+  if (!doc_.set(path, value)) return false;
+  on_problem_changed();
+  return true;
+}
+
+void WorkbenchApp::cancel() {
+  sweeper_.cancel();
+  message_ = "sweep cancelled";
+}
+
+void WorkbenchApp::select_value(double value) {
+  if (!doc_.problem()) return;
+  const SweepSpec& sweep = doc_.problem()->sweep;
+  selected_ = std::clamp(value, std::min(sweep.from, sweep.to), std::max(sweep.from, sweep.to));
+  plots_.set_selected(selected_);
+  simulator_.request(doc_.problem(), *selected_);
+}
+
+void WorkbenchApp::pin() {
+  plots_.pin();
+  message_ = "pinned the current sweep";
+}
+
+void WorkbenchApp::unpin() {
+  plots_.unpin();
+  message_ = "unpinned";
+}
+
+void WorkbenchApp::on_problem_changed() {
+  sweeper_.submit(doc_.problem(), options_.debounce);
+  // Keep the selected value if possible, else start at the parameter's value in the scene.
+  if (!selected_) {
+    const auto current = scene::get_path(doc_.config(), doc_.problem()->sweep.parameter);
+    selected_ = current && current->is_number() ? current->get<double>() : doc_.problem()->sweep.from;
+  }
+  select_value(*selected_);
+}
+
+void WorkbenchApp::handle_action(Action action) {
+  switch (action) {
+    case Action::kCancelRun:
+      cancel();
+      break;
+    case Action::kPlayPause:
+      player_.toggle();
+      break;
+    case Action::kStepForward:
+      player_.step(1);
+      break;
+    case Action::kStepBack:
+      player_.step(-1);
+      break;
+    case Action::kPinSweep:
+      pin();
+      break;
+    default:
+      break;
+  }
+}
+
+void WorkbenchApp::update(float delta_seconds) {
+  if (sweeper_.snapshot(&snapshot_)) plots_.set_sweep(snapshot_);
+  long version = 0;
+  auto latest = simulator_.latest(&version);
+  if (version != trajectory_version_) {
+    trajectory_version_ = version;
+    trajectory_ = std::move(latest);
+    plots_.set_trajectory(trajectory_.get());
+    player_.set_times(trajectory_ ? trajectory_->t : std::vector<double>{});
+  }
+  player_.advance(delta_seconds);
+  if (auto text = capture_->take_message()) message_ = *text;
+}
+
+bool WorkbenchApp::wait_until_idle(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  };
+  const bool ok =
+      sweeper_.wait_idle(left()) && simulator_.wait_idle(std::max(left(), std::chrono::milliseconds(0)));
+  update(0.0f);
+  return ok;
+}
+
+StatusInfo WorkbenchApp::status() const {
+  StatusInfo info;
+  const std::string name = doc_.config().value("name", std::string("no scene"));
+  const long total = static_cast<long>(snapshot_.result.points.size());
+  std::string text = name + ": ";
+  switch (snapshot_.phase) {
+    case SweepPhase::idle:
+      text += "idle";
+      break;
+    case SweepPhase::waiting:
+      text += "starting sweep...";
+      info.progress = 0.0f;
+      break;
+    case SweepPhase::running:
+      text += "sweeping " + std::to_string(snapshot_.completed) + "/" + std::to_string(total) + " points, " +
+              format_seconds(snapshot_.elapsed_seconds) + " (Esc cancels)";
+      info.progress = total > 0 ? static_cast<float>(snapshot_.completed) / static_cast<float>(total) : 0.0f;
+      break;
+    case SweepPhase::finished:
+      text += std::to_string(total) + " points in " + format_seconds(snapshot_.elapsed_seconds);
+      break;
+    case SweepPhase::cancelled:
+      text += "cancelled: " + std::to_string(snapshot_.completed) + " of " + std::to_string(total) +
+              " points computed, the rest marked \"cancelled\"";
+      break;
+  }
+  if (const long failed = snapshot_.failed(); failed > 0)
+    text += " | " + std::to_string(failed) + " points failed (red markers)";
+  if (!doc_.error().empty()) text += " | invalid edit, see the controls";
+  if (!message_.empty()) text += " | " + message_;
+  info.text = text;
+  return info;
+}
+
+void WorkbenchApp::apply(const ControlsRequest& request) {
+  if (request.open_file && !open_scene(*request.open_file)) message_ = "open failed";
+  if (request.preset) apply_preset(*request.preset);
+  for (const auto& [path, value] : request.edits) set_path(path, value);
+  if (request.save_to) {
+    std::string error;
+    message_ = doc_.save(*request.save_to, &error) ? "saved " + *request.save_to : "save failed: " + error;
+  }
+}
+
+void WorkbenchApp::draw_controls() {
+  apply(controls_.draw(doc_));
+}
+
+std::string WorkbenchApp::stem() const {
+  return doc_.config().value("name", std::string("plot"));
+}
+
+void WorkbenchApp::export_plots(const PlotPanelEvents& events) {
+  const plot::Figure figure = events.export_figure ? *events.export_figure : plots_.shown_figure();
+  const std::string name = events.export_figure ? stem() + "_" + slug(figure.title) : stem() + "_plots";
+  switch (events.export_kind) {
+    case ExportKind::png:
+      capture_->request(
+          {(options_.out_folder / (name + ".png")).string(), events.export_min, events.export_max});
+      message_ = "exporting PNG...";
+      break;
+    case ExportKind::svg:
+      message_ = export_svg(figure, options_.out_folder, name);
+      break;
+    case ExportKind::csv:
+      message_ = export_csv(figure, options_.out_folder, name);
+      break;
+    case ExportKind::json:
+      message_ = export_json(figure, options_.out_folder, name);
+      break;
+    case ExportKind::none:
+      break;
+  }
+}
+
+void WorkbenchApp::draw_plots(ImVec2 size) {
+  const PlotPanelEvents events = plots_.draw(size);
+  if (events.clicked_value) select_value(*events.clicked_value);
+  if (events.pin) pin();
+  if (events.unpin) unpin();
+  if (events.export_kind != ExportKind::none) export_plots(events);
+}
+
+void WorkbenchApp::draw_player_toolbar() {
+  if (!trajectory_ || player_.frame_count() == 0) {
+    ImGui::TextDisabled("No trajectory yet: click a sweep plot.");
+    return;
+  }
+  if (ImGui::Button(player_.playing() ? "Pause" : "Play")) player_.toggle();
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) player_.step(-1);
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) player_.step(1);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+  ImGui::SliderFloat("speed", &player_.speed, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic);
+  ImGui::SameLine();
+  int frame = player_.frame();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+  if (ImGui::SliderInt("##frame", &frame, 0, player_.frame_count() - 1, "frame %d"))
+    player_.seek_frame(frame);
+  ImGui::SameLine();
+  ImGui::Text("t = %.3f s | value %.4g | loss %.4g | grad %.4g | %s", player_.time(), trajectory_->value,
+              trajectory_->loss, trajectory_->grad, trajectory_->status.c_str());
+}
+
+void WorkbenchApp::fill_scene(render::Scene3D& scene) const {
+  SceneViewOptions view;
+  view.trajectory = trajectory_.get();
+  view.frame = player_.frame();
+  build_scene_view(doc_.config(), view, scene);
+}
+
+Workbench WorkbenchApp::make_workbench() {
+  auto self = shared_from_this();
+  Workbench workbench;
+  workbench.begin_frame = [self](float dt) { self->update(dt); };
+  workbench.draw_controls = [self] { self->draw_controls(); };
+  workbench.draw_plots = [self](ImVec2 size) { self->draw_plots(size); };
+  workbench.fill_scene = [self](render::Scene3D& scene) { self->fill_scene(scene); };
+  workbench.status = [self] { return self->status(); };
+  workbench.draw_viewport_toolbar = [self] { self->draw_player_toolbar(); };
+  workbench.on_action = [self](Action action) { self->handle_action(action); };
+  workbench.capture = capture_;
+  return workbench;
+}
+
+}  // namespace sg::gui

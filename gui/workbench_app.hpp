@@ -1,0 +1,92 @@
+#pragma once
+// The research workbench: wires the scene document, the sweep and trajectory workers, the panels and the
+// 3-D view into the shell's Workbench hooks. Holds no physics: every number comes from engine calls.
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gui/controls_panel.hpp"
+#include "gui/frame_capture.hpp"
+#include "gui/plot_panel.hpp"
+#include "gui/scene_document.hpp"
+#include "gui/sweep_worker.hpp"
+#include "gui/trajectory_player.hpp"
+#include "gui/trajectory_worker.hpp"
+#include "gui/workbench.hpp"
+
+namespace sg::gui {
+
+struct WorkbenchOptions {
+  std::filesystem::path scenes_folder;  // empty: default_scenes_folder()
+  std::filesystem::path out_folder = "out";
+  int sweep_threads = 0;  // 0: all cores but one
+  std::chrono::milliseconds debounce{150};
+};
+
+class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
+ public:
+  explicit WorkbenchApp(WorkbenchOptions options = {});
+
+  // Scene changes; each returns false (and keeps the current scene running) when the input is invalid.
+  bool open_scene(const std::string& file, const std::vector<std::string>& overrides = {});
+  bool open_scene_text(const std::string& text, const std::string& source);
+  bool apply_preset(const std::string& name);
+  bool set_path(const std::string& path, const nlohmann::json& value);  // what a control does
+  void cancel();                                                        // Esc
+  void select_value(double value);  // simulate the trajectory at this sweep value
+  void pin();
+  void unpin();
+  void handle_action(Action action);
+  // Writes the plots (all, or events.export_figure) as events.export_kind into the out folder.
+  void export_plots(const PlotPanelEvents& events);
+
+  // Hooks for AppShell; they keep this object alive.
+  Workbench make_workbench();
+
+  // Per frame (called by the begin_frame hook): picks up worker results, advances playback.
+  void update(float delta_seconds);
+  // Blocks until the sweep and the trajectory are done (headless screenshots and tests only).
+  bool wait_until_idle(std::chrono::milliseconds timeout);
+
+  const SceneDocument& document() const { return doc_; }
+  const SweepSnapshot& sweep() const { return snapshot_; }
+  const PlotPanel& plots() const { return plots_; }
+  TrajectoryPlayer& player() { return player_; }
+  std::shared_ptr<const Trajectory> trajectory() const { return trajectory_; }
+  std::optional<double> selected_value() const { return selected_; }
+  const std::string& message() const { return message_; }
+  const std::filesystem::path& scenes_folder() const { return options_.scenes_folder; }
+  StatusInfo status() const;
+  SweepWorker& sweep_worker() { return sweeper_; }
+
+ private:
+  void on_problem_changed();
+  void apply(const ControlsRequest& request);
+  void draw_controls();
+  void draw_plots(ImVec2 size);
+  void draw_player_toolbar();
+  void fill_scene(render::Scene3D& scene) const;
+  std::string stem() const;
+
+  WorkbenchOptions options_;
+  SceneDocument doc_;
+  ControlsPanel controls_;
+  PlotPanel plots_;
+  TrajectoryPlayer player_;
+  SweepSnapshot snapshot_;
+  std::shared_ptr<const Trajectory> trajectory_;
+  long trajectory_version_ = 0;
+  std::optional<double> selected_;
+  std::string message_;
+  std::shared_ptr<FrameCapture> capture_ = std::make_shared<FrameCapture>();
+  SweepWorker sweeper_;
+  TrajectoryWorker simulator_;
+};
+
+// The default scene (the 1-D toy) in the given (or default) scenes folder.
+std::string default_scene_file(const std::filesystem::path& scenes_folder = {});
+
+}  // namespace sg::gui

@@ -1,0 +1,157 @@
+// The workbench's pure parts: scene-to-3-D mapping, playback arithmetic, control generation helpers.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "engine/scene/scene.hpp"
+#include "gui/controls_panel.hpp"
+#include "gui/field_widget.hpp"
+#include "gui/plot_decimation.hpp"
+#include "gui/presets.hpp"
+#include "gui/scene_view_3d.hpp"
+#include "gui/scenes_folder.hpp"
+#include "gui/trajectory_player.hpp"
+
+using namespace sg::gui;
+namespace fs = std::filesystem;
+
+namespace {
+nlohmann::json toy_config() {
+  const auto load =
+      sg::scene::load_scene_file(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/toy_point_mass.json");
+  REQUIRE(load.ok());
+  return load.config;
+}
+}  // namespace
+
+TEST_CASE("scene view: plane, sphere at the trajectory frame, trail and a contact force line") {
+  const nlohmann::json config = toy_config();
+  sg::render::Scene3D scene;
+  build_scene_view(config, {}, scene);
+  REQUIRE(scene.prims.size() == 2);
+  CHECK(scene.prims[1].pos[2] == doctest::Approx(1.0f));  // the initial position without a trajectory
+  CHECK(scene.prims[1].size[0] == doctest::Approx(visual_radius(0.0)));
+  CHECK(visual_radius(0.0) > 0.0f);
+  CHECK(visual_radius(0.25) == doctest::Approx(0.25f));
+  CHECK(scene.lines.empty());
+
+  sg::Trajectory tr;
+  tr.t = {0.0, 0.1, 0.2};
+  tr.q = {{0, 0, 1.0}, {0, 0, 0.5}, {0, 0, -0.05}};
+  tr.v = tr.q;
+  tr.force = {{0.0}, {0.0}, {2.5}};
+  SceneViewOptions options;
+  options.trajectory = &tr;
+  options.frame = 2;
+  scene = {};
+  build_scene_view(config, options, scene);
+  REQUIRE(scene.prims.size() == 2);
+  CHECK(scene.prims[1].pos[2] == doctest::Approx(-0.05f));
+  long trails = 0, contacts = 0;
+  for (const auto& line : scene.lines) {
+    trails += line.kind == sg::render::LineKind::kTrail;
+    contacts += line.kind == sg::render::LineKind::kContactNormal;
+  }
+  CHECK(trails == 2);  // frames 0-1-2
+  REQUIRE(contacts == 1);
+  options.frame = 1;  // no force at frame 1: no contact line
+  scene = {};
+  build_scene_view(config, options, scene);
+  for (const auto& line : scene.lines) CHECK(line.kind != sg::render::LineKind::kContactNormal);
+}
+
+TEST_CASE("trajectory player: real-time playback with speed, stepping, scrubbing, clamping") {
+  TrajectoryPlayer player;
+  player.set_times({0.0, 0.1, 0.2, 0.3, 0.4});
+  CHECK(player.frame() == 0);
+  player.play();
+  player.advance(0.25);
+  CHECK(player.frame() == 2);
+  player.speed = 0.5f;
+  player.advance(0.2);  // 0.1 s of simulated time
+  CHECK(player.frame() == 3);
+  player.advance(10.0);
+  CHECK(player.frame() == 4);
+  CHECK_FALSE(player.playing());  // stops at the end
+  player.step(-2);
+  CHECK(player.frame() == 2);
+  player.seek_frame(99);
+  CHECK(player.frame() == 4);
+  player.set_times({0.0, 0.1});  // a shorter trajectory clamps the position
+  CHECK(player.frame() == 1);
+  player.set_times({});
+  CHECK(player.frame_count() == 0);
+  player.play();
+  CHECK_FALSE(player.playing());
+}
+
+TEST_CASE("controls: only the active contact block, adaptive keys for adaptive integrators") {
+  nlohmann::json config = toy_config();
+  CHECK(field_shown("contact.model", config));
+  CHECK(field_shown("contact.penalty.k", config));
+  CHECK_FALSE(field_shown("contact.hard.kappa", config));
+  CHECK_FALSE(field_shown("integrator.rtol", config));
+  CHECK(field_shown("integrator.substeps", config));
+  config["integrator"]["type"] = "tsit5";
+  CHECK(field_shown("integrator.rtol", config));
+  CHECK(field_shown("integrator.controller.pcoeff", config));
+  CHECK_FALSE(field_shown("integrator.substeps", config));
+  const auto paths = expand_field_path("model.particles.*.mass", config);
+  REQUIRE(paths.size() == 1);
+  CHECK(paths[0] == "model.particles.0.mass");
+  CHECK(expand_field_path("integrator.dt", config) == std::vector<std::string>{"integrator.dt"});
+}
+
+TEST_CASE("controls: every generated field path exists in a resolved scene, values clamp to the schema") {
+  const nlohmann::json config = toy_config();
+  long shown = 0;
+  for (const auto& spec : sg::scene::scene_fields()) {
+    if (spec.kind == sg::scene::FieldKind::object_array) continue;
+    for (const std::string& path : expand_field_path(spec.path, config)) {
+      INFO(path);
+      CHECK(sg::scene::get_path(config, path).has_value());
+      ++shown;
+    }
+  }
+  CHECK(shown > 30);
+  const sg::scene::FieldSpec* dt = sg::scene::find_field("integrator.dt");
+  REQUIRE(dt != nullptr);
+  CHECK(clamp_to_spec(*dt, -1.0) > 0.0);  // exclusive lower bound 0
+  CHECK(clamp_to_spec(*dt, 0.25) == 0.25);
+  const sg::scene::FieldSpec* restitution = sg::scene::find_field("contact.elastic.restitution");
+  REQUIRE(restitution != nullptr);
+  CHECK(clamp_to_spec(*restitution, 1.5) == 1.0);
+}
+
+TEST_CASE("presets: every row names an existing scene and valid overrides") {
+  const fs::path scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
+  CHECK(preset_table().size() == 8);
+  for (const Preset& preset : preset_table()) {
+    INFO(preset.name);
+    const auto load = sg::scene::load_scene_file((scenes / preset.scene).string(), preset.overrides);
+    CHECK(load.ok());
+    CHECK(find_preset(preset.name) == &preset);
+  }
+  const auto files = list_scene_files(scenes);
+  CHECK(files.size() >= 3);
+  CHECK(std::is_sorted(files.begin(), files.end()));
+}
+
+TEST_CASE("plot thinning keeps short series, bounds long ones, keeps extremes and gaps") {
+  sg::plot::Series s;
+  for (int i = 0; i < 2000; ++i) {
+    s.x.push_back(i);
+    s.y.push_back(i == 777 ? 50.0 : (i >= 1000 && i < 1010 ? std::nan("") : std::sin(0.1 * i)));
+  }
+  const sg::plot::Series thin = decimate_series(s, 400);
+  CHECK(thin.x.size() <= 400 + 200);  // at most a min, a max and a gap marker per bucket
+  CHECK(thin.x.size() >= 200);
+  CHECK(*std::max_element(thin.y.begin(), thin.y.end()) == 50.0);  // the spike survives
+  CHECK(std::any_of(thin.y.begin(), thin.y.end(), [](double y) { return std::isnan(y); }));
+  sg::plot::Series short_series;
+  short_series.x = {0, 1, 2};
+  short_series.y = {1, 2, 3};
+  CHECK(decimate_series(short_series, 400).y == short_series.y);
+}
