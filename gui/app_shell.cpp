@@ -30,6 +30,8 @@ void AppShell::apply(Action action) {
       break;
     case Action::kResetCamera:
       settings_.camera = render::Camera{};
+      if (workbench_.camera_request)
+        if (auto home = workbench_.camera_request(true)) settings_.camera = *home;
       break;
     case Action::kToggleGrid:
       state_.show_grid = !state_.show_grid;
@@ -67,6 +69,8 @@ void AppShell::frame() {
   const ImGuiCond cond = state_.force_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   state_.force_layout = false;
   if (workbench_.begin_frame) workbench_.begin_frame(io.DeltaTime);
+  if (workbench_.camera_request)
+    if (auto camera = workbench_.camera_request(false)) settings_.camera = *camera;
   fill_scene();
   draw_control_panel(layout.controls, cond, workbench_);
   viewport_.draw(layout.viewport, cond, scene_, settings_.camera, workbench_.draw_viewport_toolbar);

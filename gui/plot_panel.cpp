@@ -1,6 +1,8 @@
 #include "gui/plot_panel.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "gui/plot_decimation.hpp"
@@ -27,7 +29,17 @@ plot::Series failure_markers(const SweepResult& result) {
   return markers;
 }
 
-constexpr int k_display_points = 400;  // per series: a min and a max per two pixel columns of a plot
+constexpr int k_display_points = 400;  // per series, before the plot's width is known
+
+// Points per series for a plot this wide: a min and a max per two pixel columns, at least 64.
+int display_points(float width) {
+  return std::max(64, static_cast<int>(width));
+}
+
+// Widths within a few pixels reuse the cached copy (panel resizes drag through many widths).
+bool width_matches(int cached, float width) {
+  return cached >= 0 && std::abs(cached - static_cast<int>(width)) < 4;
+}
 
 std::vector<plot::Plot> thinned(const plot::Figure& figure) {
   std::vector<plot::Plot> plots;
@@ -51,21 +63,57 @@ void PlotPanel::set_sweep(const SweepSnapshot& snapshot) {
   plot::Series markers = failure_markers(snapshot.result);
   if (!markers.x.empty() && !sweep_.plots.empty()) sweep_.plots[0].series.push_back(std::move(markers));
   sweep_shown_ = thinned(sweep_);
+  sweep_drawn_.clear();
 }
 
 void PlotPanel::set_trajectory(const Trajectory* trajectory) {
-  trajectory_ = trajectory ? sg::trajectory_figure(*trajectory) : plot::Figure{};
+  source_ = trajectory;
+  set_body(body_);
+}
+
+int PlotPanel::body_count() const {
+  if (!source_ || source_->q.empty()) return 0;
+  return static_cast<int>(source_->q[0].size() / (source_->layout == "rigid" ? 7 : 3));
+}
+
+void PlotPanel::set_body(int body) {
+  body_ = std::clamp(body, 0, std::max(body_count() - 1, 0));
+  trajectory_ = source_ ? sg::trajectory_figure(*source_, body_) : plot::Figure{};
   trajectory_shown_ = thinned(trajectory_);
+  trajectory_drawn_.clear();
 }
 
 void PlotPanel::pin() {
   pinned_ = sweep_.plots;
   pinned_shown_ = sweep_shown_;
+  sweep_drawn_.clear();
 }
 
 void PlotPanel::unpin() {
   pinned_.clear();
   pinned_shown_.clear();
+  sweep_drawn_.clear();
+}
+
+const plot::Plot& PlotPanel::drawn_sweep_plot(std::size_t index, float width) {
+  if (sweep_drawn_.size() != sweep_.plots.size()) sweep_drawn_.assign(sweep_.plots.size(), {});
+  DrawnPlot& drawn = sweep_drawn_[index];
+  if (!width_matches(drawn.width, width)) {
+    drawn.plot = decimate_plot(decorated_sweep_plot(index, false), display_points(width));
+    drawn.width = static_cast<int>(width);
+  }
+  return drawn.plot;
+}
+
+const plot::Plot& PlotPanel::drawn_trajectory_plot(std::size_t index, float width) {
+  if (trajectory_drawn_.size() != trajectory_.plots.size())
+    trajectory_drawn_.assign(trajectory_.plots.size(), {});
+  DrawnPlot& drawn = trajectory_drawn_[index];
+  if (!width_matches(drawn.width, width)) {
+    drawn.plot = decimate_plot(trajectory_.plots[index], display_points(width));
+    drawn.width = static_cast<int>(width);
+  }
+  return drawn.plot;
 }
 
 plot::Plot PlotPanel::decorated_sweep_plot(std::size_t index, bool display) const {
@@ -109,6 +157,14 @@ PlotPanelEvents PlotPanel::draw(ImVec2 size) {
     ImGui::SameLine();
     if (ImGui::SmallButton(label)) events.export_kind = kind;
   }
+  if (const int bodies = body_count(); bodies > 1) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+    int body = body_;
+    const bool rigid = source_->layout == "rigid";
+    if (ImGui::SliderInt("##body", &body, 0, bodies - 1, rigid ? "body %d" : "particle %d")) set_body(body);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Which body the trajectory plots show");
+  }
   ImGui::SameLine();
   ImGui::TextDisabled("|  click a sweep plot to simulate that point; right-click a plot for more");
 
@@ -118,8 +174,12 @@ PlotPanelEvents PlotPanel::draw(ImVec2 size) {
   const float sweep_width = (size.x - 2.0f * style.ItemSpacing.x) / 3.0f;
   for (std::size_t i = 0; i < sweep_shown_.size() && i < 3; ++i) {
     if (i > 0) ImGui::SameLine();
-    const plot::Plot shown = decorated_sweep_plot(i, true);
     const ImVec2 corner = ImGui::GetCursorScreenPos();
+    if (!ImGui::IsRectVisible(ImVec2(sweep_width, row_height))) {  // scrolled or clipped away: no drawing
+      ImGui::Dummy(ImVec2(sweep_width, row_height));
+      continue;
+    }
+    const plot::Plot& shown = drawn_sweep_plot(i, sweep_width);
     const plot::PlotInteraction in = plot::draw_plot_imgui(("sweep" + std::to_string(i)).c_str(), shown,
                                                            views_[i], ImVec2(sweep_width, row_height));
     if (in.clicked) events.clicked_value = in.clicked_x;
@@ -141,9 +201,13 @@ PlotPanelEvents PlotPanel::draw(ImVec2 size) {
   for (std::size_t i = 0; i < n_traj && i + 3 < views_.size(); ++i) {
     if (i > 0) ImGui::SameLine();
     const ImVec2 corner = ImGui::GetCursorScreenPos();
-    const plot::PlotInteraction in =
-        plot::draw_plot_imgui(("trajectory" + std::to_string(i)).c_str(), trajectory_shown_[i], views_[3 + i],
-                              ImVec2(traj_width, row_height));
+    if (!ImGui::IsRectVisible(ImVec2(traj_width, row_height))) {
+      ImGui::Dummy(ImVec2(traj_width, row_height));
+      continue;
+    }
+    const plot::PlotInteraction in = plot::draw_plot_imgui(("trajectory" + std::to_string(i)).c_str(),
+                                                           drawn_trajectory_plot(i, traj_width),
+                                                           views_[3 + i], ImVec2(traj_width, row_height));
     if (const ExportKind kind = requested_export(in); kind != ExportKind::none) {
       const plot::Plot& full = trajectory_.plots[i];
       events.export_kind = kind;

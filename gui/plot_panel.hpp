@@ -27,8 +27,16 @@ class PlotPanel {
  public:
   // Rebuilds the sweep figure from a snapshot (partial sweeps leave gaps; failures become markers).
   void set_sweep(const SweepSnapshot& snapshot);
+  // The trajectory must stay alive until the next call (the caller holds it); rigid scenes with several
+  // bodies get a body selector above the trajectory row.
   void set_trajectory(const Trajectory* trajectory);
-  void set_selected(std::optional<double> value) { selected_ = value; }
+  void set_body(int body);  // which particle / body the trajectory row shows (clamped)
+  int body() const { return body_; }
+  int body_count() const;
+  void set_selected(std::optional<double> value) {
+    selected_ = value;
+    sweep_drawn_.clear();
+  }
   void pin();  // the current sweep becomes the faded reference
   void unpin();
   bool pinned() const { return !pinned_.empty(); }
@@ -43,11 +51,22 @@ class PlotPanel {
  private:
   // display: from the thinned copies drawn on screen, else from the full data.
   plot::Plot decorated_sweep_plot(std::size_t index, bool display) const;
+  const Trajectory* source_ = nullptr;
+  int body_ = 0;
   plot::Figure sweep_, trajectory_;
   std::vector<plot::Plot> sweep_shown_, trajectory_shown_;  // thinned copies for drawing
   std::vector<plot::Plot> pinned_, pinned_shown_;
   std::optional<double> selected_;
   std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(8);
+  // What draw() hands to the widget, kept until the data, the pin, the selection or the plot's pixel width
+  // change: decorated and thinned to about one point per pixel column (min and max per two columns).
+  struct DrawnPlot {
+    plot::Plot plot;
+    int width = -1;
+  };
+  const plot::Plot& drawn_sweep_plot(std::size_t index, float width);
+  const plot::Plot& drawn_trajectory_plot(std::size_t index, float width);
+  std::vector<DrawnPlot> sweep_drawn_, trajectory_drawn_;
 };
 
 }  // namespace sg::gui

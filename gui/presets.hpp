@@ -12,6 +12,7 @@ struct Preset {
   const char* scene;                   // file name inside the scenes folder
   std::vector<std::string> overrides;  // "path=value", applied in order
   const char* help;                    // tooltip
+  double show_time = -1.0;             // the output time `softgrad screenshot` shows; negative: the last
 };
 
 std::span<const Preset> preset_table();

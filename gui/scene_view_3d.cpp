@@ -5,6 +5,9 @@
 #include <cmath>
 #include <string>
 
+#include "gui/rigid_body_view.hpp"
+#include "gui/scene_bounds.hpp"
+
 namespace sg::gui {
 
 namespace {
@@ -26,14 +29,14 @@ std::array<float, 3> vec3_at(const std::vector<std::vector<double>>& rows, int f
           static_cast<float>(row[3 * body + 2])};
 }
 
-void add_plane(const nlohmann::json& model, float half_extent, render::Scene3D& out) {
+void add_plane(const nlohmann::json& model, float half_extent, float spacing, render::Scene3D& out) {
   const nlohmann::json& plane = model.value("plane", nlohmann::json::object());
   if (!plane.value("enabled", true)) return;
   render::Primitive prim;
   prim.shape = render::Shape::kPlane;
   prim.pos[2] = static_cast<float>(number_at(plane, "height", 0.0));
   prim.size[0] = prim.size[1] = half_extent;
-  prim.size[2] = half_extent > 4.0f ? 1.0f : 0.25f;  // grid spacing
+  prim.size[2] = spacing;
   prim.color[0] = 0.2f, prim.color[1] = 0.21f, prim.color[2] = 0.24f;
   out.prims.push_back(prim);
 }
@@ -106,10 +109,20 @@ float visual_radius(double radius) {
 
 void build_scene_view(const nlohmann::json& config, const SceneViewOptions& options, render::Scene3D& out) {
   const nlohmann::json& model = config.value("model", nlohmann::json::object());
-  add_plane(model, scene_extent(model), out);
   const std::string type = model.value("type", std::string("particles"));
+  if (type == "rigid") {
+    // The plane covers the bodies' start with room to roll; grid lines every 5 cm or 0.25 m.
+    const SceneBounds bounds = rigid_scene_bounds(config);
+    float reach = 0.25f;
+    for (int k = 0; k < 2; ++k) reach = std::max({reach, std::fabs(bounds.min[k]), std::fabs(bounds.max[k])});
+    const float half_extent = 2.0f * reach;
+    add_plane(model, half_extent, half_extent > 1.5f ? 0.25f : 0.05f, out);
+    add_rigid_bodies(model, options, out);
+    return;
+  }
+  const float extent = scene_extent(model);
+  add_plane(model, extent, extent > 4.0f ? 1.0f : 0.25f, out);
   if (type == "particles") add_particles(model, options, out);
-  // "rigid": add_rigid_bodies(model, options, out) once the engine records body poses.
 }
 
 }  // namespace sg::gui

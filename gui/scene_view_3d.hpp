@@ -1,7 +1,7 @@
 #pragma once
 // Turns a resolved scene (and optionally a trajectory frame) into the 3-D view's Scene3D. No physics:
 // positions come from the config or from the recorded trajectory. One function per model type, chosen by
-// "model.type" ("particles" when absent); rigid bodies will add one more function here.
+// "model.type" ("particles" when absent; "rigid": gui/rigid_body_view.hpp).
 #include <nlohmann/json.hpp>
 
 #include "engine/simulate/trajectory.hpp"

@@ -5,10 +5,12 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "gui/frame_capture.hpp"
 #include "gui/shortcuts.hpp"
+#include "render/camera.hpp"
 #include "render/scene3d.hpp"
 
 namespace sg::gui {
@@ -28,6 +30,9 @@ struct Workbench {
   std::function<void()> draw_viewport_toolbar;           // a row above the 3-D image (e.g. playback)
   std::function<void(Action action)> on_action;          // shortcuts the shell does not handle itself
   std::shared_ptr<FrameCapture> capture;                 // PNG exports, serviced by the host
+  // Polled every frame with home = false: a camera to switch to once (e.g. fitted to a scene just opened).
+  // With home = true (the Home key): the camera to reset to; nullopt keeps the default camera.
+  std::function<std::optional<render::Camera>(bool home)> camera_request;
 };
 
 }  // namespace sg::gui

@@ -9,6 +9,7 @@
 #include "engine/scene/path.hpp"
 #include "gui/plot_export.hpp"
 #include "gui/presets.hpp"
+#include "gui/scene_bounds.hpp"
 #include "gui/scene_view_3d.hpp"
 #include "gui/scenes_folder.hpp"
 
@@ -42,6 +43,7 @@ WorkbenchApp::WorkbenchApp(WorkbenchOptions options)
 bool WorkbenchApp::open_scene(const std::string& file, const std::vector<std::string>& overrides) {
   if (!doc_.open(file, overrides)) return false;
   selected_.reset();
+  refit_camera();
   on_problem_changed();
   return true;
 }
@@ -49,6 +51,7 @@ bool WorkbenchApp::open_scene(const std::string& file, const std::vector<std::st
 bool WorkbenchApp::open_scene_text(const std::string& text, const std::string& source) {
   if (!doc_.open_text(text, source)) return false;
   selected_.reset();
+  refit_camera();
   on_problem_changed();
   return true;
 }
@@ -68,6 +71,21 @@ bool WorkbenchApp::set_path(const std::string& path, const nlohmann::json& value
   if (!doc_.set(path, value)) return false;
   on_problem_changed();
   return true;
+}
+
+void WorkbenchApp::refit_camera() {
+  // Rigid scenes span centimetres to metres: frame their bodies. Particle scenes keep the user's (persisted)
+  // camera, unless the view was fitted to a rigid scene before.
+  const bool rigid = !rigid_scene_bounds(doc_.config()).empty;
+  if (rigid || fitted_rigid_) pending_camera_ = fitted_camera(doc_.config());
+  fitted_rigid_ = rigid;
+}
+
+std::optional<render::Camera> WorkbenchApp::camera_request(bool home) {
+  if (home) return fitted_camera(doc_.config());
+  std::optional<render::Camera> camera = std::move(pending_camera_);
+  pending_camera_.reset();
+  return camera;
 }
 
 void WorkbenchApp::cancel() {
@@ -274,6 +292,7 @@ Workbench WorkbenchApp::make_workbench() {
   workbench.draw_viewport_toolbar = [self] { self->draw_player_toolbar(); };
   workbench.on_action = [self](Action action) { self->handle_action(action); };
   workbench.capture = capture_;
+  workbench.camera_request = [self](bool home) { return self->camera_request(home); };
   return workbench;
 }
 

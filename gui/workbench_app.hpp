@@ -60,6 +60,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   const std::string& message() const { return message_; }
   const std::filesystem::path& scenes_folder() const { return options_.scenes_folder; }
   StatusInfo status() const;
+  // The camera the view switches to on its next frame (set when a scene is opened), if any.
+  const std::optional<render::Camera>& pending_camera() const { return pending_camera_; }
   SweepWorker& sweep_worker() { return sweeper_; }
 
  private:
@@ -69,6 +71,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void draw_plots(ImVec2 size);
   void draw_player_toolbar();
   void fill_scene(render::Scene3D& scene) const;
+  std::optional<render::Camera> camera_request(bool home);
+  void refit_camera();  // after a scene was opened
   std::string stem() const;
 
   WorkbenchOptions options_;
@@ -80,6 +84,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   std::shared_ptr<const Trajectory> trajectory_;
   long trajectory_version_ = 0;
   std::optional<double> selected_;
+  std::optional<render::Camera> pending_camera_;
+  bool fitted_rigid_ = false;  // the last fitted camera framed a rigid scene
   std::string message_;
   std::shared_ptr<FrameCapture> capture_ = std::make_shared<FrameCapture>();
   SweepWorker sweeper_;

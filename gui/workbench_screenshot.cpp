@@ -10,6 +10,19 @@ namespace sg::gui {
 
 namespace {
 
+// The frame to show: the requested time, else the preset's, else the last frame (the whole trail).
+int frame_to_show(WorkbenchApp& app, const ScreenshotRequest& request) {
+  double time = request.time;
+  if (time < 0.0 && !request.preset.empty())
+    if (const Preset* preset = find_preset(request.preset)) time = preset->show_time;
+  const int last = app.player().frame_count() - 1;
+  const auto tr = app.trajectory();
+  if (time < 0.0 || !tr) return last;
+  int frame = 0;
+  while (frame < last && tr->t[static_cast<std::size_t>(frame) + 1] <= time + 1e-12) ++frame;
+  return frame;
+}
+
 bool open_requested_scene(WorkbenchApp& app, const ScreenshotRequest& request, std::string* error) {
   std::string file = request.scene;
   std::vector<std::string> overrides;
@@ -57,8 +70,7 @@ bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* 
     *error = "the sweep did not finish within " + std::to_string(request.timeout_seconds) + " s";
     return false;
   }
-  // Show the whole trajectory (its trail) rather than the first frame.
-  app->player().seek_frame(app->player().frame_count() - 1);
+  app->player().seek_frame(frame_to_show(*app, request));
   // A few frames so auto-sized windows and the plots settle on the final data.
   for (int i = 0; i < 3; ++i)
     if (!runner->run_frame(error)) return false;

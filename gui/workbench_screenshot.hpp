@@ -15,6 +15,7 @@ struct ScreenshotRequest {
   std::string out = "shot.png";
   WorkbenchOptions options;
   int timeout_seconds = 300;  // for the sweep
+  double time = -1.0;         // output time shown; negative: the preset's show_time, else the last frame
 };
 
 bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* error);

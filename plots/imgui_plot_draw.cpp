@@ -91,13 +91,9 @@ void draw_y_ticks(ImDrawList* dl, const PlotLayout& layout) {
 void draw_titles(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
   const ImU32 text = style_color(ImGuiCol_Text);
   const float cx = (layout.area_min.x + layout.area_max.x) / 2;
-  if (!plot.title.empty()) {
-    const float w = ImGui::CalcTextSize(plot.title.c_str()).x;
-    dl->AddText(ImVec2(cx - w / 2, layout.widget_min.y + 4), text, plot.title.c_str());
-  }
-  if (!plot.y.label.empty()) {  // ImGui cannot rotate text, so the y label sits above the y axis
-    dl->AddText(ImVec2(layout.widget_min.x + 4, layout.widget_min.y + 4), text, plot.y.label.c_str());
-  }
+  // Placed by make_layout so that they never overlap.
+  if (!layout.title.empty()) dl->AddText(layout.title_pos, text, layout.title.c_str());
+  if (!layout.y_label.empty()) dl->AddText(layout.y_label_pos, text, layout.y_label.c_str());
   if (!plot.x.label.empty()) {
     const float w = ImGui::CalcTextSize(plot.x.label.c_str()).x;
     const float y = layout.area_max.y + ImGui::GetTextLineHeight() + 8;

@@ -17,7 +17,14 @@ struct PlotLayout {
   AxisMap xmap, ymap;
   std::vector<bool> shown;
   std::vector<Color> colors;
+  // Text above the data area. ImGui cannot rotate text, so the y label sits top left, next to the title,
+  // on its own row below it, or shortened from the front ("...particles.0.pos.2") so the two never overlap.
+  std::string title, y_label;
+  ImVec2 title_pos, y_label_pos;
 };
+
+// The longest tail of text that fits in width pixels, prefixed by "..." when shortened; "" if nothing fits.
+std::string fit_tail(const std::string& text, float width);
 
 struct LegendEntry {
   std::size_t series = 0;

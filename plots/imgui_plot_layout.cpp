@@ -49,13 +49,60 @@ void sync_view(const Plot& plot, PlotViewState& state, const std::vector<bool>& 
   }
 }
 
+std::string fit_tail(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  for (std::size_t skip = 1; skip < text.size(); ++skip) {
+    std::string shortened = "..." + text.substr(skip);
+    if (ImGui::CalcTextSize(shortened.c_str()).x <= width) return shortened;
+  }
+  return "";
+}
+
+namespace {
+
+// Places title and y label (see PlotLayout); returns whether the label needs a row of its own.
+bool place_top_text(const Plot& plot, ImVec2 widget_min, ImVec2 widget_max, float area_center_x,
+                    PlotLayout& layout) {
+  const float line = ImGui::GetTextLineHeight();
+  const float left = widget_min.x + 4.0f, right = widget_max.x - 4.0f, gap = ImGui::CalcTextSize("  ").x;
+  layout.title = fit_tail(plot.title, right - left);
+  const float title_w = ImGui::CalcTextSize(layout.title.c_str()).x;
+  float title_x = std::clamp(area_center_x - title_w / 2, left, std::max(left, right - title_w));
+  layout.y_label = plot.y.label;
+  layout.y_label_pos = ImVec2(left, widget_min.y + 4.0f);
+  bool own_row = false;
+  if (!layout.title.empty() && !layout.y_label.empty()) {
+    const float label_w = ImGui::CalcTextSize(layout.y_label.c_str()).x;
+    if (left + label_w + gap > title_x) {
+      if (left + label_w + gap + title_w <= right) {
+        title_x = left + label_w + gap;  // slide the title right, off its centre
+      } else if (widget_max.y - widget_min.y >= 9.0f * line) {
+        own_row = true;  // tall enough: the label goes under the title
+        layout.y_label = fit_tail(layout.y_label, right - left);
+        layout.y_label_pos.y += line + 2.0f;
+      } else {
+        layout.y_label = fit_tail(layout.y_label, title_x - gap - left);
+      }
+    }
+  } else if (!layout.y_label.empty()) {
+    layout.y_label = fit_tail(layout.y_label, right - left);
+  }
+  layout.title_pos = ImVec2(title_x, widget_min.y + 4.0f);
+  return own_row;
+}
+
+}  // namespace
+
 PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widget_min, ImVec2 widget_max) {
   const float line = ImGui::GetTextLineHeight();
   const bool has_top_text = !plot.title.empty() || !plot.y.label.empty();
   const float left = ImGui::CalcTextSize("-8.88e-8").x + 10.0f;
-  const float top = 6.0f + (has_top_text ? line + 4.0f : 0.0f);
-  const float bottom = line + 8.0f + (plot.x.label.empty() ? 0.0f : line + 4.0f);
   PlotLayout layout;
+  const float area_center_x =
+      0.5f * (widget_min.x + left + std::max(widget_min.x + left + 1.0f, widget_max.x - 12.0f));
+  const bool label_row = place_top_text(plot, widget_min, widget_max, area_center_x, layout);
+  const float top = 6.0f + (has_top_text ? line + 4.0f : 0.0f) + (label_row ? line + 2.0f : 0.0f);
+  const float bottom = line + 8.0f + (plot.x.label.empty() ? 0.0f : line + 4.0f);
   layout.widget_min = widget_min;
   layout.widget_max = widget_max;
   layout.area_min = ImVec2(widget_min.x + left, widget_min.y + top);

@@ -85,6 +85,15 @@ void draw_y_ticks(std::string& out, const Frame& f) {
   }
 }
 
+// The rotated y label must not run past the data area (into the title above or the x label below): keep
+// the longest tail that fits, prefixed by "...", by the estimated glyph advance.
+std::string fit_tail(const std::string& label, double length) {
+  const auto max_chars = static_cast<std::size_t>(std::max(0.0, length / kCharWidth));
+  if (label.size() <= max_chars) return label;
+  if (max_chars <= 3) return "";
+  return "..." + label.substr(label.size() - (max_chars - 3));
+}
+
 void draw_labels(std::string& out, const Plot& plot, const Frame& f, const Rect& cell) {
   const double cx = f.area.x + f.area.w / 2;
   if (!plot.title.empty()) {
@@ -96,7 +105,7 @@ void draw_labels(std::string& out, const Plot& plot, const Frame& f, const Rect&
   }
   if (!plot.y.label.empty()) {
     const double x = cell.x + 14, y = f.area.y + f.area.h / 2;
-    text(out, x, y, plot.y.label,
+    text(out, x, y, fit_tail(plot.y.label, f.area.h),
          "class=\"axis-label\" text-anchor=\"middle\" transform=\"rotate(-90 " + num(x) + " " + num(y) +
              ")\"");
   }

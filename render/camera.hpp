@@ -14,8 +14,8 @@ struct Camera {
   float z_far = 300.0f;
 };
 
-inline constexpr float k_max_pitch = 1.55f;  // just short of straight up/down so look_at stays defined
-inline constexpr float k_min_distance = 0.2f;
+inline constexpr float k_max_pitch = 1.55f;     // just short of straight up/down so look_at stays defined
+inline constexpr float k_min_distance = 0.02f;  // billiard balls are 4 cm
 inline constexpr float k_max_distance = 200.0f;
 
 Vec3f camera_eye(const Camera& camera);

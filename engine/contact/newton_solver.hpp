@@ -13,8 +13,11 @@ namespace sg {
 template <class S, int MaxBodies>
 struct NewtonWorkspace {
   static constexpr int kMaxN = 6 * MaxBodies;
+  static constexpr int kMaxRows = 256;
   S H[kMaxN * kMaxN];
   S grad[kMaxN], dir[kMaxN], a[kMaxN], a0[kMaxN], mass[kMaxN];
+  S jar[kMaxRows], jdir[kMaxRows];  // J a - aref and J dir per row
+  bool active[kMaxRows];
 };
 
 namespace newton_detail {
@@ -67,55 +70,63 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
       ws.mass[6 * b + 3 + k] = body_inertia[b][k];
     }
   }
+  // A cold start from the unconstrained accelerations: warm-starting from the previous call's solution let
+  // that solution's tangents leak into the derivatives whenever the line search stopped short of a full step.
   for (int i = 0; i < n; ++i) ws.a[i] = ws.a0[i];
-  bool previous_active[4 * 64] = {};
+  if (count > NewtonWorkspace<S, MaxBodies>::kMaxRows) count = NewtonWorkspace<S, MaxBodies>::kMaxRows;
   bool converged = count == 0;
   for (int it = 0; it < max_iterations && !converged; ++it) {
-    // Gradient and Hessian at the current accelerations, with this iteration's active set.
-    for (int i = 0; i < n; ++i) ws.grad[i] = ws.mass[i] * (ws.a[i] - ws.a0[i]);
-    for (int i = 0; i < n * ld; ++i) ws.H[i] = S(0.0);
-    for (int i = 0; i < n; ++i) ws.H[i * ld + i] = ws.mass[i];
+    // The active set at the current accelerations; unchanged after a full step means a is that quadratic
+    // piece's exact minimiser.
     bool same_set = it > 0;
     for (int r = 0; r < count; ++r) {
-      const S jar = row_times(rows[r], ws.a) - rows[r].aref;
-      const bool active = jar < 0.0;
-      if (r < 4 * 64) {
-        same_set = same_set && (active == previous_active[r]);
-        previous_active[r] = active;
-      }
-      if (!active) continue;
-      const S D = 1.0 / rows[r].R;
-      int idx[12];
-      S val[12];
-      const int m = row_entries(rows[r], idx, val);
-      for (int p = 0; p < m; ++p) {
-        ws.grad[idx[p]] += D * jar * val[p];
-        for (int q = 0; q < m; ++q) ws.H[idx[p] * ld + idx[q]] += D * val[p] * val[q];
-      }
+      ws.jar[r] = row_times(rows[r], ws.a) - rows[r].aref;
+      const bool active = ws.jar[r] < 0.0;
+      same_set = same_set && (active == ws.active[r]);
+      ws.active[r] = active;
     }
-    // After a full step on an unchanged active set, a is that quadratic piece's exact minimiser.
     if (same_set) {
       converged = true;
       break;
     }
+    // Gradient and Hessian with this active set.
+    for (int i = 0; i < n; ++i) ws.grad[i] = ws.mass[i] * (ws.a[i] - ws.a0[i]);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) ws.H[i * ld + j] = S(0.0);
+    for (int i = 0; i < n; ++i) ws.H[i * ld + i] = ws.mass[i];
+    for (int r = 0; r < count; ++r) {
+      if (!ws.active[r]) continue;
+      const S D = 1.0 / rows[r].R;
+      int idx[12];
+      S val[12];
+      const int m = row_entries(rows[r], idx, val);
+      const S Dj = D * ws.jar[r];
+      for (int p = 0; p < m; ++p) {
+        ws.grad[idx[p]] += Dj * val[p];
+        const S Dv = D * val[p];
+        for (int q = 0; q < m; ++q) ws.H[idx[p] * ld + idx[q]] += Dv * val[q];
+      }
+    }
     if (!cholesky_factor(ws.H, n, ld)) return false;
     for (int i = 0; i < n; ++i) ws.dir[i] = -ws.grad[i];
     cholesky_solve(ws.H, n, ld, ws.dir);
-    // Exact line search: 1-D Newton on the convex piecewise quadratic phi(alpha) = f(a + alpha dir).
+    // Exact line search: 1-D Newton on the convex piecewise quadratic phi(alpha) = f(a + alpha dir), whose
+    // pieces only need J a - aref and J dir per row.
+    S base = 0.0, curvature = 0.0;
+    for (int i = 0; i < n; ++i) {
+      base += ws.mass[i] * (ws.a[i] - ws.a0[i]) * ws.dir[i];
+      curvature += ws.mass[i] * ws.dir[i] * ws.dir[i];
+    }
+    for (int r = 0; r < count; ++r) ws.jdir[r] = row_times(rows[r], ws.dir);
     S alpha = 1.0;
     for (int ls = 0; ls < 20; ++ls) {
-      S d1 = 0.0, d2 = 0.0;
-      for (int i = 0; i < n; ++i) {
-        d1 += ws.mass[i] * (ws.a[i] + alpha * ws.dir[i] - ws.a0[i]) * ws.dir[i];
-        d2 += ws.mass[i] * ws.dir[i] * ws.dir[i];
-      }
+      S d1 = base + alpha * curvature, d2 = curvature;
       for (int r = 0; r < count; ++r) {
-        const S jd = row_times(rows[r], ws.dir);
-        const S jar = row_times(rows[r], ws.a) + alpha * jd - rows[r].aref;
+        const S jar = ws.jar[r] + alpha * ws.jdir[r];
         if (!(jar < 0.0)) continue;
         const S D = 1.0 / rows[r].R;
-        d1 += D * jar * jd;
-        d2 += D * jd * jd;
+        d1 += D * jar * ws.jdir[r];
+        d2 += D * ws.jdir[r] * ws.jdir[r];
       }
       if (!(d2 > 0.0)) break;
       const S step = d1 / d2;

@@ -58,6 +58,13 @@ struct ParticleSystem {
                                     m.gravity.z, inv_mass)
             .force;
       }
+      case ContactModel::hard: {  // the impulse a Moreau step from here would apply, as an average force
+        S vfree[3];
+        for (int k = 0; k < 3; ++k) vfree[k] = v[3 * i + k] + timestep * m.gravity[k];
+        const S before = vfree[2];
+        apply_hard_contact(q, vfree, i);
+        return m.particles[i].mass * (vfree[2] - before) / timestep;
+      }
       default: return S(0.0);
     }
   }

@@ -48,7 +48,22 @@ struct Recorder {
       out->q.push_back(std::move(q));
       out->v.push_back(std::move(v));
       out->force.push_back(std::move(f));
+      out->contacts.push_back(contact_marks(sys, y));
     };
+  }
+  static std::vector<ContactMark> contact_marks(const RigidSystem<Dual1>& sys, const Dual1* y) {
+    Contact<Dual1> found[kMaxRigidContacts];
+    const bool cfd = sys.model().cfd.enabled;
+    const int n = sys.contacts(y, found, kMaxRigidContacts, cfd);
+    std::vector<ContactMark> marks;
+    for (int i = 0; i < n; ++i) {
+      const Contact<Dual1>& c = found[i];
+      marks.push_back({{c.pos.x.v, c.pos.y.v, c.pos.z.v},
+                       {c.frame[0].x.v, c.frame[0].y.v, c.frame[0].z.v},
+                       c.dist.v,
+                       c.dist.v > 0.0});
+    }
+    return marks;
   }
   void on_output(long, double t, const Dual1* y, int) {
     out->t.push_back(t);
@@ -90,7 +105,14 @@ Trajectory simulate_trajectory(const Problem& problem, double value) {
 }
 
 nlohmann::json trajectory_to_json(const Trajectory& tr) {
-  return {{"value", tr.value},          {"t", tr.t},       {"q", tr.q},
+  nlohmann::json contacts = nlohmann::json::array();
+  for (const auto& step : tr.contacts) {
+    nlohmann::json marks = nlohmann::json::array();
+    for (const ContactMark& c : step)
+      marks.push_back({{"pos", c.pos}, {"normal", c.normal}, {"dist", c.dist}, {"virtual", c.is_virtual}});
+    contacts.push_back(marks);
+  }
+  return {{"contacts", contacts},{"value", tr.value},          {"t", tr.t},       {"q", tr.q},
           {"v", tr.v},                  {"force", tr.force}, {"dt", tr.dt},
           {"loss", number_or_null(tr.loss)}, {"grad", number_or_null(tr.grad)}, {"status", tr.status}, {"layout", tr.layout},
           {"accepted", tr.accepted},    {"rejected", tr.rejected}};

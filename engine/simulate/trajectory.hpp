@@ -8,6 +8,15 @@
 
 namespace sg {
 
+// A contact at one output time, for display: where, along which normal (from geom 1 to geom 2), how far apart
+// (negative: penetrating). Virtual contacts exist only for Contacts From Distance (separated pairs).
+struct ContactMark {
+  double pos[3];
+  double normal[3];
+  double dist;
+  bool is_virtual;
+};
+
 struct Trajectory {
   double value = 0.0;                         // the swept parameter
   std::vector<double> t;                      // output times
@@ -16,6 +25,7 @@ struct Trajectory {
   // w x y z) per body, v has linear (3, world) and angular (3, body frame) velocity per body.
   std::vector<std::vector<double>> q, v;
   std::vector<std::vector<double>> force;     // per output time: contact force per particle or body
+  std::vector<std::vector<ContactMark>> contacts;  // per output time (rigid bodies)
   std::vector<double> dt;                     // accepted internal step sizes
   double loss = 0.0, grad = 0.0;
   std::string status = "ok";

@@ -1,6 +1,7 @@
 #include "plots/sweep_figures/trajectory_figure.hpp"
 
 #include <cmath>
+#include <string>
 
 namespace sg {
 namespace {
@@ -28,16 +29,23 @@ plot::Figure trajectory_figure(const Trajectory& tr, int particle) {
   plot::Figure fig;
   fig.title = "Trajectory";
   fig.columns = 2;
-  const auto base = static_cast<std::size_t>(3 * particle);
+  // Particles: 3 entries per particle in q and v. Rigid bodies: q = pos (3) + quat (4), v = linear (3) +
+  // angular (3) per body; `particle` is then the body index and the plots show its centre and linear
+  // velocity.
+  const bool rigid = tr.layout == "rigid";
+  const auto q_base = static_cast<std::size_t>((rigid ? 7 : 3) * particle);
+  const auto v_base = static_cast<std::size_t>((rigid ? 6 : 3) * particle);
+  const std::string who = rigid ? "Body " + std::to_string(particle) + ": " : "";
   const char* axes[3] = {"x", "y", "z"};
-  plot::Plot pos = time_plot("Position", "q [m]");
-  plot::Plot vel = time_plot("Velocity", "v [m/s]");
+  plot::Plot pos = time_plot(who + "Position", rigid ? "p [m]" : "q [m]");
+  plot::Plot vel = time_plot(who + "Velocity", "v [m/s]");
   for (std::size_t k = 0; k < 3; ++k) {
-    pos.series.push_back(coordinate(axes[k], tr.t, tr.q, base + k));
-    vel.series.push_back(coordinate(axes[k], tr.t, tr.v, base + k));
+    pos.series.push_back(coordinate(axes[k], tr.t, tr.q, q_base + k));
+    vel.series.push_back(coordinate(axes[k], tr.t, tr.v, v_base + k));
   }
-  plot::Plot force = time_plot("Normal contact force", "f [N]");
-  force.series.push_back(coordinate("f_n", tr.t, tr.force, static_cast<std::size_t>(particle)));
+  plot::Plot force = time_plot(who + "Normal contact force", "f [N]");
+  force.series.push_back(
+      coordinate(rigid ? "sum of f_n" : "f_n", tr.t, tr.force, static_cast<std::size_t>(particle)));
   force.legend = false;
   plot::Plot steps = time_plot("Accepted step sizes", "h [s]");
   steps.y.scale = plot::Scale::log;

@@ -6,6 +6,7 @@
 
 namespace sg {
 
+// particle: the particle, or for tr.layout == "rigid" the body, whose position/velocity/force are shown.
 plot::Figure trajectory_figure(const Trajectory& tr, int particle = 0);
 
 }  // namespace sg

@@ -161,3 +161,21 @@ TEST_CASE("write_svg writes a file and reports failures") {
   CHECK_FALSE(write_svg(figure, "/nonexistent-dir/x/y.svg", 320, 240, &error));
   CHECK(error.find("/nonexistent-dir/x/y.svg") != std::string::npos);
 }
+
+TEST_CASE("svg: a long y label in a short plot is shortened from the front, never into the title") {
+  Plot plot;
+  plot.title = "AD vs FD gradient";
+  plot.y.label = "dloss/dmodel.particles.0.pos.2";
+  Series s;
+  s.x = {0.0, 1.0};
+  s.y = {0.0, 1.0};
+  plot.series.push_back(s);
+  // 150 px high: the data area is 150 - 12 - 20 - 44 = 74 px, about 11 glyphs of 6.2 px.
+  const std::string short_svg = to_svg(Figure{"", 1, {plot}}, 300, 150);
+  CHECK(short_svg.find(">dloss/dmodel.particles.0.pos.2<") == std::string::npos);
+  CHECK(short_svg.find("...") != std::string::npos);
+  CHECK(short_svg.find("pos.2</text>") != std::string::npos);  // the informative tail stays
+  CHECK(xml_problem(short_svg).empty());
+  const std::string tall_svg = to_svg(Figure{"", 1, {plot}}, 300, 600);
+  CHECK(tall_svg.find(">dloss/dmodel.particles.0.pos.2</text>") != std::string::npos);
+}
