@@ -54,7 +54,31 @@ std::optional<json> sweep_parameter_combo(const SceneDocument& doc) {
 
 }  // namespace
 
+// Which model's fields apply: particle scenes and rigid scenes share the file format but not every key.
+bool rigid_scene(const json& edited) {
+  const auto type = scene::get_path(edited, "model.type");
+  return type && type->is_string() && type->get<std::string>() == "rigid";
+}
+
+bool field_applies_to_model(const std::string& path, bool rigid) {
+  static const std::set<std::string> rigid_only = {
+      "model.collide_bodies",    "model.plane.friction",     "model.plane.solref",      "model.plane.solimp",
+      "model.plane.condim",      "contact.mujoco.impratio",  "contact.mujoco.cone",     "contact.mujoco.iterations",
+      "collision.softness"};
+  static const std::set<std::string> particles_only = {"contact.mujoco.solref", "contact.mujoco.solimp"};
+  if (starts_with(path, "model.particles")) return !rigid;
+  if (starts_with(path, "model.bodies") || starts_with(path, "contact.cfd.")) return rigid;
+  if (rigid_only.count(path)) return rigid;
+  if (particles_only.count(path)) return !rigid;
+  return true;
+}
+
 bool field_shown(const std::string& path, const json& edited) {
+  if (!field_applies_to_model(path, rigid_scene(edited))) return false;
+  if (starts_with(path, "contact.cfd.")) {  // Contacts From Distance extends MuJoCo's contact
+    const auto model = scene::get_path(edited, "contact.model");
+    return model && model->is_string() && model->get<std::string>() == "mujoco";
+  }
   if (starts_with(path, "contact.") && path != "contact.model") {
     const auto model = scene::get_path(edited, "contact.model");
     if (!model || !model->is_string()) return false;

@@ -122,8 +122,9 @@ void add_rigid_bodies(const nlohmann::json& model, const SceneViewOptions& optio
     }
   }
   if (!has_frame || !options.contact_lines || static_cast<std::size_t>(frame) >= tr->contacts.size()) return;
-  // Contact normals a little longer than the largest body, so they show at the scale the camera fits to.
-  const float length = 1.2f * std::max(body_size, 1e-3f);
+  // Contact normals start inside the second body (a plane contact points up into the ball), so they are
+  // longer than a body's diameter to show outside it, at the scale the camera fits to.
+  const float length = 2.5f * std::max(body_size, 1e-3f);
   for (const ContactMark& mark : tr->contacts[static_cast<std::size_t>(frame)])
     add_contact_line(mark, length, out);
 }

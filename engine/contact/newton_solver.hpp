@@ -18,6 +18,12 @@ struct NewtonWorkspace {
   S grad[kMaxN], dir[kMaxN], a[kMaxN], a0[kMaxN], mass[kMaxN];
   S jar[kMaxRows], jdir[kMaxRows];  // J a - aref and J dir per row
   bool active[kMaxRows];
+  // The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a guess.
+  // Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the result
+  // and its derivatives are those of a cold start; a good guess saves one Hessian and factorisation.
+  static constexpr int kSlots = 3;
+  bool guess[kSlots][kMaxRows];
+  int guess_count[kSlots] = {};
 };
 
 namespace newton_detail {
@@ -59,7 +65,8 @@ SG_HD inline int row_entries(const ConstraintRow<S>& row, int* idx, S* val) {
 // acc: the unconstrained accelerations on entry, the constrained ones on return; rows[i].force is set.
 template <class S, int MaxBodies>
 SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, const Vec3<S>* body_inertia,
-                        int bodies, BodyVelocity<S>* acc, int max_iterations, NewtonWorkspace<S, MaxBodies>& ws) {
+                        int bodies, BodyVelocity<S>* acc, int max_iterations, NewtonWorkspace<S, MaxBodies>& ws,
+                        int slot = 0) {
   using namespace newton_detail;
   const int n = 6 * bodies, ld = NewtonWorkspace<S, MaxBodies>::kMaxN;
   for (int b = 0; b < bodies; ++b) {
@@ -79,9 +86,10 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
     // The active set at the current accelerations; unchanged after a full step means a is that quadratic
     // piece's exact minimiser.
     bool same_set = it > 0;
+    const bool use_guess = it == 0 && ws.guess_count[slot] == count;
     for (int r = 0; r < count; ++r) {
       ws.jar[r] = row_times(rows[r], ws.a) - rows[r].aref;
-      const bool active = ws.jar[r] < 0.0;
+      const bool active = use_guess ? ws.guess[slot][r] : ws.jar[r] < 0.0;
       same_set = same_set && (active == ws.active[r]);
       ws.active[r] = active;
     }
@@ -135,6 +143,8 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
     }
     for (int i = 0; i < n; ++i) ws.a[i] += alpha * ws.dir[i];
   }
+  for (int r = 0; r < count; ++r) ws.guess[slot][r] = ws.active[r];
+  ws.guess_count[slot] = count;
   for (int b = 0; b < bodies; ++b)
     for (int k = 0; k < 3; ++k) {
       acc[b].lin[k] = ws.a[6 * b + k];

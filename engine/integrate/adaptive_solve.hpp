@@ -73,10 +73,11 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
       ctl.on_accept(eps);
       for (int k = 0; k < n; ++k) y[k] = ws.y1[k];
       sys.after_accept(y);
-      // A system that re-parametrises its state after a step (rotation vector folded into the quaternion)
-      // changes f's representation, so the last stage cannot be reused.
-      if (tab.fsal && !System::kFoldsState) {
+      if (tab.fsal) {
         for (int k = 0; k < n; ++k) ws.k[0][k] = ws.k[tab.stages - 1][k];
+        // A system that re-parametrises its state after a step (rotation vector folded into the quaternion)
+        // adjusts the reused derivative to the new parametrisation.
+        if constexpr (System::kFoldsState) sys.after_accept_derivative(y, ws.k[0]);
       } else {
         sys.rhs(y, ws.k[0]);
       }

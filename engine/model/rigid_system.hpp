@@ -109,6 +109,13 @@ class RigidSystem {
     }
   }
 
+  // The derivative at a just-folded state, from the one before folding: the physics is unchanged, only
+  // phi' = dexp^-1(0, w) = w.
+  SG_HD void after_accept_derivative(const S* y, S* ydot) const {
+    for (int b = 0; b < model_->count; ++b)
+      for (int k = 0; k < 3; ++k) ydot[kStride * b + 7 + k] = y[kStride * b + 13 + k];
+  }
+
   // MuJoCo's semi-implicit Euler: velocities first, then positions with the new velocities; the
   // orientation rotates by exp(h w) in the body frame.
   template <class H>
@@ -163,7 +170,7 @@ class RigidSystem {
   SG_HD S contact_force(const S* y, int body) const {
     ConstraintRow<S>* rows = scratch_.rows;
     BodyVelocity<S> acc[kMaxBodies];
-    const int n = solve_contacts(y, false, rows, acc);
+    const int n = solve_contacts(y, false, rows, acc, 2);
     S total = 0.0;
     for (int i = 0; i < n; ++i)
       if (rows[i].body_a == body || rows[i].body_b == body) total += rows[i].force;
@@ -336,7 +343,10 @@ class RigidSystem {
     }
   }
 
-  SG_HD int solve_contacts(const S* y, bool with_cfd, ConstraintRow<S>* rows, BodyVelocity<S>* acc) const {
+  // slot keeps the solver's active-set guesses of different callers apart (plain, CFD, readouts), so a
+  // straight-through run's plain solves follow exactly the same path as a run without CFD.
+  SG_HD int solve_contacts(const S* y, bool with_cfd, ConstraintRow<S>* rows, BodyVelocity<S>* acc,
+                           int slot) const {
     BodyState<S>* states = scratch_.states;
     decode_states(y, states);
     unconstrained(states, acc);
@@ -345,12 +355,12 @@ class RigidSystem {
     const int nc = collect_contacts(states, with_cfd, records);
     int n = 0;
     for (int i = 0; i < nc && n + 4 <= kMaxRigidRows; ++i) n += contact_rows(states, records[i], with_cfd, rows + n);
-    solve_newton(rows, n, mass_, inertia_, model_->count, acc, model_->iterations, scratch_.newton);
+    solve_newton(rows, n, mass_, inertia_, model_->count, acc, model_->iterations, scratch_.newton, slot);
     return n;
   }
 
   SG_HD void accelerations_with(const S* y, bool with_cfd, BodyVelocity<S>* acc) const {
-    solve_contacts(y, with_cfd, scratch_.rows, acc);
+    solve_contacts(y, with_cfd, scratch_.rows, acc, with_cfd ? 1 : 0);
   }
 
   // Contact scratch space, built once per system (per run) rather than per right-hand-side evaluation.

@@ -104,6 +104,21 @@ TEST_CASE("controls: only the active contact block, adaptive keys for adaptive i
   CHECK(expand_field_path("integrator.dt", config) == std::vector<std::string>{"integrator.dt"});
 }
 
+TEST_CASE("controls: a rigid scene shows its bodies and CFD, not the particle keys") {
+  nlohmann::json config = toy_config();
+  CHECK(field_shown("model.particles.*.mass", config));
+  CHECK_FALSE(field_shown("model.bodies.*.shape", config));
+  config["model"]["type"] = "rigid";
+  config["contact"]["model"] = "mujoco";
+  CHECK_FALSE(field_shown("model.particles.*.mass", config));
+  CHECK(field_shown("model.bodies.*.shape", config));
+  CHECK(field_shown("contact.cfd.enabled", config));
+  CHECK(field_shown("contact.mujoco.impratio", config));
+  CHECK_FALSE(field_shown("contact.mujoco.solref", config));  // rigid scenes set solref per geom
+  config["contact"]["model"] = "none";
+  CHECK_FALSE(field_shown("contact.cfd.enabled", config));
+}
+
 TEST_CASE("controls: every generated field path exists in a resolved scene, values clamp to the schema") {
   const nlohmann::json config = toy_config();
   long shown = 0;
@@ -127,7 +142,7 @@ TEST_CASE("controls: every generated field path exists in a resolved scene, valu
 
 TEST_CASE("presets: every row names an existing scene and valid overrides") {
   const fs::path scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
-  CHECK(preset_table().size() == 8);
+  CHECK(preset_table().size() == 17);  // 8 particle and 9 rigid-body experiments
   for (const Preset& preset : preset_table()) {
     INFO(preset.name);
     const auto load = sg::scene::load_scene_file((scenes / preset.scene).string(), preset.overrides);
