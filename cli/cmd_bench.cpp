@@ -77,7 +77,8 @@ void bench_sweep(const BenchArgs& args, int repeats) {
     control.threads = threads;
     run_sweep(*loaded.problem, control);  // warm up the worker pool
     double best = 1e30;
-    for (int i = 0; i < repeats; ++i) best = std::min(best, run_sweep(*loaded.problem, control).stats.seconds);
+    for (int i = 0; i < repeats; ++i)
+      best = std::min(best, run_sweep(*loaded.problem, control).stats.seconds);
     std::printf("| toy_point_mass sweep, %ld points, AD + central FD | %d | %.3f ms |\n",
                 loaded.problem->sweep.points, threads, 1e3 * best);
     if (threads == static_cast<int>(cores)) break;

@@ -40,7 +40,8 @@ void register_screenshot(CLI::App& app, int& exit_code) {
   cmd->add_option("--set", args->request.overrides, "Override a scene value: path=value (repeatable)");
   cmd->add_option("--preset", args->request.preset, "One of the workbench presets, e.g. toy_coarse");
   cmd->add_option("--size", args->size, "Image size WxH (default 1600x1000)");
-  cmd->add_option("--time", args->request.time, "Show the selected trajectory at this time in seconds (default: the end)");
+  cmd->add_option("--time", args->request.time,
+                  "Show the selected trajectory at this time in seconds (default: the end)");
   cmd->add_option("--out", args->request.out, "PNG file to write")->required();
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

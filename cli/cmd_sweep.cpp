@@ -30,9 +30,10 @@ std::string sweep_csv(const SweepResult& r) {
 
 void print_summary(const Problem& problem, const SweepResult& r) {
   const SweepStats& st = r.stats;
-  std::printf("%s: %ld points of %s in %.3f s; median |AD-FD|/max = %.3g; sign agreement %.1f%%; %ld failed\n",
-              problem.name.c_str(), st.points, problem.sweep.parameter.c_str(), st.seconds,
-              st.grad_rel_err_median, 100.0 * st.sign_agreement, st.failed);
+  std::printf(
+      "%s: %ld points of %s in %.3f s; median |AD-FD|/max = %.3g; sign agreement %.1f%%; %ld failed\n",
+      problem.name.c_str(), st.points, problem.sweep.parameter.c_str(), st.seconds, st.grad_rel_err_median,
+      100.0 * st.sign_agreement, st.failed);
 }
 
 int run(const SweepArgs& args) {
@@ -68,7 +69,8 @@ int run(const SweepArgs& args) {
 
 void register_sweep(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<SweepArgs>();
-  CLI::App* cmd = app.add_subcommand("sweep", "Loss, AD gradient and finite-difference gradient over the sweep");
+  CLI::App* cmd =
+      app.add_subcommand("sweep", "Loss, AD gradient and finite-difference gradient over the sweep");
   add_scene_args(*cmd, args->scene);
   cmd->add_option("--out", args->out, "Write the result JSON here");
   cmd->add_option("--csv", args->csv, "Write value,loss,grad,grad_fd,status rows here");

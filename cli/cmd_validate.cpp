@@ -9,7 +9,8 @@ namespace sg::cli {
 
 void register_validate(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<SceneArgs>();
-  CLI::App* cmd = app.add_subcommand("validate", "Check a scene file and list every problem with its key path");
+  CLI::App* cmd =
+      app.add_subcommand("validate", "Check a scene file and list every problem with its key path");
   add_scene_args(*cmd, *args);
   cmd->callback([args, &exit_code] {
     if (!load_scene_or_report(*args)) {

@@ -56,14 +56,16 @@ SG_HD void solve_gauss_seidel(const GaussSeidelProblem<S, MaxC>& pb, const S& ka
   const int nc = pb.nc;
   const double kap = value(kappa);
   S weight[MaxC];
-  for (int j = 0; j < nc; ++j) weight[j] = kap < kInf ? sigmoid(kappa * pb.depth[j]) : smooth_step(pb.depth[j], kInf);
+  for (int j = 0; j < nc; ++j)
+    weight[j] = kap < kInf ? sigmoid(kappa * pb.depth[j]) : smooth_step(pb.depth[j], kInf);
   for (int j = 0; j < nc; ++j) {  // p_j = -G_jj^-1 c_j
     S blk[9], inv[9];
     for (int a = 0; a < 3; ++a)
       for (int b = 0; b < 3; ++b) blk[3 * a + b] = pb.G[3 * j + a][3 * j + b];
     invert3(blk, inv);
-    for (int a = 0; a < 3; ++a) p[3 * j + a] = -(inv[3 * a] * pb.c[3 * j] + inv[3 * a + 1] * pb.c[3 * j + 1] +
-                                                 inv[3 * a + 2] * pb.c[3 * j + 2]);
+    for (int a = 0; a < 3; ++a)
+      p[3 * j + a] =
+          -(inv[3 * a] * pb.c[3 * j] + inv[3 * a + 1] * pb.c[3 * j + 1] + inv[3 * a + 2] * pb.c[3 * j + 2]);
   }
   S relax[MaxC];
   for (int j = 0; j < nc; ++j) {

@@ -36,7 +36,8 @@ struct MujocoSpring {
 
 // timestep is used by refsafe (tc <- max(tc, 2 timestep)).
 template <class S>
-SG_HD inline MujocoSpring<S> mujoco_spring(const S solref[2], const S solimp[5], bool refsafe, double timestep) {
+SG_HD inline MujocoSpring<S> mujoco_spring(const S solref[2], const S solimp[5], bool refsafe,
+                                           double timestep) {
   const S dmax = clamp(solimp[1], 1e-4, 0.9999);
   if (solref[0] > 0.0) {
     S tc = solref[0];
@@ -56,8 +57,8 @@ struct MujocoContactForce {
 // r: signed distance, vn: J v, a0n: J a_unconstrained, inv_mass_n: A = J M^-1 J^T (diagonal approximation).
 template <class S>
 SG_HD inline MujocoContactForce<S> mujoco_contact_force(const S solref[2], const S solimp[5], bool refsafe,
-                                                        double timestep, const S& r, const S& vn, const S& a0n,
-                                                        const S& inv_mass_n) {
+                                                        double timestep, const S& r, const S& vn,
+                                                        const S& a0n, const S& inv_mass_n) {
   MujocoContactForce<S> out{};
   if (!(r < 0.0)) return out;  // a row is active only while penetrating
   const S d = mujoco_impedance(solimp, r);

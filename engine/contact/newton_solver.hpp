@@ -1,9 +1,9 @@
 #pragma once
 // Newton's method on MuJoCo's primal constraint problem (engine-notes section 1), as MuJoCo's default solver:
 // minimise 1/2 |a - a0|_M^2 + sum_i 1/2 D_i min(0, J_i a - aref_i)^2 over the accelerations a, D = 1/R, with
-// an exact line search on the piecewise-quadratic objective. Once the active set settles, one full Newton step
-// lands on the minimiser of that quadratic piece, so the values and their forward-mode derivatives are exact;
-// the iteration count is bounded, so AD unrolls a fixed program.
+// an exact line search on the piecewise-quadratic objective. Once the active set settles, one full Newton
+// step lands on the minimiser of that quadratic piece, so the values and their forward-mode derivatives are
+// exact; the iteration count is bounded, so AD unrolls a fixed program.
 #include "engine/contact/constraint_rows.hpp"
 #include "engine/contact/dense_cholesky.hpp"
 #include "engine/contact/pgs_solver.hpp"
@@ -18,9 +18,9 @@ struct NewtonWorkspace {
   S grad[kMaxN], dir[kMaxN], a[kMaxN], a0[kMaxN], mass[kMaxN];
   S jar[kMaxRows], jdir[kMaxRows];  // J a - aref and J dir per row
   bool active[kMaxRows];
-  // The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a guess.
-  // Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the result
-  // and its derivatives are those of a cold start; a good guess saves one Hessian and factorisation.
+  // The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a
+  // guess. Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the
+  // result and its derivatives are those of a cold start; a good guess saves one Hessian and factorisation.
   static constexpr int kSlots = 3;
   bool guess[kSlots][kMaxRows];
   int guess_count[kSlots] = {};
@@ -33,13 +33,13 @@ SG_HD inline S row_times(const ConstraintRow<S>& row, const S* v) {
   S s = 0.0;
   if (row.body_a >= 0) {
     const S* x = v + 6 * row.body_a;
-    s += row.ja.lin.x * x[0] + row.ja.lin.y * x[1] + row.ja.lin.z * x[2] + row.ja.ang.x * x[3] + row.ja.ang.y * x[4] +
-         row.ja.ang.z * x[5];
+    s += row.ja.lin.x * x[0] + row.ja.lin.y * x[1] + row.ja.lin.z * x[2] + row.ja.ang.x * x[3] +
+         row.ja.ang.y * x[4] + row.ja.ang.z * x[5];
   }
   if (row.body_b >= 0) {
     const S* x = v + 6 * row.body_b;
-    s += row.jb.lin.x * x[0] + row.jb.lin.y * x[1] + row.jb.lin.z * x[2] + row.jb.ang.x * x[3] + row.jb.ang.y * x[4] +
-         row.jb.ang.z * x[5];
+    s += row.jb.lin.x * x[0] + row.jb.lin.y * x[1] + row.jb.lin.z * x[2] + row.jb.ang.x * x[3] +
+         row.jb.ang.y * x[4] + row.jb.ang.z * x[5];
   }
   return s;
 }
@@ -65,8 +65,8 @@ SG_HD inline int row_entries(const ConstraintRow<S>& row, int* idx, S* val) {
 // acc: the unconstrained accelerations on entry, the constrained ones on return; rows[i].force is set.
 template <class S, int MaxBodies>
 SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, const Vec3<S>* body_inertia,
-                        int bodies, BodyVelocity<S>* acc, int max_iterations, NewtonWorkspace<S, MaxBodies>& ws,
-                        int slot = 0) {
+                        int bodies, BodyVelocity<S>* acc, int max_iterations,
+                        NewtonWorkspace<S, MaxBodies>& ws, int slot = 0) {
   using namespace newton_detail;
   const int n = 6 * bodies, ld = NewtonWorkspace<S, MaxBodies>::kMaxN;
   for (int b = 0; b < bodies; ++b) {

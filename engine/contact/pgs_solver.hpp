@@ -6,7 +6,8 @@
 
 namespace sg {
 
-// Inverse mass of a body: 1/m for the linear part, the inverse principal inertia (body frame) for the angular.
+// Inverse mass of a body: 1/m for the linear part, the inverse principal inertia (body frame) for the
+// angular.
 template <class S>
 struct InverseMass {
   S inv_mass;
@@ -20,12 +21,13 @@ SG_HD inline S row_dot(const RowJacobian<S>& j, const BodyVelocity<S>& a) {
 
 template <class S>
 SG_HD inline S row_weight(const RowJacobian<S>& j, const InverseMass<S>& m) {
-  return m.inv_mass * dot(j.lin, j.lin) + j.ang.x * j.ang.x * m.inv_inertia.x + j.ang.y * j.ang.y * m.inv_inertia.y +
-         j.ang.z * j.ang.z * m.inv_inertia.z;
+  return m.inv_mass * dot(j.lin, j.lin) + j.ang.x * j.ang.x * m.inv_inertia.x +
+         j.ang.y * j.ang.y * m.inv_inertia.y + j.ang.z * j.ang.z * m.inv_inertia.z;
 }
 
 template <class S>
-SG_HD inline void apply_row_force(const RowJacobian<S>& j, const InverseMass<S>& m, const S& df, BodyVelocity<S>& acc) {
+SG_HD inline void apply_row_force(const RowJacobian<S>& j, const InverseMass<S>& m, const S& df,
+                                  BodyVelocity<S>& acc) {
   acc.lin += j.lin * (m.inv_mass * df);
   acc.ang.x += m.inv_inertia.x * j.ang.x * df;
   acc.ang.y += m.inv_inertia.y * j.ang.y * df;
@@ -57,7 +59,9 @@ SG_HD void solve_pgs(ConstraintRow<S>* rows, int count, const InverseMass<S>* in
       if (f < 0.0) f = S(0.0);
       const S df = f - row.force;
       row.force = f;
-      largest_change = value(df) > largest_change ? value(df) : (-value(df) > largest_change ? -value(df) : largest_change);
+      largest_change = value(df) > largest_change
+                           ? value(df)
+                           : (-value(df) > largest_change ? -value(df) : largest_change);
       largest_force = value(f) > largest_force ? value(f) : largest_force;
       if (row.body_a >= 0) apply_row_force(row.ja, inv_mass[row.body_a], df, acc[row.body_a]);
       if (row.body_b >= 0) apply_row_force(row.jb, inv_mass[row.body_b], df, acc[row.body_b]);

@@ -114,18 +114,18 @@ SG_HD inline Dual<N> operator/(double a, const Dual<N>& b) {
 }
 
 // Comparisons look at the value only: branches in the model pick a piece, derivatives follow it.
-#define SG_DUAL_COMPARE(op)                                                          \
-  template <int N>                                                                   \
-  SG_HD inline bool operator op(const Dual<N>& a, const Dual<N>& b) {                \
-    return a.v op b.v;                                                               \
-  }                                                                                  \
-  template <int N>                                                                   \
-  SG_HD inline bool operator op(const Dual<N>& a, double b) {                        \
-    return a.v op b;                                                                 \
-  }                                                                                  \
-  template <int N>                                                                   \
-  SG_HD inline bool operator op(double a, const Dual<N>& b) {                        \
-    return a op b.v;                                                                 \
+#define SG_DUAL_COMPARE(op)                                           \
+  template <int N>                                                    \
+  SG_HD inline bool operator op(const Dual<N>& a, const Dual<N>& b) { \
+    return a.v op b.v;                                                \
+  }                                                                   \
+  template <int N>                                                    \
+  SG_HD inline bool operator op(const Dual<N>& a, double b) {         \
+    return a.v op b;                                                  \
+  }                                                                   \
+  template <int N>                                                    \
+  SG_HD inline bool operator op(double a, const Dual<N>& b) {         \
+    return a op b.v;                                                  \
   }
 SG_DUAL_COMPARE(<)
 SG_DUAL_COMPARE(<=)

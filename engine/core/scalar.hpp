@@ -24,37 +24,73 @@ template <class S>
 inline constexpr bool is_dual_v = ScalarTraits<S>::is_dual;
 
 // Plain-double versions so unqualified calls inside namespace sg resolve for both scalar kinds.
-SG_HD inline double sqrt(double x) { return std::sqrt(x); }
-SG_HD inline double exp(double x) { return std::exp(x); }
-SG_HD inline double log(double x) { return std::log(x); }
-SG_HD inline double log1p(double x) { return std::log1p(x); }
-SG_HD inline double sin(double x) { return std::sin(x); }
-SG_HD inline double cos(double x) { return std::cos(x); }
-SG_HD inline double tan(double x) { return std::tan(x); }
-SG_HD inline double tanh(double x) { return std::tanh(x); }
-SG_HD inline double atan(double x) { return std::atan(x); }
-SG_HD inline double atan2(double y, double x) { return std::atan2(y, x); }
-SG_HD inline double abs(double x) { return std::fabs(x); }
-SG_HD inline double pow(double x, double p) { return std::pow(x, p); }
-SG_HD inline double min(double a, double b) { return b < a ? b : a; }
-SG_HD inline double max(double a, double b) { return a < b ? b : a; }
-SG_HD inline bool isfinite(double x) { return std::isfinite(x); }
+SG_HD inline double sqrt(double x) {
+  return std::sqrt(x);
+}
+SG_HD inline double exp(double x) {
+  return std::exp(x);
+}
+SG_HD inline double log(double x) {
+  return std::log(x);
+}
+SG_HD inline double log1p(double x) {
+  return std::log1p(x);
+}
+SG_HD inline double sin(double x) {
+  return std::sin(x);
+}
+SG_HD inline double cos(double x) {
+  return std::cos(x);
+}
+SG_HD inline double tan(double x) {
+  return std::tan(x);
+}
+SG_HD inline double tanh(double x) {
+  return std::tanh(x);
+}
+SG_HD inline double atan(double x) {
+  return std::atan(x);
+}
+SG_HD inline double atan2(double y, double x) {
+  return std::atan2(y, x);
+}
+SG_HD inline double abs(double x) {
+  return std::fabs(x);
+}
+SG_HD inline double pow(double x, double p) {
+  return std::pow(x, p);
+}
+SG_HD inline double min(double a, double b) {
+  return b < a ? b : a;
+}
+SG_HD inline double max(double a, double b) {
+  return a < b ? b : a;
+}
+SG_HD inline bool isfinite(double x) {
+  return std::isfinite(x);
+}
 
-SG_HD inline double value(double x) { return x; }
+SG_HD inline double value(double x) {
+  return x;
+}
 template <int N>
 SG_HD inline double value(const Dual<N>& x) {
   return x.v;
 }
 
 // Tangent lane i of x (0 for plain doubles).
-SG_HD inline double tangent(double, int) { return 0.0; }
+SG_HD inline double tangent(double, int) {
+  return 0.0;
+}
 template <int N>
 SG_HD inline double tangent(const Dual<N>& x, int lane) {
   return x.d[lane];
 }
 
 // Zero in value and every tangent: such a term can be skipped without changing values or derivatives.
-SG_HD inline bool is_zero(double x) { return x == 0.0; }
+SG_HD inline bool is_zero(double x) {
+  return x == 0.0;
+}
 template <int N>
 SG_HD inline bool is_zero(const Dual<N>& x) {
   if (x.v != 0.0) return false;
@@ -64,14 +100,18 @@ SG_HD inline bool is_zero(const Dual<N>& x) {
 }
 
 // The value of x with its derivatives cut: the "stop gradient" of JAX.
-SG_HD inline double detach(double x) { return x; }
+SG_HD inline double detach(double x) {
+  return x;
+}
 template <int N>
 SG_HD inline Dual<N> detach(const Dual<N>& x) {
   return Dual<N>(x.v);
 }
 
 // Value of `primal`, derivatives of `surrogate`: the straight-through estimator used by CFD.
-SG_HD inline double straight_through(double primal, double) { return primal; }
+SG_HD inline double straight_through(double primal, double) {
+  return primal;
+}
 template <int N>
 SG_HD inline Dual<N> straight_through(const Dual<N>& primal, const Dual<N>& surrogate) {
   Dual<N> r = surrogate;

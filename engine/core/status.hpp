@@ -17,12 +17,18 @@ inline constexpr double kBlowUpLimit = 1e10;
 
 SG_HD inline const char* status_name(Status s) {
   switch (s) {
-    case Status::ok: return "ok";
-    case Status::max_steps: return "max_steps";
-    case Status::blow_up: return "blow_up";
-    case Status::step_underflow: return "step_underflow";
-    case Status::cancelled: return "cancelled";
-    case Status::invalid: return "invalid";
+    case Status::ok:
+      return "ok";
+    case Status::max_steps:
+      return "max_steps";
+    case Status::blow_up:
+      return "blow_up";
+    case Status::step_underflow:
+      return "step_underflow";
+    case Status::cancelled:
+      return "cancelled";
+    case Status::invalid:
+      return "invalid";
   }
   return "unknown";
 }

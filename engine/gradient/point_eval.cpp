@@ -14,7 +14,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 template <class S>
 std::ptrdiff_t slot_offset(ProblemData<S>& pd, const std::string& path) {
   S* slot = parameter_slot(pd, path);
-  if (!slot) throw std::invalid_argument("sweep.parameter: \"" + path + "\" is not a differentiable parameter");
+  if (!slot)
+    throw std::invalid_argument("sweep.parameter: \"" + path + "\" is not a differentiable parameter");
   return reinterpret_cast<char*>(slot) - reinterpret_cast<char*>(&pd);
 }
 

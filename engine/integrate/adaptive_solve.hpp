@@ -104,9 +104,12 @@ template <class H, class System, class Observer>
 SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg, typename System::Scalar* y,
                                 RkWorkspace<System>& ws, Observer& obs) {
   switch (cfg.method) {
-    case Method::bosh3: return solve_adaptive_with<kBosh3, H>(sys, cfg, y, ws, obs);
-    case Method::dopri5: return solve_adaptive_with<kDopri5, H>(sys, cfg, y, ws, obs);
-    default: return solve_adaptive_with<kTsit5, H>(sys, cfg, y, ws, obs);
+    case Method::bosh3:
+      return solve_adaptive_with<kBosh3, H>(sys, cfg, y, ws, obs);
+    case Method::dopri5:
+      return solve_adaptive_with<kDopri5, H>(sys, cfg, y, ws, obs);
+    default:
+      return solve_adaptive_with<kTsit5, H>(sys, cfg, y, ws, obs);
   }
 }
 

@@ -17,8 +17,9 @@ struct RkWorkspace {
 // k[0] must hold f(y) on entry. On return ws.y1 is the new state, ws.err the error estimate (if embedded),
 // and for FSAL methods k[stages-1] is f(y1).
 template <class System, class H>
-SG_HD inline __attribute__((always_inline)) void rk_step(const System& sys, const Tableau& tab, const typename System::Scalar* y, const H& h,
-                   RkWorkspace<System>& ws) {
+SG_HD inline __attribute__((always_inline)) void rk_step(const System& sys, const Tableau& tab,
+                                                         const typename System::Scalar* y, const H& h,
+                                                         RkWorkspace<System>& ws) {
   using S = typename System::Scalar;
   const int n = sys.dim();
   for (int s = 1; s < tab.stages; ++s) {

@@ -4,7 +4,9 @@ namespace sg {
 
 enum class Method : unsigned char { euler, moreau, rk4, bosh3, dopri5, tsit5 };
 
-inline bool is_adaptive(Method m) { return m == Method::bosh3 || m == Method::dopri5 || m == Method::tsit5; }
+inline bool is_adaptive(Method m) {
+  return m == Method::bosh3 || m == Method::dopri5 || m == Method::tsit5;
+}
 
 // PID step-size controller coefficients, Diffrax's semantics (engine-notes section 3).
 struct ControllerSettings {

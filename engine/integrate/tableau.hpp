@@ -12,13 +12,8 @@ struct Tableau {
   double e[7];  // b - b_hat
 };
 
-inline constexpr Tableau kRk4 = {4,
-                                 4,
-                                 false,
-                                 false,
-                                 {{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}},
-                                 {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6},
-                                 {}};
+inline constexpr Tableau kRk4 = {
+    4, 4, false, false, {{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {}};
 
 inline constexpr Tableau kBosh3 = {4,
                                    3,

@@ -1,7 +1,7 @@
 #pragma once
 // The particle model: point masses (with an optional radius) moving in 3-D against a ground plane
-// z = height. Plain data, trivially copyable, fixed capacity: a model can be copied per sweep point, converted
-// between scalar types, and later shipped to a GPU without pointers.
+// z = height. Plain data, trivially copyable, fixed capacity: a model can be copied per sweep point,
+// converted between scalar types, and later shipped to a GPU without pointers.
 #include <string>
 
 #include "engine/core/scalar.hpp"

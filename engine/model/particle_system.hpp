@@ -51,7 +51,8 @@ struct ParticleSystem {
     const S r = distance(q, i);
     const S vn = v[3 * i + 2];
     switch (m.contact) {
-      case ContactModel::penalty: return penalty_normal_force(m.penalty.k, m.penalty.c, r, vn);
+      case ContactModel::penalty:
+        return penalty_normal_force(m.penalty.k, m.penalty.c, r, vn);
       case ContactModel::mujoco: {
         const S inv_mass = 1.0 / m.particles[i].mass;
         return mujoco_contact_force(m.mujoco.solref, m.mujoco.solimp, m.mujoco.refsafe, timestep, r, vn,
@@ -65,7 +66,8 @@ struct ParticleSystem {
         apply_hard_contact(q, vfree, i);
         return m.particles[i].mass * (vfree[2] - before) / timestep;
       }
-      default: return S(0.0);
+      default:
+        return S(0.0);
     }
   }
 

@@ -122,8 +122,8 @@ RigidModel<T> convert_model(const RigidModel<S>& m) {
     o.damping = T(value(b.damping));
     o.force_count = b.force_count;
     for (int k = 0; k < b.force_count; ++k)
-      o.forces[k] = {convert_vec<T>(b.forces[k].force), convert_vec<T>(b.forces[k].torque), b.forces[k].from_step,
-                     b.forces[k].to_step};
+      o.forces[k] = {convert_vec<T>(b.forces[k].force), convert_vec<T>(b.forces[k].torque),
+                     b.forces[k].from_step, b.forces[k].to_step};
   }
   r.contact = m.contact;
   r.impratio = T(value(m.impratio));

@@ -1,8 +1,8 @@
 #pragma once
 // Free rigid bodies as a dynamical system for the integrators: Newton-Euler dynamics with MuJoCo-style soft
-// frictional contact (pyramidal cone, Newton on the primal with a bounded iteration count), Contacts From Distance, and the rotation
-// integrated exactly under Runge-Kutta (engine-notes section 3: a rotation vector phi accumulated within a
-// step and folded into the quaternion after each accepted step).
+// frictional contact (pyramidal cone, Newton on the primal with a bounded iteration count), Contacts From
+// Distance, and the rotation integrated exactly under Runge-Kutta (engine-notes section 3: a rotation vector
+// phi accumulated within a step and folded into the quaternion after each accepted step).
 #include "engine/collision/collide.hpp"
 #include "engine/contact/mujoco_soft.hpp"
 #include "engine/contact/newton_solver.hpp"
@@ -50,8 +50,9 @@ class RigidSystem {
       const RigidBody<S>& body = model_->bodies[b];
       S* s = y + kStride * b;
       const Quat<S> q = from_euler_xyz(body.euler_deg.x, body.euler_deg.y, body.euler_deg.z);
-      const S init[kStride] = {body.pos.x, body.pos.y, body.pos.z, q.w, q.x, q.y, q.z, 0.0, 0.0, 0.0,
-                               body.vel.x, body.vel.y, body.vel.z, body.angvel.x, body.angvel.y, body.angvel.z};
+      const S init[kStride] = {body.pos.x, body.pos.y,    body.pos.z,    q.w,          q.x,        q.y,
+                               q.z,        0.0,           0.0,           0.0,          body.vel.x, body.vel.y,
+                               body.vel.z, body.angvel.x, body.angvel.y, body.angvel.z};
       for (int k = 0; k < kStride; ++k) s[k] = init[k];
     }
   }
@@ -93,8 +94,10 @@ class RigidSystem {
       const S* s = y + kStride * b;
       S* d = ydot + kStride * b;
       const Vec3<S> phi_dot = dexp_inv(Vec3<S>(s[7], s[8], s[9]), Vec3<S>(s[13], s[14], s[15]));
-      const S out[kStride] = {s[10], s[11], s[12], 0.0, 0.0, 0.0, 0.0, phi_dot.x, phi_dot.y, phi_dot.z,
-                              acc[b].lin.x, acc[b].lin.y, acc[b].lin.z, acc[b].ang.x, acc[b].ang.y, acc[b].ang.z};
+      const S out[kStride] = {s[10],        s[11],        s[12],        0.0,
+                              0.0,          0.0,          0.0,          phi_dot.x,
+                              phi_dot.y,    phi_dot.z,    acc[b].lin.x, acc[b].lin.y,
+                              acc[b].lin.z, acc[b].ang.x, acc[b].ang.y, acc[b].ang.z};
       for (int k = 0; k < kStride; ++k) d[k] = out[k];
     }
   }
@@ -103,7 +106,8 @@ class RigidSystem {
   SG_HD void after_accept(S* y) const {
     for (int b = 0; b < model_->count; ++b) {
       S* s = y + kStride * b;
-      const Quat<S> q = normalized(integrate_rotation(Quat<S>(s[3], s[4], s[5], s[6]), Vec3<S>(s[7], s[8], s[9])));
+      const Quat<S> q =
+          normalized(integrate_rotation(Quat<S>(s[3], s[4], s[5], s[6]), Vec3<S>(s[7], s[8], s[9])));
       s[3] = q.w, s[4] = q.x, s[5] = q.y, s[6] = q.z;
       s[7] = s[8] = s[9] = S(0.0);
     }
@@ -239,7 +243,8 @@ class RigidSystem {
         const PairParams<S> params = combine(m.plane, body.surface);
         const CollisionOptions opt{params.margin + cfd_width, m.softness};
         const Pose<S> plane_pose{Vec3<S>(0.0, 0.0, m.plane_height), Quat<S>()};
-        add(-1, b, params, collide(GeomType::plane, plane_pose, Vec3<S>(), body.shape, pose, body.size, opt, buf));
+        add(-1, b, params,
+            collide(GeomType::plane, plane_pose, Vec3<S>(), body.shape, pose, body.size, opt, buf));
       }
       if (!m.collide_bodies) continue;
       for (int c = b + 1; c < m.count; ++c) {
@@ -249,7 +254,8 @@ class RigidSystem {
         const PairParams<S> params = combine(body.surface, other.surface);
         const CollisionOptions opt{params.margin + cfd_width, m.softness};
         add(b, c, params,
-            collide(body.shape, pose, body.size, other.shape, Pose<S>{so.pos, so.quat}, other.size, opt, buf));
+            collide(body.shape, pose, body.size, other.shape, Pose<S>{so.pos, so.quat}, other.size, opt,
+                    buf));
       }
     }
     return n;
@@ -354,7 +360,8 @@ class RigidSystem {
     ContactRecord* records = scratch_.records;
     const int nc = collect_contacts(states, with_cfd, records);
     int n = 0;
-    for (int i = 0; i < nc && n + 4 <= kMaxRigidRows; ++i) n += contact_rows(states, records[i], with_cfd, rows + n);
+    for (int i = 0; i < nc && n + 4 <= kMaxRigidRows; ++i)
+      n += contact_rows(states, records[i], with_cfd, rows + n);
     solve_newton(rows, n, mass_, inertia_, model_->count, acc, model_->iterations, scratch_.newton, slot);
     return n;
   }

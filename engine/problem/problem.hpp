@@ -47,7 +47,8 @@ void visit_problem_params(ProblemData<S>& p, F&& f) {
   } else {
     visit_model_params(p.model, f);
   }
-  for (int i = 0; i < p.loss.count; ++i) f("loss.terms." + std::to_string(i) + ".target", p.loss.terms[i].target);
+  for (int i = 0; i < p.loss.count; ++i)
+    f("loss.terms." + std::to_string(i) + ".target", p.loss.terms[i].target);
 }
 
 struct SmoothingSettings {

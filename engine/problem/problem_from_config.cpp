@@ -11,7 +11,9 @@ namespace {
 
 using nlohmann::json;
 
-Vec3<double> read_vec3(const json& j) { return {j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>()}; }
+Vec3<double> read_vec3(const json& j) {
+  return {j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>()};
+}
 
 template <class E, std::size_t N>
 E read_choice(const json& j, const char* path, const char* const (&names)[N]) {
@@ -34,7 +36,8 @@ ParticleModel<double> read_model(const json& c) {
   m.plane_height = model.at("plane").at("height").get<double>();
   const json& ps = model.at("particles");
   if (ps.empty() || ps.size() > static_cast<std::size_t>(kMaxParticles))
-    throw std::invalid_argument("model.particles: expected 1 to " + std::to_string(kMaxParticles) + " particles");
+    throw std::invalid_argument("model.particles: expected 1 to " + std::to_string(kMaxParticles) +
+                                " particles");
   m.count = static_cast<int>(ps.size());
   for (int i = 0; i < m.count; ++i) {
     const json& p = ps[static_cast<std::size_t>(i)];
@@ -80,7 +83,8 @@ RigidBody<double> read_body(const json& j) {
   b.damping = j.at("damping").get<double>();
   const json& forces = j.at("forces");
   if (forces.size() > static_cast<std::size_t>(kMaxTimedForces))
-    throw std::invalid_argument("model.bodies.*.forces: at most " + std::to_string(kMaxTimedForces) + " forces");
+    throw std::invalid_argument("model.bodies.*.forces: at most " + std::to_string(kMaxTimedForces) +
+                                " forces");
   b.force_count = static_cast<int>(forces.size());
   for (int k = 0; k < b.force_count; ++k) {
     const json& f = forces[static_cast<std::size_t>(k)];
@@ -107,7 +111,9 @@ RigidModel<double> read_rigid(const json& c) {
   static const char* const kModels[] = {"none", "penalty", "mujoco", "elastic", "hard"};
   m.contact = read_choice<ContactModel>(ct.at("model"), "contact.model", kModels);
   if (m.contact != ContactModel::none && m.contact != ContactModel::mujoco)
-    throw std::invalid_argument("contact.model: hard contact (Moreau) is not implemented for rigid bodies yet; use \"mujoco\" or \"none\"");
+    throw std::invalid_argument(
+        "contact.model: hard contact (Moreau) is not implemented for rigid bodies yet; use \"mujoco\" or "
+        "\"none\"");
   const json& mj = ct.at("mujoco");
   m.impratio = mj.at("impratio").get<double>();
   m.iterations = mj.at("iterations").get<int>();
@@ -137,9 +143,9 @@ IntegratorSettings read_integrator(const json& c) {
   s.auto_initial_step = j.at("initial_step").get<std::string>() == "auto";
   s.dt_min = j.at("dt_min").get<double>();
   const json& k = j.at("controller");
-  s.controller = {k.at("pcoeff").get<double>(),    k.at("icoeff").get<double>(),
-                  k.at("dcoeff").get<double>(),    k.at("safety").get<double>(),
-                  k.at("factor_min").get<double>(), k.at("factor_max").get<double>(),
+  s.controller = {k.at("pcoeff").get<double>(),           k.at("icoeff").get<double>(),
+                  k.at("dcoeff").get<double>(),           k.at("safety").get<double>(),
+                  k.at("factor_min").get<double>(),       k.at("factor_max").get<double>(),
                   k.at("reject_factor_max").get<double>()};
   s.through_controller = c.at("gradient").at("through_controller").get<bool>();
   return s;
@@ -187,13 +193,15 @@ Problem problem_from_config(const json& c) {
   p.integrator = read_integrator(c);
   const json& g = c.at("gradient");
   p.gradient.fd_eps = g.at("fd_eps").get<double>();
-  p.gradient.smoothing = {g.at("smoothing").at("samples").get<long>(), g.at("smoothing").at("sigma").get<double>(),
+  p.gradient.smoothing = {g.at("smoothing").at("samples").get<long>(),
+                          g.at("smoothing").at("sigma").get<double>(),
                           g.at("smoothing").at("seed").get<unsigned long>()};
   const json& sw = c.at("sweep");
   p.sweep = {sw.at("parameter").get<std::string>(), sw.at("from").get<double>(), sw.at("to").get<double>(),
              sw.at("points").get<long>()};
   if (!parameter_slot(p.data, p.sweep.parameter))
-    throw std::invalid_argument("sweep.parameter: \"" + p.sweep.parameter + "\" is not a differentiable parameter");
+    throw std::invalid_argument("sweep.parameter: \"" + p.sweep.parameter +
+                                "\" is not a differentiable parameter");
   return p;
 }
 

@@ -16,7 +16,8 @@ template <class S>
 struct SimWorkspace {
   std::unique_ptr<RkWorkspace<ParticleSystem<S>>> particles;
   std::unique_ptr<RkWorkspace<RigidSystem<S>>> rigid;
-  S y[RigidModel<S>::kMaxDim > ParticleModel<S>::kMaxDim ? RigidModel<S>::kMaxDim : ParticleModel<S>::kMaxDim];
+  S y[RigidModel<S>::kMaxDim > ParticleModel<S>::kMaxDim ? RigidModel<S>::kMaxDim
+                                                         : ParticleModel<S>::kMaxDim];
 };
 
 template <class S>

@@ -1,8 +1,8 @@
 #include "engine/simulate/trajectory.hpp"
 
 #include <cmath>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <memory>
 
 #include "engine/gradient/point_eval.hpp"
@@ -73,7 +73,9 @@ struct Recorder {
   void on_reject(double) {}
 };
 
-nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
+nlohmann::json number_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
+}
 
 }  // namespace
 
@@ -112,10 +114,19 @@ nlohmann::json trajectory_to_json(const Trajectory& tr) {
       marks.push_back({{"pos", c.pos}, {"normal", c.normal}, {"dist", c.dist}, {"virtual", c.is_virtual}});
     contacts.push_back(marks);
   }
-  return {{"contacts", contacts},{"value", tr.value},          {"t", tr.t},       {"q", tr.q},
-          {"v", tr.v},                  {"force", tr.force}, {"dt", tr.dt},
-          {"loss", number_or_null(tr.loss)}, {"grad", number_or_null(tr.grad)}, {"status", tr.status}, {"layout", tr.layout},
-          {"accepted", tr.accepted},    {"rejected", tr.rejected}};
+  return {{"contacts", contacts},
+          {"value", tr.value},
+          {"t", tr.t},
+          {"q", tr.q},
+          {"v", tr.v},
+          {"force", tr.force},
+          {"dt", tr.dt},
+          {"loss", number_or_null(tr.loss)},
+          {"grad", number_or_null(tr.grad)},
+          {"status", tr.status},
+          {"layout", tr.layout},
+          {"accepted", tr.accepted},
+          {"rejected", tr.rejected}};
 }
 
 }  // namespace sg

@@ -18,15 +18,15 @@ struct ContactMark {
 };
 
 struct Trajectory {
-  double value = 0.0;                         // the swept parameter
-  std::vector<double> t;                      // output times
-  std::string layout = "particles";           // "particles" or "rigid"
+  double value = 0.0;                // the swept parameter
+  std::vector<double> t;             // output times
+  std::string layout = "particles";  // "particles" or "rigid"
   // Per output time. particles: q and v have 3 entries per particle; rigid: q has pos (3) and quat (4,
   // w x y z) per body, v has linear (3, world) and angular (3, body frame) velocity per body.
   std::vector<std::vector<double>> q, v;
-  std::vector<std::vector<double>> force;     // per output time: contact force per particle or body
+  std::vector<std::vector<double>> force;          // per output time: contact force per particle or body
   std::vector<std::vector<ContactMark>> contacts;  // per output time (rigid bodies)
-  std::vector<double> dt;                     // accepted internal step sizes
+  std::vector<double> dt;                          // accepted internal step sizes
   double loss = 0.0, grad = 0.0;
   std::string status = "ok";
   long accepted = 0, rejected = 0;

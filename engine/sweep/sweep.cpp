@@ -18,9 +18,13 @@ double relative_difference(double a, double b) {
   return scale == 0.0 ? 0.0 : std::fabs(a - b) / scale;
 }
 
-int sign_of(double x) { return (x > 1e-12) - (x < -1e-12); }
+int sign_of(double x) {
+  return (x > 1e-12) - (x < -1e-12);
+}
 
-nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
+nlohmann::json number_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
+}
 
 void evaluate_range(const Problem& problem, const SweepControl& control, SweepResult& result, long begin,
                     long end) {

@@ -13,9 +13,9 @@
 namespace sg {
 
 struct SweepControl {
-  int threads = 0;                              // 0: all cores
-  const std::atomic<bool>* cancel = nullptr;    // set to stop early; unfinished points get "cancelled"
-  std::atomic<long>* completed = nullptr;       // incremented per finished point
+  int threads = 0;                            // 0: all cores
+  const std::atomic<bool>* cancel = nullptr;  // set to stop early; unfinished points get "cancelled"
+  std::atomic<long>* completed = nullptr;     // incremented per finished point
   std::function<void(long, const PointResult&)> on_point;  // called from workers as points finish
 };
 

@@ -65,7 +65,8 @@ plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
   loss.y.label = "loss";
   loss.series.push_back(column("loss", result, [](const PointResult& p) { return p.loss; }));
   if (smoothing)
-    loss.series.push_back(column("smoothed loss", result, [](const PointResult& p) { return p.loss_smoothed; }));
+    loss.series.push_back(
+        column("smoothed loss", result, [](const PointResult& p) { return p.loss_smoothed; }));
 
   plot::Plot grad;
   grad.title = "Gradient: AD vs finite differences";
@@ -77,8 +78,10 @@ plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
   grad.series.push_back(column("AD (forward mode)", result, [](const PointResult& p) { return p.grad; }));
   grad.series.push_back(fd);
   if (smoothing) {
-    grad.series.push_back(column("zeroth-order MC", result, [](const PointResult& p) { return p.grad_zeroth; }));
-    grad.series.push_back(column("first-order MC", result, [](const PointResult& p) { return p.grad_first; }));
+    grad.series.push_back(
+        column("zeroth-order MC", result, [](const PointResult& p) { return p.grad_zeroth; }));
+    grad.series.push_back(
+        column("first-order MC", result, [](const PointResult& p) { return p.grad_first; }));
   }
 
   plot::Plot err;

@@ -1,9 +1,9 @@
 #pragma once
 // Runs the softgrad binary as a user would and captures its exit code and output.
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 namespace sg::test {
 
@@ -24,6 +24,8 @@ inline CliResult run_softgrad(const std::string& args) {
   return r;
 }
 
-inline std::string scene(const std::string& name) { return std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/" + name; }
+inline std::string scene(const std::string& name) {
+  return std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/" + name;
+}
 
 }  // namespace sg::test

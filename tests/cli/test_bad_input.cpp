@@ -65,10 +65,11 @@ TEST_CASE("a missing scene file and an incompatible integrator are clear errors"
 }
 
 TEST_CASE("max_steps exhausted: the point gets its status, the others are still computed, exit 1") {
-  const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") +
-                              " --set integrator.type=tsit5 --set integrator.rtol=1e-12 --set integrator.atol=1e-12"
-                              " --set integrator.max_steps=60 --set sweep.points=5 --set sweep.from=0.3 --set "
-                              "sweep.to=2.9 --out " SOFTGRAD_BINARY_DIR "/max_steps.json");
+  const auto r =
+      run_softgrad("sweep " + scene("toy_point_mass.json") +
+                   " --set integrator.type=tsit5 --set integrator.rtol=1e-12 --set integrator.atol=1e-12"
+                   " --set integrator.max_steps=60 --set sweep.points=5 --set sweep.from=0.3 --set "
+                   "sweep.to=2.9 --out " SOFTGRAD_BINARY_DIR "/max_steps.json");
   INFO(r.output);
   CHECK(r.exit_code == 1);
   std::ifstream in(SOFTGRAD_BINARY_DIR "/max_steps.json");
@@ -78,8 +79,9 @@ TEST_CASE("max_steps exhausted: the point gets its status, the others are still 
 }
 
 TEST_CASE("state blow-up is reported per point, not a crash") {
-  const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") +
-                              " --set contact.penalty.k=1e15 --set sweep.points=3 --set sweep.from=0.2 --set sweep.to=0.4");
+  const auto r = run_softgrad(
+      "sweep " + scene("toy_point_mass.json") +
+      " --set contact.penalty.k=1e15 --set sweep.points=3 --set sweep.from=0.2 --set sweep.to=0.4");
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("3 of 3 points failed") != std::string::npos);

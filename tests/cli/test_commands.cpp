@@ -20,18 +20,20 @@ nlohmann::json read_json(const std::string& path) {
 
 TEST_CASE("sweep writes the result contract, a CSV and an SVG") {
   const std::string out = SOFTGRAD_BINARY_DIR "/sweep_contract";
-  const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") + " --set sweep.points=50 --out " + out +
-                              ".json --csv " + out + ".csv --svg " + out + ".svg --threads 2");
+  const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") + " --set sweep.points=50 --out " +
+                              out + ".json --csv " + out + ".csv --svg " + out + ".svg --threads 2");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const auto j = read_json(out + ".json");
-  for (const char* key : {"values", "loss", "grad", "grad_fd", "status", "stats", "config"}) CHECK(j.contains(key));
-  for (const char* key : {"points", "seconds", "grad_rel_err_median", "sign_agreement", "steps_total", "rejected_total"})
+  for (const char* key : {"values", "loss", "grad", "grad_fd", "status", "stats", "config"})
+    CHECK(j.contains(key));
+  for (const char* key :
+       {"points", "seconds", "grad_rel_err_median", "sign_agreement", "steps_total", "rejected_total"})
     CHECK(j["stats"].contains(key));
   CHECK(j["values"].size() == 50);
   CHECK(j["stats"]["points"] == 50);
   CHECK(j["stats"]["steps_total"] == 50 * 20);
-  CHECK(j["config"]["sweep"]["points"] == 50);  // the resolved scene after overrides
+  CHECK(j["config"]["sweep"]["points"] == 50);            // the resolved scene after overrides
   CHECK(j["config"]["integrator"]["max_steps"] == 4096);  // defaults filled in
   std::ifstream svg(out + ".svg");
   const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
@@ -69,6 +71,7 @@ TEST_CASE("bench --quick prints every integrator row and the sweep time") {
   const auto r = run_softgrad("bench --quick");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  for (const char* m : {"| euler |", "| moreau |", "| rk4 |", "| bosh3 |", "| dopri5 |", "| tsit5 |", "sweep, 2000 points"})
+  for (const char* m :
+       {"| euler |", "| moreau |", "| rk4 |", "| bosh3 |", "| dopri5 |", "| tsit5 |", "sweep, 2000 points"})
     CHECK(r.output.find(m) != std::string::npos);
 }

@@ -9,7 +9,9 @@
 
 namespace sg::test {
 
-inline std::string scene_path(const std::string& name) { return std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/" + name; }
+inline std::string scene_path(const std::string& name) {
+  return std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/" + name;
+}
 
 inline Problem shipped(const std::string& name, const std::vector<std::string>& sets = {}) {
   ProblemLoad loaded = load_problem_file(scene_path(name), sets);

@@ -18,7 +18,7 @@ namespace {
 struct Case {
   const char* name;
   std::vector<std::string> sets;
-  double x;  // where the gradient is taken
+  double x;          // where the gradient is taken
   bool force_model;  // works with every ODE integrator
 };
 
@@ -54,7 +54,9 @@ std::vector<Case> smooth_cases() {
   };
 }
 
-double relative_gap(double a, double b) { return std::fabs(a - b) / std::max(std::fabs(a), std::fabs(b)); }
+double relative_gap(double a, double b) {
+  return std::fabs(a - b) / std::max(std::fabs(a), std::fabs(b));
+}
 
 void check_case(const Case& c, const char* method, double tolerance, double fd_eps) {
   std::vector<std::string> sets = c.sets;
@@ -96,7 +98,8 @@ TEST_CASE("differentiating through the controller: same values, a different but 
   // The smooth oscillator of the penalty case, with steps well below the output step so the controller
   // acts: both gradients stay within the tolerance's order of FD, and the simulation is bitwise equal.
   std::vector<std::string> sets = smooth_cases()[0].sets;
-  for (const char* s : {"integrator.type=tsit5", "integrator.rtol=1e-8", "integrator.atol=1e-8"}) sets.push_back(s);
+  for (const char* s : {"integrator.type=tsit5", "integrator.rtol=1e-8", "integrator.atol=1e-8"})
+    sets.push_back(s);
   const Problem frozen = test::shipped("toy_point_mass.json", sets);
   Problem through = frozen;
   through.integrator.through_controller = true;

@@ -9,7 +9,8 @@
 using namespace sg;
 
 TEST_CASE("MuJoCo closed-form force equals the engine-notes worked example") {
-  // Sphere of 2 kg, r = -0.3 mm, v_n = -0.3 m/s, default solref/solimp, gravity 9.81 (values from MuJoCo 2.2.2).
+  // Sphere of 2 kg, r = -0.3 mm, v_n = -0.3 m/s, default solref/solimp, gravity 9.81 (values from
+  // MuJoCo 2.2.2).
   const double solref[2] = {0.02, 1.0};
   const double solimp[5] = {0.9, 0.95, 0.001, 0.5, 2.0};
   const auto f = mujoco_contact_force(solref, solimp, true, 0.002, -0.0003, -0.3, -9.81, 0.5);
@@ -23,7 +24,7 @@ TEST_CASE("MuJoCo impedance spline: endpoints, midpoint and power 1") {
   const double solimp[5] = {0.2, 0.8, 0.01, 0.5, 2.0};
   CHECK(mujoco_impedance(solimp, 0.0) == doctest::Approx(0.2));
   CHECK(mujoco_impedance(solimp, -0.01) == doctest::Approx(0.8));
-  CHECK(mujoco_impedance(solimp, -0.02) == doctest::Approx(0.8));  // beyond the width
+  CHECK(mujoco_impedance(solimp, -0.02) == doctest::Approx(0.8));   // beyond the width
   CHECK(mujoco_impedance(solimp, -0.005) == doctest::Approx(0.5));  // y(mid) = mid
   const double linear[5] = {0.2, 0.8, 0.01, 0.5, 1.0};
   CHECK(mujoco_impedance(linear, -0.0025) == doctest::Approx(0.2 + 0.25 * 0.6));
@@ -36,7 +37,7 @@ TEST_CASE("MuJoCo solref direct form and refsafe") {
   CHECK(d.K == doctest::Approx(1000.0 / (0.95 * 0.95)));
   CHECK(d.B == doctest::Approx(20.0 / 0.95));
   const double standard[2] = {0.002, 1.0};
-  const auto safe = mujoco_spring(standard, solimp, true, 0.002);    // tc raised to 0.004
+  const auto safe = mujoco_spring(standard, solimp, true, 0.002);     // tc raised to 0.004
   const auto unsafe = mujoco_spring(standard, solimp, false, 0.002);  // tc kept at 0.002
   CHECK(safe.B == doctest::Approx(2.0 / (0.95 * 0.004)));
   CHECK(unsafe.B == doctest::Approx(2.0 / (0.95 * 0.002)));

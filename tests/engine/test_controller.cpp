@@ -52,11 +52,12 @@ TEST_CASE("controller factor bounds") {
   CHECK(ctl.factor(1e-3, true) == doctest::Approx(0.9 * std::pow(1e3, 0.2)));
 }
 
-TEST_CASE("adaptive solve: steps never shrink after acceptance, rejections shrink by >= 10%, outputs are hit") {
+TEST_CASE(
+    "adaptive solve: steps never shrink after acceptance, rejections shrink by >= 10%, outputs are hit") {
   for (const char* method : {"bosh3", "dopri5", "tsit5"}) {
-    const Problem p = test::shipped("toy_point_mass.json", {std::string("integrator.type=") + method,
-                                                            "integrator.rtol=1e-7", "integrator.atol=1e-7",
-                                                            "model.particles.0.pos.2=0.55"});
+    const Problem p = test::shipped("toy_point_mass.json",
+                                    {std::string("integrator.type=") + method, "integrator.rtol=1e-7",
+                                     "integrator.atol=1e-7", "model.particles.0.pos.2=0.55"});
     AttemptLog log;
     const SolveStats st = solve_toy(p, log);
     REQUIRE(st.status == Status::ok);
@@ -83,9 +84,9 @@ TEST_CASE("adaptive solve: steps never shrink after acceptance, rejections shrin
 }
 
 TEST_CASE("max_steps counts every attempt and is reported") {
-  const Problem p = test::shipped("toy_point_mass.json", {"integrator.type=tsit5", "integrator.rtol=1e-10",
-                                                          "integrator.atol=1e-10", "integrator.max_steps=30",
-                                                          "model.particles.0.pos.2=0.55"});
+  const Problem p = test::shipped("toy_point_mass.json",
+                                  {"integrator.type=tsit5", "integrator.rtol=1e-10", "integrator.atol=1e-10",
+                                   "integrator.max_steps=30", "model.particles.0.pos.2=0.55"});
   AttemptLog log;
   const SolveStats st = solve_toy(p, log);
   CHECK(st.status == Status::max_steps);

@@ -14,7 +14,9 @@ using namespace sg;
 
 namespace {
 
-double relative_error(double g, double reference) { return std::fabs(g - reference) / std::fabs(reference); }
+double relative_error(double g, double reference) {
+  return std::fabs(g - reference) / std::fabs(reference);
+}
 
 std::vector<std::string> at_value(double v) {
   return {"sweep.from=" + std::to_string(v), "sweep.to=" + std::to_string(v), "sweep.points=1"};
@@ -31,7 +33,8 @@ TEST_CASE("box toss at v_z = -2: Euler's AD gradient is far off, Tsit5 1e-7 with
   PointEvaluator reference(test::shipped("toss_box_diffmjx.json", reference_settings()));
   const double ref = reference.evaluate(-2.0).grad_fd;
   PointEvaluator euler(test::shipped("toss_box_mjx.json"));
-  PointEvaluator tsit(test::shipped("toss_box_diffmjx.json", {"integrator.rtol=1e-7", "integrator.atol=1e-7"}));
+  PointEvaluator tsit(
+      test::shipped("toss_box_diffmjx.json", {"integrator.rtol=1e-7", "integrator.atol=1e-7"}));
   const double g_euler = euler.loss_and_grad(-2.0).grad, g_tsit = tsit.loss_and_grad(-2.0).grad;
   INFO("reference " << ref << ", Euler 0.01 " << g_euler << ", Tsit5 1e-7 " << g_tsit);
   CHECK(relative_error(g_euler, ref) > 1.0);
@@ -106,10 +109,10 @@ TEST_CASE("billiards: 30 Adam steps (lr 0.1) from a missing shot reduce the loss
   const double start = 3.0, start_loss = plain.loss_only(start).loss;
   const double u_cfd = adam(cfd, start), u_plain = adam(plain, start);
   const double loss_cfd = plain.loss_only(u_cfd).loss, loss_plain = plain.loss_only(u_plain).loss;
-  INFO("start loss " << start_loss << "; with CFD u0 -> " << u_cfd << ", loss " << loss_cfd << "; without u0 -> "
-                     << u_plain << ", loss " << loss_plain);
+  INFO("start loss " << start_loss << "; with CFD u0 -> " << u_cfd << ", loss " << loss_cfd
+                     << "; without u0 -> " << u_plain << ", loss " << loss_plain);
   CHECK(u_plain == start);  // zero gradient: Adam never moves
   CHECK(loss_plain == start_loss);
-  CHECK(std::fabs(u_cfd) < 1.9);                 // the shot now hits the 8-ball
-  CHECK(loss_cfd < start_loss - 1e-3);            // and moves it toward the target within the 0.6 s
+  CHECK(std::fabs(u_cfd) < 1.9);        // the shot now hits the 8-ball
+  CHECK(loss_cfd < start_loss - 1e-3);  // and moves it toward the target within the 0.6 s
 }

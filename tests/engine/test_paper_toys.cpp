@@ -13,8 +13,8 @@ using namespace sg;
 
 TEST_CASE("elastic toy: naive gradient +1, time-of-impact -1, the analytic answer -1") {
   // Loss = final height q_N. Analytically q_N = 2 - q0 for any q0 < 2 that bounces: dq_N/dq0 = -1.
-  const std::vector<std::string> base = {"loss.terms.0.kind=value", "loss.terms.0.target=0", "sweep.from=0.05",
-                                         "sweep.to=1.9", "sweep.points=101"};
+  const std::vector<std::string> base = {"loss.terms.0.kind=value", "loss.terms.0.target=0",
+                                         "sweep.from=0.05", "sweep.to=1.9", "sweep.points=101"};
   std::vector<std::string> naive = base, toi = base;
   toi.push_back("contact.elastic.toi=true");
   const SweepResult rn = run_sweep(test::shipped("toy_elastic.json", naive));
@@ -39,7 +39,8 @@ TEST_CASE("penalty toy: coarse gradients oscillate with sign flips; fine and ada
   // abruptly at contact, so even the fine loss jumps by O(h) wherever the contact time crosses a step:
   // every 1e-4 in q0. The points below sit between those jumps.
   std::vector<std::string> fine = {"integrator.substeps=1000"};
-  std::vector<std::string> adaptive = {"integrator.type=tsit5", "integrator.rtol=1e-8", "integrator.atol=1e-8"};
+  std::vector<std::string> adaptive = {"integrator.type=tsit5", "integrator.rtol=1e-8",
+                                       "integrator.atol=1e-8"};
   PointEvaluator fine_eval(test::shipped("toy_point_mass.json", fine));
   PointEvaluator adaptive_eval(test::shipped("toy_point_mass.json", adaptive));
   PointEvaluator coarse_eval(test::shipped("toy_point_mass.json"));
@@ -58,8 +59,9 @@ TEST_CASE("penalty toy: coarse gradients oscillate with sign flips; fine and ada
 TEST_CASE("falling mass: the hard gradient is zero where the smoothed one is informative") {
   // Loss: the final vertical velocity. Heights below about 1.226 m land (final velocity 0), above they
   // still fall (-4.905 m/s): a jump between flat pieces.
-  const std::vector<std::string> velocity = {"loss.terms.0.quantity=velocity", "sweep.from=1.15", "sweep.to=1.3",
-                                             "sweep.points=301", "gradient.smoothing.samples=0"};
+  const std::vector<std::string> velocity = {"loss.terms.0.quantity=velocity", "sweep.from=1.15",
+                                             "sweep.to=1.3", "sweep.points=301",
+                                             "gradient.smoothing.samples=0"};
   std::vector<std::string> smooth = velocity;
   smooth.push_back("contact.hard.kappa=300");
   const SweepResult hard = run_sweep(test::shipped("falling_mass.json", velocity));
@@ -86,11 +88,12 @@ TEST_CASE("falling mass: the hard gradient is zero where the smoothed one is inf
 }
 
 TEST_CASE("falling mass: randomized smoothing, first order is biased to zero, zeroth order sees the jump") {
-  const SweepResult r = run_sweep(test::shipped(
-      "falling_mass.json", {"loss.terms.0.quantity=velocity", "sweep.from=1.226", "sweep.to=1.226",
-                            "sweep.points=1", "gradient.smoothing.samples=400", "gradient.smoothing.sigma=0.1"}));
+  const SweepResult r = run_sweep(
+      test::shipped("falling_mass.json",
+                    {"loss.terms.0.quantity=velocity", "sweep.from=1.226", "sweep.to=1.226", "sweep.points=1",
+                     "gradient.smoothing.samples=400", "gradient.smoothing.sigma=0.1"}));
   const PointResult& p = r.points[0];
-  CHECK(p.grad_first == 0.0);            // average of exact hard gradients: all zero
+  CHECK(p.grad_first == 0.0);             // average of exact hard gradients: all zero
   CHECK(std::fabs(p.grad_zeroth) > 5.0);  // the jump of ~4.9 over a sigma of 0.1 shows up
-  CHECK(p.grad_zeroth < 0.0);            // higher start: still falling, more negative velocity
+  CHECK(p.grad_zeroth < 0.0);             // higher start: still falling, more negative velocity
 }

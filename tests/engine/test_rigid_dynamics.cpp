@@ -106,7 +106,7 @@ TEST_CASE("a sphere dropped on the plane comes to rest near the surface") {
   const FinalState r = run(m, settings(Method::euler, 0.002, 1000));
   REQUIRE(r.stats.status == Status::ok);
   CHECK(r.y[2] == doctest::Approx(0.05).epsilon(0.02));  // soft contact: within 1 mm of touching
-  CHECK(std::fabs(r.y[12]) < 1e-3);                        // at rest
+  CHECK(std::fabs(r.y[12]) < 1e-3);                      // at rest
 }
 
 TEST_CASE("straight-through CFD: identical values, non-zero derivative before contact") {
@@ -129,8 +129,8 @@ TEST_CASE("straight-through CFD: identical values, non-zero derivative before co
   const RunOutput<Dual1> a = run_simulation(with_cfd, cfg, ws1, obs);
   const RunOutput<Dual1> b = run_simulation(without, cfg, ws2, obs);
   REQUIRE(a.stats.status == Status::ok);
-  CHECK(a.loss.v == b.loss.v);       // bit for bit: the simulation is the plain one
-  CHECK(b.loss.d[0] == 0.0);         // without CFD the separated sphere has no contact gradient
-  CHECK(a.loss.d[0] != 0.0);         // with CFD the virtual contact is felt in the derivative
-  CHECK(a.loss.d[0] < 0.0);  // starting higher, the virtual push is weaker: a smaller final upward v_z
+  CHECK(a.loss.v == b.loss.v);  // bit for bit: the simulation is the plain one
+  CHECK(b.loss.d[0] == 0.0);    // without CFD the separated sphere has no contact gradient
+  CHECK(a.loss.d[0] != 0.0);    // with CFD the virtual contact is felt in the derivative
+  CHECK(a.loss.d[0] < 0.0);     // starting higher, the virtual push is weaker: a smaller final upward v_z
 }
