@@ -65,6 +65,45 @@ void bench_integrators(const BenchArgs& args, const std::string& scene, const ch
   }
 }
 
+// Per-step cost of the 3-D scenes as shipped (each with its own integrator).
+void bench_rigid_scenes(const BenchArgs& args, double budget) {
+  static const char* kScenes[] = {"toss_sphere_mjx",     "toss_sphere_diffmjx", "toss_box_mjx",
+                                  "toss_box_diffmjx",    "toss_capsule_diffmjx", "toss_cylinder_diffmjx",
+                                  "toss_ellipsoid_diffmjx", "billiards",         "billiards_nogravity"};
+  for (const char* scene : kScenes) {
+    ProblemLoad loaded = load_problem_file(args.scenes + "/" + scene + ".json");
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s", loaded.errors.c_str());
+      continue;
+    }
+    const Problem& p = *loaded.problem;
+    PointEvaluator eval(p);
+    const double x = 0.5 * (p.sweep.from + p.sweep.to);
+    double ns_plain = 1e30, ns_grad = 1e30;
+    for (int round = 0; round < 3; ++round) {
+      auto plain = time_runs(budget / 3, [&] { return eval.loss_only(x).stats.accepted; });
+      auto grad = time_runs(budget / 3, [&] { return eval.loss_and_grad(x).stats.accepted; });
+      ns_plain = std::min(ns_plain, 1e9 * plain.first / static_cast<double>(plain.second));
+      ns_grad = std::min(ns_grad, 1e9 * grad.first / static_cast<double>(grad.second));
+    }
+    std::printf("| %s | %s | %.0f | %.0f | %.2f |\n", scene, p.config["integrator"]["type"].get<std::string>().c_str(),
+                ns_plain, ns_grad, ns_grad / ns_plain);
+  }
+}
+
+void bench_toss_sweep(const BenchArgs& args, int repeats) {
+  ProblemLoad loaded =
+      load_problem_file(args.scenes + "/toss_box_diffmjx.json", {"integrator.rtol=1e-7", "integrator.atol=1e-7"});
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "%s", loaded.errors.c_str());
+    return;
+  }
+  double best = 1e30;
+  for (int i = 0; i < repeats; ++i) best = std::min(best, run_sweep(*loaded.problem).stats.seconds);
+  std::printf("| toss_box_diffmjx sweep, %ld points, Tsit5 1e-7, AD + central FD | all cores | %.3f s |\n",
+              loaded.problem->sweep.points, best);
+}
+
 void bench_sweep(const BenchArgs& args, int repeats) {
   ProblemLoad loaded = load_problem_file(args.scenes + "/toy_point_mass.json");
   if (!loaded.ok()) {
@@ -96,6 +135,12 @@ int run(const BenchArgs& args) {
   std::printf("\nSweep wall time (best of %d)\n\n| sweep | threads | wall time |\n|---|---|---|\n",
               args.quick ? 2 : 20);
   bench_sweep(args, args.quick ? 2 : 20);
+  if (args.quick) return kExitOk;  // the 3-D part takes a few seconds more
+  std::printf("\n3-D scenes at the middle of each sweep range (ns per accepted step, best of 3 rounds)\n\n");
+  std::printf("| scene | integrator | ns/step | ns/gradient step (Dual<1>) | ratio |\n|---|---|---|---|---|\n");
+  bench_rigid_scenes(args, 1.5);
+  std::printf("\n| sweep | threads | wall time (best of 3) |\n|---|---|---|\n");
+  bench_toss_sweep(args, 3);
   return kExitOk;
 }
 
