@@ -73,6 +73,7 @@ struct RigidModel {
   int iterations = 100;
   bool refsafe = true;
   CfdParams<S> cfd;
+  HardParams<S> hard;     // contact.model "hard": kappa and Gauss-Seidel iterations (friction is per pair)
   double softness = 0.0;  // smooth collision detection (0: exact)
 
   // ODE state per body: pos (3), quat (4, held fixed within a step), phi (3, rotation accumulated in the
@@ -133,6 +134,7 @@ RigidModel<T> convert_model(const RigidModel<S>& m) {
   r.cfd.straight_through = m.cfd.straight_through;
   for (int i = 0; i < 5; ++i) r.cfd.solimp[i] = T(value(m.cfd.solimp[i]));
   r.cfd.beta = T(value(m.cfd.beta));
+  r.hard = {T(value(m.hard.kappa)), m.hard.iterations, T(value(m.hard.friction))};
   r.softness = m.softness;
   return r;
 }

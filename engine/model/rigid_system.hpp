@@ -5,6 +5,7 @@
 // phi accumulated within a step and folded into the quaternion after each accepted step).
 #include "engine/collision/collide.hpp"
 #include "engine/contact/mujoco_soft.hpp"
+#include "engine/contact/gauss_seidel.hpp"
 #include "engine/contact/newton_solver.hpp"
 #include "engine/model/rigid_model.hpp"
 #include "engine/rigid/inertia.hpp"
@@ -151,11 +152,20 @@ class RigidSystem {
     }
     BodyVelocity<S> acc[kMaxBodies];
     accelerations(mid, acc);
+    BodyVelocity<S> vel[kMaxBodies];  // velocities after the step's forces (and impulses)
+    for (int b = 0; b < model_->count; ++b) {
+      const S* s = y + kStride * b;
+      for (int k = 0; k < 3; ++k) {
+        vel[b].lin[k] = s[10 + k] + h * acc[b].lin[k];
+        vel[b].ang[k] = s[13 + k] + h * acc[b].ang[k];
+      }
+    }
+    if (model_->contact == ContactModel::hard) apply_hard_impulses(mid, vel);
     for (int b = 0; b < model_->count; ++b) {
       S* s = y + kStride * b;
       for (int k = 0; k < 3; ++k) {
-        const S v_new = s[10 + k] + h * acc[b].lin[k];
-        const S w_new = s[13 + k] + h * acc[b].ang[k];
+        const S v_new = vel[b].lin[k];
+        const S w_new = vel[b].ang[k];
         s[k] += 0.5 * h * (s[10 + k] + v_new);
         s[7 + k] = 0.5 * h * (s[13 + k] + w_new);
         s[10 + k] = v_new;
@@ -198,6 +208,78 @@ class RigidSystem {
     PairParams<S> params;
   };
 
+  // Hard contact (analytic-smoothing paper, engine-notes section 6) at the Moreau midpoint: one 3-row block
+  // per contact (normal, two tangents), Delassus G = J M^-1 J', free velocity c = J v_free, Gauss-Seidel with
+  // the sigmoid weights and the friction-cone prox, then v += M^-1 J' p.
+  SG_HD void apply_hard_impulses(const S* mid, BodyVelocity<S>* vel) const {
+    const RigidModel<S>& m = *model_;
+    BodyState<S>* states = scratch_.states;
+    decode_states(mid, states);
+    // Smoothed contact acts on separated pairs too: look a few sigmoid widths beyond contact.
+    const double kappa = value(m.hard.kappa);
+    const double band = kappa < kInf ? 10.0 / kappa : 0.0;
+    ContactRecord* records = scratch_.records;
+    int nc = collect_contacts(states, false, records, band);
+    if (nc > kMaxHardContacts) nc = kMaxHardContacts;
+    if (nc == 0) return;
+    HardScratch& hs = scratch_.hard;
+    hs.problem.nc = nc;
+    for (int j = 0; j < nc; ++j) {
+      const ContactRecord& rec = records[j];
+      for (int a = 0; a < 3; ++a) hs.rows[3 * j + a] = hard_row(states, rec, rec.contact.frame[a]);
+      hs.problem.depth[j] = rec.params.margin - rec.contact.dist;
+      hs.problem.mu[j] = rec.params.friction;
+    }
+    for (int r = 0; r < 3 * nc; ++r) {
+      hs.problem.c[r] = relative_velocity(hs.rows[r], vel);
+      for (int q = 0; q < 3 * nc; ++q) hs.problem.G[r][q] = delassus_entry(hs.rows[r], hs.rows[q]);
+    }
+    solve_gauss_seidel(hs.problem, m.hard.kappa, m.hard.iterations, hs.impulse);
+    for (int r = 0; r < 3 * nc; ++r) {
+      const ConstraintRow<S>& row = hs.rows[r];
+      if (row.body_a >= 0) apply_row_force(row.ja, inv_mass_[row.body_a], hs.impulse[r], vel[row.body_a]);
+      if (row.body_b >= 0) apply_row_force(row.jb, inv_mass_[row.body_b], hs.impulse[r], vel[row.body_b]);
+    }
+  }
+
+  SG_HD ConstraintRow<S> hard_row(const BodyState<S>* states, const ContactRecord& rec, const Vec3<S>& dir) const {
+    ConstraintRow<S> row;
+    row.body_a = rec.body_a;
+    row.body_b = rec.body_b;
+    row.ja = {Vec3<S>(), Vec3<S>()};
+    row.jb = {Vec3<S>(), Vec3<S>()};
+    if (rec.body_b >= 0)
+      row.jb = point_jacobian(dir, rec.contact.pos - states[rec.body_b].pos, states[rec.body_b].rot);
+    if (rec.body_a >= 0) {
+      const RowJacobian<S> j = point_jacobian(dir, rec.contact.pos - states[rec.body_a].pos, states[rec.body_a].rot);
+      row.ja = {-j.lin, -j.ang};
+    }
+    return row;
+  }
+
+  SG_HD static S relative_velocity(const ConstraintRow<S>& row, const BodyVelocity<S>* vel) {
+    S v = 0.0;
+    if (row.body_a >= 0) v += row_dot(row.ja, vel[row.body_a]);
+    if (row.body_b >= 0) v += row_dot(row.jb, vel[row.body_b]);
+    return v;
+  }
+
+  // (J M^-1 J')_rq over the bodies the two rows share.
+  SG_HD S delassus_entry(const ConstraintRow<S>& r, const ConstraintRow<S>& q) const {
+    S g = 0.0;
+    auto add = [&](int body, const RowJacobian<S>& a, const RowJacobian<S>& b) {
+      const InverseMass<S>& im = inv_mass_[body];
+      g += im.inv_mass * dot(a.lin, b.lin) + a.ang.x * b.ang.x * im.inv_inertia.x +
+           a.ang.y * b.ang.y * im.inv_inertia.y + a.ang.z * b.ang.z * im.inv_inertia.z;
+    };
+    if (r.body_a >= 0 && r.body_a == q.body_a) add(r.body_a, r.ja, q.ja);
+    if (r.body_a >= 0 && r.body_a == q.body_b) add(r.body_a, r.ja, q.jb);
+    if (r.body_b >= 0 && r.body_b == q.body_a) add(r.body_b, r.jb, q.ja);
+    if (r.body_b >= 0 && r.body_b == q.body_b) add(r.body_b, r.jb, q.jb);
+    return g;
+  }
+
+
   SG_HD void inverse_mass_of(int b) {
     const RigidBody<S>& body = model_->bodies[b];
     MassInertia<S> mi = geom_mass_inertia(body.shape, body.size, body.density);
@@ -227,9 +309,10 @@ class RigidSystem {
     for (int b = 0; b < model_->count; ++b) states[b] = body_state(y, b);
   }
 
-  SG_HD int collect_contacts(const BodyState<S>* states, bool with_cfd, ContactRecord* out) const {
+  SG_HD int collect_contacts(const BodyState<S>* states, bool with_cfd, ContactRecord* out,
+                             double extra_band = 0.0) const {
     const RigidModel<S>& m = *model_;
-    const double cfd_width = with_cfd ? value(m.cfd.solimp[2]) : 0.0;
+    const double cfd_width = (with_cfd ? value(m.cfd.solimp[2]) : 0.0) + extra_band;
     int n = 0;
     Contact<S> buf[kMaxContactsPerPair];
     auto add = [&](int a, int b, const PairParams<S>& params, int count) {
@@ -372,7 +455,14 @@ class RigidSystem {
 
   // Contact scratch space, built once per system (per run) rather than per right-hand-side evaluation.
   // Mutable for the same reason as interval_: the solvers hold the system const.
+  static constexpr int kMaxHardContacts = 16;
+  struct HardScratch {
+    GaussSeidelProblem<S, kMaxHardContacts> problem;
+    ConstraintRow<S> rows[3 * kMaxHardContacts];
+    S impulse[3 * kMaxHardContacts];
+  };
   struct Scratch {
+    HardScratch hard;
     BodyState<S> states[kMaxBodies];
     ContactRecord records[kMaxRigidContacts];
     ConstraintRow<S> rows[kMaxRigidRows];

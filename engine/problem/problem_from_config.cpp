@@ -110,10 +110,10 @@ RigidModel<double> read_rigid(const json& c) {
   const json& ct = c.at("contact");
   static const char* const kModels[] = {"none", "penalty", "mujoco", "elastic", "hard"};
   m.contact = read_choice<ContactModel>(ct.at("model"), "contact.model", kModels);
-  if (m.contact != ContactModel::none && m.contact != ContactModel::mujoco)
-    throw std::invalid_argument(
-        "contact.model: hard contact (Moreau) is not implemented for rigid bodies yet; use \"mujoco\" or "
-        "\"none\"");
+  if (m.contact != ContactModel::none && m.contact != ContactModel::mujoco && m.contact != ContactModel::hard)
+    throw std::invalid_argument("contact.model: rigid bodies support \"none\", \"mujoco\" and \"hard\"");
+  const json& hard = ct.at("hard");
+  m.hard = {read_number_or_inf(hard.at("kappa")), hard.at("iterations").get<int>(), hard.at("friction").get<double>()};
   const json& mj = ct.at("mujoco");
   m.impratio = mj.at("impratio").get<double>();
   m.iterations = mj.at("iterations").get<int>();

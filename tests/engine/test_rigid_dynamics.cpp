@@ -134,3 +134,58 @@ TEST_CASE("straight-through CFD: identical values, non-zero derivative before co
   CHECK(a.loss.d[0] != 0.0);    // with CFD the virtual contact is felt in the derivative
   CHECK(a.loss.d[0] < 0.0);     // starting higher, the virtual push is weaker: a smaller final upward v_z
 }
+
+TEST_CASE("hard contact on rigid bodies: inelastic landing, friction brings a sliding sphere to rolling") {
+  RigidModel<double> m = one_body(GeomType::sphere, {0.05, 0.05, 0.05});
+  m.contact = ContactModel::hard;
+  m.hard = {kInf, 20, 0.0};
+  m.bodies[0].surface.friction = 0.5;
+  m.plane.friction = 0.5;
+  m.bodies[0].pos = {0.0, 0.0, 0.2};
+  m.bodies[0].vel = {1.0, 0.0, -1.0};
+  const FinalState r = run(m, settings(Method::moreau, 0.005, 200));
+  REQUIRE(r.stats.status == Status::ok);
+  CHECK(std::fabs(r.y[12]) < 1e-9);  // no bounce: the normal velocity is removed
+  // Within one half step of motion of the surface (the midpoint scheme's detection lag).
+  CHECK(r.y[2] == doctest::Approx(0.05).epsilon(0.1));
+  // Rolling without slipping at the end: the contact point (where the solver applies the impulse) is at rest.
+  const RigidSystem<double> sys(&m, 0.005);
+  const BodyState<double> st = sys.body_state(r.y, 0);
+  Contact<double> c[8];
+  REQUIRE(sys.contacts(r.y, c, 8, false) == 1);
+  const Vec3<double> point_velocity = st.vel + cross(st.rot * st.angvel, c[0].pos - st.pos);
+  CHECK(std::fabs(point_velocity.x) < 1e-6);
+  CHECK(st.vel.x < 1.0);  // friction took speed away while slipping
+  CHECK(st.vel.x > 0.5);  // a solid sphere keeps 5/7 of its speed when it starts rolling
+}
+
+TEST_CASE("hard contact smoothed by kappa = 300 on rigid bodies: AD equals FD") {
+  RigidModel<double> m = one_body(GeomType::box, {0.05, 0.05, 0.05});
+  m.contact = ContactModel::hard;
+  m.hard = {300.0, 10, 0.0};
+  m.bodies[0].pos = {0.0, 0.0, 0.2};
+  m.bodies[0].euler_deg = {20.0, 0.0, 0.0};
+  m.bodies[0].vel = {0.0, -0.1, -1.0};
+  ProblemData<double> base;
+  base.type = ModelType::rigid;
+  base.rigid = m;
+  base.loss.terms[0] = {LossQuantity::position, 0, 1, LossKind::value, 0.0, 1.0};
+  const IntegratorSettings cfg = settings(Method::moreau, 0.01, 60);
+  auto loss_at = [&](double vz) {
+    ProblemData<double> pd = base;
+    pd.rigid.bodies[0].vel.z = vz;
+    SimWorkspace<double> ws;
+    NullObserver obs;
+    return run_simulation(pd, cfg, ws, obs).loss;
+  };
+  ProblemData<Dual1> dual = convert_problem<Dual1>(base);
+  dual.rigid.bodies[0].vel.z = seeded<Dual1>(-1.0, 0);
+  SimWorkspace<Dual1> ws;
+  NullObserver obs;
+  const RunOutput<Dual1> ad = run_simulation(dual, cfg, ws, obs);
+  REQUIRE(ad.stats.status == Status::ok);
+  const double eps = 1e-6, fd = (loss_at(-1.0 + eps) - loss_at(-1.0 - eps)) / (2 * eps);
+  INFO("AD " << ad.loss.d[0] << ", FD " << fd);
+  CHECK(std::fabs(ad.loss.d[0]) > 1e-4);
+  CHECK(ad.loss.d[0] == doctest::Approx(fd).epsilon(1e-5));
+}
