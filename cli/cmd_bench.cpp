@@ -37,6 +37,25 @@ std::pair<double, long> time_runs(double budget, F&& fn) {
   return {elapsed, steps};
 }
 
+struct StepCost {
+  double ns_plain, ns_grad;
+};
+
+// ns per accepted step of a double run and of a Dual<1> run at the middle of the sweep range, best of
+// `rounds` rounds: the least disturbed by whatever else the machine is doing.
+StepCost step_cost(const Problem& p, double budget, int rounds) {
+  PointEvaluator eval(p);
+  const double x = 0.5 * (p.sweep.from + p.sweep.to);
+  StepCost best{1e30, 1e30};
+  for (int round = 0; round < rounds; ++round) {
+    auto plain = time_runs(budget / rounds, [&] { return eval.loss_only(x).stats.accepted; });
+    auto grad = time_runs(budget / rounds, [&] { return eval.loss_and_grad(x).stats.accepted; });
+    best.ns_plain = std::min(best.ns_plain, 1e9 * plain.first / static_cast<double>(plain.second));
+    best.ns_grad = std::min(best.ns_grad, 1e9 * grad.first / static_cast<double>(grad.second));
+  }
+  return best;
+}
+
 void bench_integrators(const BenchArgs& args, const std::string& scene, const char* contact, double budget) {
   static const char* kMethods[] = {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5"};
   for (const char* method : kMethods) {
@@ -49,51 +68,34 @@ void bench_integrators(const BenchArgs& args, const std::string& scene, const ch
       std::fprintf(stderr, "%s", loaded.errors.c_str());
       continue;
     }
-    const Problem& p = *loaded.problem;
-    PointEvaluator eval(p);
-    const double x = 0.5 * (p.sweep.from + p.sweep.to);
-    // Best of five rounds each: the least disturbed by whatever else the machine is doing.
-    double ns_plain = 1e30, ns_grad = 1e30;
-    for (int round = 0; round < 5; ++round) {
-      auto plain = time_runs(budget / 5, [&] { return eval.loss_only(x).stats.accepted; });
-      auto grad = time_runs(budget / 5, [&] { return eval.loss_and_grad(x).stats.accepted; });
-      ns_plain = std::min(ns_plain, 1e9 * plain.first / static_cast<double>(plain.second));
-      ns_grad = std::min(ns_grad, 1e9 * grad.first / static_cast<double>(grad.second));
-    }
-    std::printf("| %s | %s | %s | %.1f | %.1f | %.2f |\n", scene.c_str(), contact, method, ns_plain, ns_grad,
-                ns_grad / ns_plain);
+    const StepCost c = step_cost(*loaded.problem, budget, 5);
+    std::printf("| %s | %s | %s | %.1f | %.1f | %.2f |\n", scene.c_str(), contact, method, c.ns_plain,
+                c.ns_grad, c.ns_grad / c.ns_plain);
   }
 }
 
 // Per-step cost of the 3-D scenes as shipped (each with its own integrator).
 void bench_rigid_scenes(const BenchArgs& args, double budget) {
-  static const char* kScenes[] = {"toss_sphere_mjx",     "toss_sphere_diffmjx", "toss_box_mjx",
-                                  "toss_box_diffmjx",    "toss_capsule_diffmjx", "toss_cylinder_diffmjx",
-                                  "toss_ellipsoid_diffmjx", "billiards",         "billiards_nogravity"};
+  static const char* kScenes[] = {
+      "toss_sphere_mjx",      "toss_sphere_diffmjx",   "toss_box_mjx",           "toss_box_diffmjx",
+      "toss_capsule_diffmjx", "toss_cylinder_diffmjx", "toss_ellipsoid_diffmjx", "billiards",
+      "billiards_nogravity"};
   for (const char* scene : kScenes) {
     ProblemLoad loaded = load_problem_file(args.scenes + "/" + scene + ".json");
     if (!loaded.ok()) {
       std::fprintf(stderr, "%s", loaded.errors.c_str());
       continue;
     }
-    const Problem& p = *loaded.problem;
-    PointEvaluator eval(p);
-    const double x = 0.5 * (p.sweep.from + p.sweep.to);
-    double ns_plain = 1e30, ns_grad = 1e30;
-    for (int round = 0; round < 3; ++round) {
-      auto plain = time_runs(budget / 3, [&] { return eval.loss_only(x).stats.accepted; });
-      auto grad = time_runs(budget / 3, [&] { return eval.loss_and_grad(x).stats.accepted; });
-      ns_plain = std::min(ns_plain, 1e9 * plain.first / static_cast<double>(plain.second));
-      ns_grad = std::min(ns_grad, 1e9 * grad.first / static_cast<double>(grad.second));
-    }
-    std::printf("| %s | %s | %.0f | %.0f | %.2f |\n", scene, p.config["integrator"]["type"].get<std::string>().c_str(),
-                ns_plain, ns_grad, ns_grad / ns_plain);
+    const StepCost c = step_cost(*loaded.problem, budget, 3);
+    const std::string method = loaded.problem->config["integrator"]["type"].get<std::string>();
+    std::printf("| %s | %s | %.0f | %.0f | %.2f |\n", scene, method.c_str(), c.ns_plain, c.ns_grad,
+                c.ns_grad / c.ns_plain);
   }
 }
 
 void bench_toss_sweep(const BenchArgs& args, int repeats) {
-  ProblemLoad loaded =
-      load_problem_file(args.scenes + "/toss_box_diffmjx.json", {"integrator.rtol=1e-7", "integrator.atol=1e-7"});
+  ProblemLoad loaded = load_problem_file(args.scenes + "/toss_box_diffmjx.json",
+                                         {"integrator.rtol=1e-7", "integrator.atol=1e-7"});
   if (!loaded.ok()) {
     std::fprintf(stderr, "%s", loaded.errors.c_str());
     return;
@@ -137,7 +139,8 @@ int run(const BenchArgs& args) {
   bench_sweep(args, args.quick ? 2 : 20);
   if (args.quick) return kExitOk;  // the 3-D part takes a few seconds more
   std::printf("\n3-D scenes at the middle of each sweep range (ns per accepted step, best of 3 rounds)\n\n");
-  std::printf("| scene | integrator | ns/step | ns/gradient step (Dual<1>) | ratio |\n|---|---|---|---|---|\n");
+  std::printf(
+      "| scene | integrator | ns/step | ns/gradient step (Dual<1>) | ratio |\n|---|---|---|---|---|\n");
   bench_rigid_scenes(args, 1.5);
   std::printf("\n| sweep | threads | wall time (best of 3) |\n|---|---|---|\n");
   bench_toss_sweep(args, 3);

@@ -4,8 +4,8 @@
 // Distance, and the rotation integrated exactly under Runge-Kutta (engine-notes section 3: a rotation vector
 // phi accumulated within a step and folded into the quaternion after each accepted step).
 #include "engine/collision/collide.hpp"
-#include "engine/contact/mujoco_soft.hpp"
 #include "engine/contact/gauss_seidel.hpp"
+#include "engine/contact/mujoco_soft.hpp"
 #include "engine/contact/newton_solver.hpp"
 #include "engine/model/rigid_model.hpp"
 #include "engine/rigid/inertia.hpp"
@@ -242,7 +242,8 @@ class RigidSystem {
     }
   }
 
-  SG_HD ConstraintRow<S> hard_row(const BodyState<S>* states, const ContactRecord& rec, const Vec3<S>& dir) const {
+  SG_HD ConstraintRow<S> hard_row(const BodyState<S>* states, const ContactRecord& rec,
+                                  const Vec3<S>& dir) const {
     ConstraintRow<S> row;
     row.body_a = rec.body_a;
     row.body_b = rec.body_b;
@@ -251,7 +252,8 @@ class RigidSystem {
     if (rec.body_b >= 0)
       row.jb = point_jacobian(dir, rec.contact.pos - states[rec.body_b].pos, states[rec.body_b].rot);
     if (rec.body_a >= 0) {
-      const RowJacobian<S> j = point_jacobian(dir, rec.contact.pos - states[rec.body_a].pos, states[rec.body_a].rot);
+      const RowJacobian<S> j =
+          point_jacobian(dir, rec.contact.pos - states[rec.body_a].pos, states[rec.body_a].rot);
       row.ja = {-j.lin, -j.ang};
     }
     return row;
@@ -278,7 +280,6 @@ class RigidSystem {
     if (r.body_b >= 0 && r.body_b == q.body_b) add(r.body_b, r.jb, q.jb);
     return g;
   }
-
 
   SG_HD void inverse_mass_of(int b) {
     const RigidBody<S>& body = model_->bodies[b];
