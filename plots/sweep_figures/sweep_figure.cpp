@@ -48,7 +48,7 @@ void fit_gradient_axis(plot::Axis& axis, const SweepResult& r) {
   const double typical = percentile(mags, 0.5), large = percentile(mags, 0.99);
   if (typical > 0.0 && large / typical > 1e3) {
     axis.scale = plot::Scale::symlog;
-    axis.symlog_threshold = typical;
+    axis.symlog_threshold = std::pow(10.0, std::floor(std::log10(typical)));  // a decade: readable ticks
   }
 }
 
