@@ -116,3 +116,22 @@ TEST_CASE("billiards: 30 Adam steps (lr 0.1) from a missing shot reduce the loss
   CHECK(std::fabs(u_cfd) < 1.9);        // the shot now hits the 8-ball
   CHECK(loss_cfd < start_loss - 1e-3);  // and moves it toward the target within the 0.6 s
 }
+
+TEST_CASE("capsule, box and cylinder tosses: with smooth collision the AD gradient matches FD") {
+  // 40 points over v_z in [-3, -1] at rtol = atol = 1e-10 (FD eps 1e-4), collision softness 1 mm. Measured
+  // medians of |AD - FD| / |FD|: capsule 0.7%, box 1.3%, cylinder 0.8%. Our exact detectors (MuJoCo's plane
+  // colliders: every corner / end within the margin) give about the same medians here, so the offsets DiffMJX
+  // saw with MJX's detectors do not appear; the remaining gap is the contact-onset jump (docs/engine.md).
+  for (const char* scene : {"toss_capsule_diffmjx.json", "toss_box_diffmjx.json", "toss_cylinder_diffmjx.json"}) {
+    const SweepResult r = run_sweep(test::shipped(
+        scene, {"sweep.points=40", "integrator.rtol=1e-10", "integrator.atol=1e-10", "gradient.fd_eps=1e-4",
+                "collision.softness=0.001"}));
+    std::vector<double> err;
+    for (const PointResult& p : r.points)
+      if (p.status == "ok" && p.grad_fd != 0.0) err.push_back(relative_error(p.grad, p.grad_fd));
+    REQUIRE(err.size() == 40);
+    std::nth_element(err.begin(), err.begin() + 20, err.end());
+    INFO(std::string(scene) << ": median relative AD-FD difference " << err[20]);
+    CHECK(err[20] < 0.03);
+  }
+}
