@@ -97,7 +97,7 @@ std::vector<FieldSpec> build_table() {
           particles_only(
               number("contact.hard.friction", 0, at_least(0), diff, "Coulomb friction coefficient mu.")),
 
-          rigid_only(number("collision.softness", 0, at_least(0), diff,
+          rigid_only(number("collision.softness", 0, at_least(0), fixed,
                             "Smooth collision detection length in m (0 = exact; > 0 smooth proxies).")),
 
           choice("integrator.type", {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5"}, "euler",
