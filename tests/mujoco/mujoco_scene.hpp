@@ -22,23 +22,8 @@ struct MujocoSolver {
   double tolerance = 1e-10;
 };
 
-inline const char* mjcf_geom_type(GeomType t) {
-  switch (t) {
-    case GeomType::sphere:
-      return "sphere";
-    case GeomType::capsule:
-      return "capsule";
-    case GeomType::box:
-      return "box";
-    case GeomType::cylinder:
-      return "cylinder";
-    case GeomType::ellipsoid:
-      return "ellipsoid";
-    case GeomType::plane:
-      break;
-  }
-  return "plane";
-}
+// Our shape names are MJCF's geom type names.
+inline const char* mjcf_geom_type(GeomType t) { return geom_type_name(t); }
 
 // MuJoCo's size vector has as many entries as the shape uses.
 inline int mjcf_size_count(GeomType t) {
