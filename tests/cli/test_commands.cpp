@@ -62,7 +62,8 @@ TEST_CASE("simulate writes one entry per output time and the accepted steps") {
 
 TEST_CASE("validate accepts every shipped scene") {
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes")) {
     if (entry.path().extension() != ".json") continue;
     const auto r = run_softgrad("validate " + entry.path().string());
     INFO(r.output);
@@ -79,4 +80,20 @@ TEST_CASE("bench --quick prints every integrator row and the sweep time") {
   for (const char* m :
        {"| euler |", "| moreau |", "| rk4 |", "| bosh3 |", "| dopri5 |", "| tsit5 |", "sweep, 2000 points"})
     CHECK(r.output.find(m) != std::string::npos);
+}
+
+TEST_CASE("optimize runs Adam on the sweep parameter and writes its path") {
+  const std::string out = SOFTGRAD_BINARY_DIR "/optimize_path.json";
+  // The elastic toy with TOI: loss |q_N - 1| with q_N = 2 - q0, minimum at q0 = 1; start at 1.6.
+  const auto r =
+      run_softgrad("optimize " + scene("toy_elastic.json") +
+                   " --set contact.elastic.toi=true --start 1.6 --steps 40 --lr 0.05 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto j = read_json(out);
+  REQUIRE(j["path"].size() == 41);
+  const double first = j["path"][0]["loss"], last = j["path"][40]["loss"];
+  CHECK(first == doctest::Approx(0.6).epsilon(1e-9));
+  CHECK(last < 0.1);
+  CHECK(run_softgrad("optimize " + scene("toy_elastic.json") + " --lr -1").exit_code == 2);
 }

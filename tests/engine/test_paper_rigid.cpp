@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/gradient/point_eval.hpp"
+#include "engine/optimize/adam.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "scene_helpers.hpp"
 
@@ -92,14 +93,8 @@ TEST_CASE("billiards: straight-through CFD leaves the simulation bitwise unchang
 
 TEST_CASE("billiards: 30 Adam steps (lr 0.1) from a missing shot reduce the loss with CFD, stall without") {
   auto adam = [](PointEvaluator& eval, double u) {
-    double m = 0.0, v = 0.0;
-    const double b1 = 0.9, b2 = 0.999, lr = 0.1, eps = 1e-8;
-    for (int t = 1; t <= 30; ++t) {
-      const double g = eval.loss_and_grad(u).grad;
-      m = b1 * m + (1 - b1) * g;
-      v = b2 * v + (1 - b2) * g * g;
-      u -= lr * (m / (1 - std::pow(b1, t))) / (std::sqrt(v / (1 - std::pow(b2, t))) + eps);
-    }
+    Adam opt;  // lr 0.1
+    for (int t = 0; t < 30; ++t) u = opt.step(u, eval.loss_and_grad(u).grad);
     return u;
   };
   std::vector<std::string> sets = {"integrator.steps=60"};
@@ -122,10 +117,11 @@ TEST_CASE("capsule, box and cylinder tosses: with smooth collision the AD gradie
   // medians of |AD - FD| / |FD|: capsule 0.7%, box 1.3%, cylinder 0.8%. Our exact detectors (MuJoCo's plane
   // colliders: every corner / end within the margin) give about the same medians here, so the offsets DiffMJX
   // saw with MJX's detectors do not appear; the remaining gap is the contact-onset jump (docs/engine.md).
-  for (const char* scene : {"toss_capsule_diffmjx.json", "toss_box_diffmjx.json", "toss_cylinder_diffmjx.json"}) {
-    const SweepResult r = run_sweep(test::shipped(
-        scene, {"sweep.points=40", "integrator.rtol=1e-10", "integrator.atol=1e-10", "gradient.fd_eps=1e-4",
-                "collision.softness=0.001"}));
+  for (const char* scene :
+       {"toss_capsule_diffmjx.json", "toss_box_diffmjx.json", "toss_cylinder_diffmjx.json"}) {
+    const SweepResult r =
+        run_sweep(test::shipped(scene, {"sweep.points=40", "integrator.rtol=1e-10", "integrator.atol=1e-10",
+                                        "gradient.fd_eps=1e-4", "collision.softness=0.001"}));
     std::vector<double> err;
     for (const PointResult& p : r.points)
       if (p.status == "ok" && p.grad_fd != 0.0) err.push_back(relative_error(p.grad, p.grad_fd));
