@@ -14,50 +14,16 @@
 #include "gui/demo_workbench.hpp"
 #include "gui/headless_runner.hpp"
 #include "gui/panel_names.hpp"
+#include "headless_test_util.hpp"
 
 using namespace sg::gui;
+using namespace sg::gui::test;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::unique_ptr<HeadlessShellRunner> make_runner(AppShell& shell, int w, int h) {
-  std::string error;
-  auto runner = HeadlessShellRunner::create(shell, w, h, &error);
-  INFO(error);
-  REQUIRE(runner != nullptr);
-  return runner;
-}
-
-void run_frames(HeadlessShellRunner& runner, int count) {
-  for (int i = 0; i < count; ++i) {
-    std::string error;
-    INFO(error);
-    REQUIRE(runner.run_frame(&error));  // GL errors fail the test
-  }
-}
-
 double process_cpu_ms() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto ms = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3;
-  };
-  return ms(usage.ru_utime) + ms(usage.ru_stime);
-}
-
-bool drawn_this_frame(const char* name) {
-  const ImGuiWindow* window = ImGui::FindWindowByName(name);
-  return window != nullptr && window->Active;
-}
-
-std::vector<unsigned char> load_png(const fs::path& path, int* w, int* h) {
-  int channels = 0;
-  unsigned char* data = stbi_load(path.string().c_str(), w, h, &channels, 4);
-  REQUIRE(data != nullptr);
-  std::vector<unsigned char> pixels(data,
-                                    data + static_cast<std::size_t>(*w) * static_cast<std::size_t>(*h) * 4);
-  stbi_image_free(data);
-  return pixels;
+  return 1e3 * sg::gui::test::process_cpu_seconds();
 }
 
 }  // namespace

@@ -19,8 +19,10 @@
 #include "gui/presets.hpp"
 #include "gui/workbench_app.hpp"
 #include "gui/workbench_screenshot.hpp"
+#include "headless_test_util.hpp"
 
 using namespace sg::gui;
+using namespace sg::gui::test;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
@@ -41,50 +43,9 @@ std::shared_ptr<WorkbenchApp> make_app(const std::vector<std::string>& overrides
   return app;
 }
 
-std::unique_ptr<HeadlessShellRunner> make_runner(AppShell& shell, int w, int h) {
-  std::string error;
-  auto runner = HeadlessShellRunner::create(shell, w, h, &error);
-  INFO(error);
-  REQUIRE(runner != nullptr);
-  return runner;
-}
-
-void run_frames(HeadlessShellRunner& runner, int count) {
-  for (int i = 0; i < count; ++i) {
-    std::string error;
-    const bool ok = runner.run_frame(&error);
-    INFO(error);
-    REQUIRE(ok);  // GL errors fail the test
-  }
-}
-
-bool drawn_this_frame(const char* name) {
-  const ImGuiWindow* window = ImGui::FindWindowByName(name);
-  return window != nullptr && window->Active;
-}
-
 std::size_t finite_count(const std::vector<double>& v) {
   return static_cast<std::size_t>(
       std::count_if(v.begin(), v.end(), [](double x) { return std::isfinite(x); }));
-}
-
-double process_cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const auto s = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
-  };
-  return s(usage.ru_utime) + s(usage.ru_stime);
-}
-
-std::vector<unsigned char> load_png(const fs::path& path, int* w, int* h) {
-  int channels = 0;
-  unsigned char* data = stbi_load(path.string().c_str(), w, h, &channels, 4);
-  REQUIRE(data != nullptr);
-  std::vector<unsigned char> pixels(data,
-                                    data + static_cast<std::size_t>(*w) * static_cast<std::size_t>(*h) * 4);
-  stbi_image_free(data);
-  return pixels;
 }
 
 }  // namespace
