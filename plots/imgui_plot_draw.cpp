@@ -24,7 +24,9 @@ ImVec2 to_screen(const PlotLayout& layout, double x, double y) {
 
 // Whole-pixel widths take ImGui's texture-based anti-aliased line path, several times cheaper than the
 // geometric one that fractional widths need (the plots are most of a frame's cost).
-float line_width(const Series& s) { return std::max(1.0f, std::round(s.width)); }
+float line_width(const Series& s) {
+  return std::max(1.0f, std::round(s.width));
+}
 
 void draw_dashed(ImDrawList* dl, const std::vector<ImVec2>& points, ImU32 color, float thickness) {
   float phase = 0.0f;  // distance into the current dash+gap period, carried across segments
@@ -66,29 +68,42 @@ void draw_one_series(ImDrawList* dl, const Series& s, const PlotLayout& layout, 
   }
 }
 
+// About one tick per 70 px (x) or 40 px (y), so narrow plots do not get a crowd of labels.
+int tick_target(float pixels, float spacing) {
+  return std::clamp(static_cast<int>(pixels / spacing), 2, 8);
+}
+
 void draw_x_ticks(ImDrawList* dl, const PlotLayout& layout) {
   const AxisMap& m = layout.xmap;
-  for (const Tick& t : make_ticks(m.view, m.scale, m.threshold)) {
+  const float width = layout.area_max.x - layout.area_min.x;
+  float last_right = -1e30f;  // a label that would overlap the previous one is left out (its grid line stays)
+  for (const Tick& t : make_ticks(m.view, m.scale, m.threshold, tick_target(width, 70.0f))) {
     const float px = static_cast<float>(m.to_pixel(t.value));
     dl->AddLine(ImVec2(px, layout.area_min.y), ImVec2(px, layout.area_max.y),
                 style_color(ImGuiCol_Border, 0.5f));
     dl->AddLine(ImVec2(px, layout.area_max.y), ImVec2(px, layout.area_max.y + 4), style_color(ImGuiCol_Text));
     const float w = ImGui::CalcTextSize(t.label.c_str()).x;
+    if (px - w / 2 < last_right + 4.0f) continue;
     dl->AddText(ImVec2(px - w / 2, layout.area_max.y + 5), style_color(ImGuiCol_Text), t.label.c_str());
+    last_right = px + w / 2;
   }
 }
 
 void draw_y_ticks(ImDrawList* dl, const PlotLayout& layout) {
   const AxisMap& m = layout.ymap;
-  const float half_line = ImGui::GetTextLineHeight() / 2;
-  for (const Tick& t : make_ticks(m.view, m.scale, m.threshold)) {
+  const float line = ImGui::GetTextLineHeight();
+  const float height = layout.area_max.y - layout.area_min.y;
+  float last_top = 1e30f;  // labels are placed bottom-up; one that would overlap the previous is left out
+  for (const Tick& t : make_ticks(m.view, m.scale, m.threshold, tick_target(height, 40.0f))) {
     const float py = static_cast<float>(m.to_pixel(t.value));
     dl->AddLine(ImVec2(layout.area_min.x, py), ImVec2(layout.area_max.x, py),
                 style_color(ImGuiCol_Border, 0.5f));
     dl->AddLine(ImVec2(layout.area_min.x - 4, py), ImVec2(layout.area_min.x, py), style_color(ImGuiCol_Text));
+    if (std::fabs(py - last_top) < line && last_top < 1e29f) continue;
     const float w = ImGui::CalcTextSize(t.label.c_str()).x;
-    dl->AddText(ImVec2(layout.area_min.x - 6 - w, py - half_line), style_color(ImGuiCol_Text),
+    dl->AddText(ImVec2(layout.area_min.x - 6 - w, py - line / 2), style_color(ImGuiCol_Text),
                 t.label.c_str());
+    last_top = py;
   }
 }
 
