@@ -226,7 +226,7 @@ class RigidSystem {
     hs.problem.nc = nc;
     for (int j = 0; j < nc; ++j) {
       const ContactRecord& rec = records[j];
-      for (int a = 0; a < 3; ++a) hs.rows[3 * j + a] = hard_row(states, rec, rec.contact.frame[a]);
+      for (int a = 0; a < 3; ++a) hs.rows[3 * j + a] = row_along(states, rec, rec.contact.frame[a]);
       hs.problem.depth[j] = rec.params.margin - rec.contact.dist;
       hs.problem.mu[j] = rec.params.friction;
     }
@@ -242,8 +242,10 @@ class RigidSystem {
     }
   }
 
-  SG_HD ConstraintRow<S> hard_row(const BodyState<S>* states, const ContactRecord& rec,
-                                  const Vec3<S>& dir) const {
+  // The Jacobian of the relative velocity along dir at the contact point (body b minus body a); shared by
+  // the soft-constraint rows and the hard-contact blocks.
+  SG_HD ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord& rec,
+                                   const Vec3<S>& dir) const {
     ConstraintRow<S> row;
     row.body_a = rec.body_a;
     row.body_b = rec.body_b;
@@ -389,22 +391,12 @@ class RigidSystem {
     }
     for (int i = 0; i < count; ++i) {
       ConstraintRow<S>& row = rows[i];
-      row.body_a = rec.body_a;
-      row.body_b = rec.body_b;
-      S jv = 0.0;
-      row.ja = {Vec3<S>(), Vec3<S>()};
-      row.jb = {Vec3<S>(), Vec3<S>()};
-      if (rec.body_b >= 0) {
-        const BodyState<S>& sb = states[rec.body_b];
-        row.jb = point_jacobian(dirs[i], rec.contact.pos - sb.pos, sb.rot);
-        jv += dot(row.jb.lin, sb.vel) + dot(row.jb.ang, sb.angvel);
-      }
-      if (rec.body_a >= 0) {
-        const BodyState<S>& sa = states[rec.body_a];
-        const RowJacobian<S> j = point_jacobian(dirs[i], rec.contact.pos - sa.pos, sa.rot);
-        row.ja = {-j.lin, -j.ang};
-        jv += dot(row.ja.lin, sa.vel) + dot(row.ja.ang, sa.angvel);
-      }
+      row = row_along(states, rec, dirs[i]);
+      S jv = 0.0;  // the row's relative velocity J v
+      if (rec.body_b >= 0)
+        jv += dot(row.jb.lin, states[rec.body_b].vel) + dot(row.jb.ang, states[rec.body_b].angvel);
+      if (rec.body_a >= 0)
+        jv += dot(row.ja.lin, states[rec.body_a].vel) + dot(row.ja.ang, states[rec.body_a].angvel);
       row.aref = -spring.B * jv - spring.K * d * pos_term;
       row.R = R;
     }

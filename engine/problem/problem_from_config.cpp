@@ -23,6 +23,14 @@ E read_choice(const json& j, const char* path, const char* const (&names)[N]) {
   throw std::invalid_argument(std::string(path) + ": unknown choice \"" + s + "\"");
 }
 
+// The size of a list the schema bounds below but whose upper bound is a compile-time capacity here.
+std::size_t checked_count(const json& list, const char* path, int capacity, const char* what) {
+  if (list.empty() || list.size() > static_cast<std::size_t>(capacity))
+    throw std::invalid_argument(std::string(path) + ": expected 1 to " + std::to_string(capacity) + " " +
+                                what);
+  return list.size();
+}
+
 double read_number_or_inf(const json& j) {
   if (j.is_string()) return j.get<std::string>() == "-inf" ? -kInf : kInf;
   return j.get<double>();
@@ -35,10 +43,7 @@ ParticleModel<double> read_model(const json& c) {
   m.plane_enabled = model.at("plane").at("enabled").get<bool>();
   m.plane_height = model.at("plane").at("height").get<double>();
   const json& ps = model.at("particles");
-  if (ps.empty() || ps.size() > static_cast<std::size_t>(kMaxParticles))
-    throw std::invalid_argument("model.particles: expected 1 to " + std::to_string(kMaxParticles) +
-                                " particles");
-  m.count = static_cast<int>(ps.size());
+  m.count = static_cast<int>(checked_count(ps, "model.particles", kMaxParticles, "particles"));
   for (int i = 0; i < m.count; ++i) {
     const json& p = ps[static_cast<std::size_t>(i)];
     m.particles[i] = {p.at("mass").get<double>(), p.at("radius").get<double>(), read_vec3(p.at("pos")),
@@ -103,9 +108,7 @@ RigidModel<double> read_rigid(const json& c) {
   m.plane = read_surface(model.at("plane"));
   m.collide_bodies = model.at("collide_bodies").get<bool>();
   const json& bodies = model.at("bodies");
-  if (bodies.empty() || bodies.size() > static_cast<std::size_t>(kMaxBodies))
-    throw std::invalid_argument("model.bodies: expected 1 to " + std::to_string(kMaxBodies) + " bodies");
-  m.count = static_cast<int>(bodies.size());
+  m.count = static_cast<int>(checked_count(bodies, "model.bodies", kMaxBodies, "bodies"));
   for (int i = 0; i < m.count; ++i) m.bodies[i] = read_body(bodies[static_cast<std::size_t>(i)]);
   const json& ct = c.at("contact");
   static const char* const kModels[] = {"none", "penalty", "mujoco", "elastic", "hard"};
@@ -113,7 +116,8 @@ RigidModel<double> read_rigid(const json& c) {
   if (m.contact != ContactModel::none && m.contact != ContactModel::mujoco && m.contact != ContactModel::hard)
     throw std::invalid_argument("contact.model: rigid bodies support \"none\", \"mujoco\" and \"hard\"");
   const json& hard = ct.at("hard");
-  m.hard = {read_number_or_inf(hard.at("kappa")), hard.at("iterations").get<int>(), hard.at("friction").get<double>()};
+  m.hard = {read_number_or_inf(hard.at("kappa")), hard.at("iterations").get<int>(),
+            hard.at("friction").get<double>()};
   const json& mj = ct.at("mujoco");
   m.impratio = mj.at("impratio").get<double>();
   m.iterations = mj.at("iterations").get<int>();
@@ -154,9 +158,7 @@ IntegratorSettings read_integrator(const json& c) {
 LossSpec<double> read_loss(const json& c, int bodies) {
   LossSpec<double> loss;
   const json& terms = c.at("loss").at("terms");
-  if (terms.empty() || terms.size() > static_cast<std::size_t>(kMaxLossTerms))
-    throw std::invalid_argument("loss.terms: expected 1 to " + std::to_string(kMaxLossTerms) + " terms");
-  loss.count = static_cast<int>(terms.size());
+  loss.count = static_cast<int>(checked_count(terms, "loss.terms", kMaxLossTerms, "terms"));
   static const char* const kQuantities[] = {"position", "velocity"};
   static const char* const kAxes[] = {"x", "y", "z"};
   static const char* const kKinds[] = {"value", "abs", "square"};
