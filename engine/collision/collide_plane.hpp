@@ -32,7 +32,9 @@ SG_HD inline int collide_plane_capsule(const Plane<S>& plane, const Pose<S>& pos
                                        const S& half_length, const CollisionOptions& opt, Contact<S>* out) {
   const Vec3<S> seg = rotate(pose.rot, Vec3<S>(S(0.0), S(0.0), half_length));
   int n = collide_plane_sphere(plane, pose.pos + seg, radius, opt, out);
+  const int plus_end = n;
   n += collide_plane_sphere(plane, pose.pos - seg, radius, opt, out + n);
+  if (n > plus_end) out[plus_end].feature = 1;  // the -z end
   return n;
 }
 
@@ -49,7 +51,7 @@ SG_HD inline int collide_plane_box(const Plane<S>& plane, const Pose<S>& pose, c
   const S dist0 = dot(pose.pos - plane.point, n);
   Vec3<S> corner[8];
   S dist[8];
-  int order[8];
+  int order[8], index[8];
   int count = 0;
   for (int i = 0; i < 8; ++i) {
     const Vec3<S> local((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z);
@@ -59,6 +61,7 @@ SG_HD inline int collide_plane_box(const Plane<S>& plane, const Pose<S>& pose, c
     if (!smooth && ldist > 0.0) continue;
     corner[count] = pose.pos + offset;
     dist[count] = dist0 + ldist;
+    index[count] = i;
     order[count] = count;
     ++count;
   }
@@ -77,7 +80,7 @@ SG_HD inline int collide_plane_box(const Plane<S>& plane, const Pose<S>& pose, c
   }
   int written = 0;
   for (int i = 0; i < count; ++i)
-    written += emit_contact(dist[order[i]], corner[order[i]], n, opt, out + written);
+    written += emit_contact(dist[order[i]], corner[order[i]], n, opt, out + written, index[order[i]]);
   return written;
 }
 
@@ -112,14 +115,15 @@ SG_HD inline int collide_plane_cylinder(const Plane<S>& plane, const Pose<S>& po
     const S hprj = prj * half_length;
     const S d_near = dist0 + hprj + prjvec;
     if (d_near > opt.margin) return 0;
+    // Features: 0 near rim point, 1 far rim point, 2 and 3 the triangle corners.
     int written = emit_contact(d_near, pose.pos + vec + cap, n, opt, out);
-    written += emit_contact(S(dist0 - hprj + prjvec), pose.pos + vec - cap, n, opt, out + written);
+    written += emit_contact(S(dist0 - hprj + prjvec), pose.pos + vec - cap, n, opt, out + written, 1);
     const S d_tri = dist0 + hprj - prjvec * 0.5;
     if (d_tri <= opt.margin) {
       const Vec3<S> side = cross(vec, axis) * kHalfSqrt3;  // |vec x axis| = radius
       const Vec3<S> base = pose.pos + cap - vec * 0.5;
-      written += emit_contact(d_tri, base + side, n, opt, out + written);
-      written += emit_contact(d_tri, base - side, n, opt, out + written);
+      written += emit_contact(d_tri, base + side, n, opt, out + written, 2);
+      written += emit_contact(d_tri, base - side, n, opt, out + written, 3);
     }
     return written;
   }
@@ -134,14 +138,14 @@ SG_HD inline int collide_plane_cylinder(const Plane<S>& plane, const Pose<S>& po
   for (int c = 0; c < 2; ++c) {  // rim points of the +z and the -z cap
     const double sgn = c == 0 ? 1.0 : -1.0;
     written += emit_contact(S(dist0 + sgn * prj * half_length + prjvec),
-                            pose.pos + vec + axis * (sgn * half_length), n, opt, out + written);
+                            pose.pos + vec + axis * (sgn * half_length), n, opt, out + written, c);
   }
   for (int c = 0; c < 2; ++c) {  // triangle corners of each cap
     const double sgn = c == 0 ? 1.0 : -1.0;
     const S d_tri = dist0 + sgn * prj * half_length - prjvec * 0.5;
     const Vec3<S> base = pose.pos + axis * (sgn * half_length) - vec * 0.5;
-    written += emit_contact(d_tri, base + side, n, opt, out + written);
-    written += emit_contact(d_tri, base - side, n, opt, out + written);
+    written += emit_contact(d_tri, base + side, n, opt, out + written, 2 + 2 * c);
+    written += emit_contact(d_tri, base - side, n, opt, out + written, 3 + 2 * c);
   }
   return written;
 }

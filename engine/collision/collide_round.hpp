@@ -72,12 +72,14 @@ SG_HD inline int parallel_capsules(const Vec3<S>& p1, const Vec3<S>& a1, const S
   for (int e = 0; e < 2; ++e) {
     const double x1 = e == 0 ? 1.0 : -1.0;
     const S x2 = clamp(S((v - mb * x1) / mc), -1.0, 1.0);
-    n += sphere_sphere_contact(Vec3<S>(p1 + a1 * x1), r1, Vec3<S>(p2 + a2 * x2), r2, fallback, opt, out + n);
+    if (sphere_sphere_contact(Vec3<S>(p1 + a1 * x1), r1, Vec3<S>(p2 + a2 * x2), r2, fallback, opt, out + n))
+      out[n++].feature = e;
   }
   for (int e = 0; e < 2 && n < 2; ++e) {
     const double x2 = e == 0 ? 1.0 : -1.0;
     const S x1 = clamp(S((u - mb * x2) / ma), -1.0, 1.0);
-    n += sphere_sphere_contact(Vec3<S>(p1 + a1 * x1), r1, Vec3<S>(p2 + a2 * x2), r2, fallback, opt, out + n);
+    if (sphere_sphere_contact(Vec3<S>(p1 + a1 * x1), r1, Vec3<S>(p2 + a2 * x2), r2, fallback, opt, out + n))
+      out[n++].feature = 2 + e;
   }
   return n;
 }

@@ -9,11 +9,12 @@
 namespace sg {
 
 // `deepest` is the point of geom 2 deepest along -normal; the contact sits dist/2 behind it.
-// Returns 1 if the contact was written (dist <= margin), else 0.
+// Returns 1 if the contact was written (dist <= margin), else 0. feature: see Contact.
 template <class S>
 SG_HD inline int emit_contact(const S& dist, const Vec3<S>& deepest, const Vec3<S>& normal,
-                              const CollisionOptions& opt, Contact<S>* out) {
+                              const CollisionOptions& opt, Contact<S>* out, int feature = 0) {
   if (dist > opt.margin) return 0;
+  out->feature = feature;
   out->dist = dist;
   out->pos = deepest - normal * (dist * 0.5);
   make_contact_frame(normal, opt.softness > 0.0, out->frame);

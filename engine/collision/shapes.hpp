@@ -27,11 +27,14 @@ struct Plane {
 
 // MuJoCo's contact: frame[0] is the normal pointing from geom 1 to geom 2, frame[1] and frame[2] span
 // the tangent plane (right-handed). dist < 0 means penetration; pos is midway between the surfaces.
+// feature names the point of the pair the contact belongs to (a box corner, a capsule end, a cylinder rim
+// point; 0 for single-contact pairs), so that the same contact can be followed from one state to the next.
 template <class S>
 struct Contact {
   S dist{};
   Vec3<S> pos{};
   Vec3<S> frame[3]{};
+  int feature = 0;
 };
 
 struct CollisionOptions {

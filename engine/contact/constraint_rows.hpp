@@ -27,9 +27,31 @@ struct ConstraintRow {
   RowJacobian<S> ja, jb;
   S aref;
   S R;
-  S inv_diag;  // 1 / (A_ii + R_i), for the Gauss-Seidel update
   S force;
 };
+
+// Inverse mass of a body: 1/m for the linear part, the inverse principal inertia (body frame) for the
+// angular.
+template <class S>
+struct InverseMass {
+  S inv_mass;
+  Vec3<S> inv_inertia;
+};
+
+template <class S>
+SG_HD inline S row_dot(const RowJacobian<S>& j, const BodyVelocity<S>& a) {
+  return dot(j.lin, a.lin) + dot(j.ang, a.ang);
+}
+
+// acc += M^-1 j' df: the acceleration a row force df adds to one body.
+template <class S>
+SG_HD inline void apply_row_force(const RowJacobian<S>& j, const InverseMass<S>& m, const S& df,
+                                  BodyVelocity<S>& acc) {
+  acc.lin += j.lin * (m.inv_mass * df);
+  acc.ang.x += m.inv_inertia.x * j.ang.x * df;
+  acc.ang.y += m.inv_inertia.y * j.ang.y * df;
+  acc.ang.z += m.inv_inertia.z * j.ang.z * df;
+}
 
 // Jacobian of the velocity along `dir` of the point at world offset r from a body's centre, with the body's
 // rotation matrix rot: dir . (v + (rot w) x r) = dir . v + (rot^T (r x dir)) . w.

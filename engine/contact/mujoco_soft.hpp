@@ -54,13 +54,14 @@ struct MujocoContactForce {
   S impedance, aref, R, force;
 };
 
+// The row at any signed distance r (the formulas continued past r = 0), with the unclamped force
+// (aref - a0n) / (A + R) in `force`: what a hybrid mode that holds the contact active integrates.
 // r: signed distance, vn: J v, a0n: J a_unconstrained, inv_mass_n: A = J M^-1 J^T (diagonal approximation).
 template <class S>
-SG_HD inline MujocoContactForce<S> mujoco_contact_force(const S solref[2], const S solimp[5], bool refsafe,
-                                                        double timestep, const S& r, const S& vn,
-                                                        const S& a0n, const S& inv_mass_n) {
-  MujocoContactForce<S> out{};
-  if (!(r < 0.0)) return out;  // a row is active only while penetrating
+SG_HD inline MujocoContactForce<S> mujoco_contact_row(const S solref[2], const S solimp[5], bool refsafe,
+                                                      double timestep, const S& r, const S& vn, const S& a0n,
+                                                      const S& inv_mass_n) {
+  MujocoContactForce<S> out;
   const S d = mujoco_impedance(solimp, r);
   const MujocoSpring<S> sp = mujoco_spring(solref, solimp, refsafe, timestep);
   out.impedance = d;
@@ -68,8 +69,19 @@ SG_HD inline MujocoContactForce<S> mujoco_contact_force(const S solref[2], const
   S R = (1.0 - d) / d * inv_mass_n;
   if (R < 1e-15) R = S(1e-15);
   out.R = R;
-  const S f = (out.aref - a0n) / (inv_mass_n + R);
-  out.force = f > 0.0 ? f : S(0.0);
+  out.force = (out.aref - a0n) / (inv_mass_n + R);
+  return out;
+}
+
+// MuJoCo's contact force: the row acts only while penetrating (r < 0), and only by pushing (force >= 0).
+template <class S>
+SG_HD inline MujocoContactForce<S> mujoco_contact_force(const S solref[2], const S solimp[5], bool refsafe,
+                                                        double timestep, const S& r, const S& vn,
+                                                        const S& a0n, const S& inv_mass_n) {
+  MujocoContactForce<S> out{};
+  if (!(r < 0.0)) return out;  // a row is active only while penetrating
+  out = mujoco_contact_row(solref, solimp, refsafe, timestep, r, vn, a0n, inv_mass_n);
+  if (!(out.force > 0.0)) out.force = S(0.0);
   return out;
 }
 

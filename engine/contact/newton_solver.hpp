@@ -1,23 +1,29 @@
 #pragma once
-// Newton's method on MuJoCo's primal constraint problem (engine-notes section 1), as MuJoCo's default solver:
-// minimise 1/2 |a - a0|_M^2 + sum_i 1/2 D_i min(0, J_i a - aref_i)^2 over the accelerations a, D = 1/R, with
-// an exact line search on the piecewise-quadratic objective. Once the active set settles, one full Newton
-// step lands on the minimiser of that quadratic piece, so the values and their forward-mode derivatives are
-// exact; the iteration count is bounded, so AD unrolls a fixed program.
+// MuJoCo's primal constraint problem (engine-notes section 1): minimise
+// 1/2 |a - a0|_M^2 + sum_i 1/2 D_i min(0, J_i a - aref_i)^2 over the accelerations a, D = 1/R.
+//
+// Values and derivatives are computed apart. The search for the active set (Newton's method with an exact
+// line search, as MuJoCo's default solver) runs on values only, in double. The derivatives of the solution
+// then come from implicit differentiation of the optimality condition on the final quadratic piece,
+// H a' = d/dtheta [M (a0 - a) + sum_active J' D (aref - J a)] at fixed a, one solve per tangent lane with the
+// factor already computed. Once the active set settles this is the exact derivative, and a dual-number run
+// costs a double run plus that solve. solve_with_active_set skips the search: the adaptive integrator's
+// hybrid modes fix the active set for a whole step (engine/rigid/contact_mode.hpp).
 #include "engine/contact/constraint_rows.hpp"
 #include "engine/contact/dense_cholesky.hpp"
-#include "engine/contact/pgs_solver.hpp"
 
 namespace sg {
 
-template <class S, int MaxBodies>
+template <int MaxBodies>
 struct NewtonWorkspace {
   static constexpr int kMaxN = 6 * MaxBodies;
   static constexpr int kMaxRows = 256;
-  S H[kMaxN * kMaxN];
-  S grad[kMaxN], dir[kMaxN], a[kMaxN], a0[kMaxN], mass[kMaxN];
-  S jar[kMaxRows], jdir[kMaxRows];  // J a - aref and J dir per row
-  bool active[kMaxRows];
+  double H[kMaxN * kMaxN];  // Cholesky factor of the Hessian of the active set in `active`
+  double grad[kMaxN], dir[kMaxN], a[kMaxN], a0[kMaxN], mass[kMaxN];
+  double jac[kMaxRows][12];  // row values: 6 coefficients for body_a, then 6 for body_b
+  double D[kMaxRows], aref[kMaxRows];
+  double jar[kMaxRows], jdir[kMaxRows];  // J a - aref and J dir per row
+  bool active[kMaxRows], next[kMaxRows];
   // The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a
   // guess. Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the
   // result and its derivatives are those of a cold start; a good guess saves one Hessian and factorisation.
@@ -28,133 +34,266 @@ struct NewtonWorkspace {
 
 namespace newton_detail {
 
-template <class S>
-SG_HD inline S row_times(const ConstraintRow<S>& row, const S* v) {
-  S s = 0.0;
-  if (row.body_a >= 0) {
-    const S* x = v + 6 * row.body_a;
-    s += row.ja.lin.x * x[0] + row.ja.lin.y * x[1] + row.ja.lin.z * x[2] + row.ja.ang.x * x[3] +
-         row.ja.ang.y * x[4] + row.ja.ang.z * x[5];
-  }
-  if (row.body_b >= 0) {
-    const S* x = v + 6 * row.body_b;
-    s += row.jb.lin.x * x[0] + row.jb.lin.y * x[1] + row.jb.lin.z * x[2] + row.jb.ang.x * x[3] +
-         row.jb.ang.y * x[4] + row.jb.ang.z * x[5];
-  }
+template <int MB>
+SG_HD inline double row_times(const NewtonWorkspace<MB>& ws, const ConstraintRow<double>& shape, int r,
+                              const double* v) {
+  double s = 0.0;
+  if (shape.body_a >= 0)
+    for (int k = 0; k < 6; ++k) s += ws.jac[r][k] * v[6 * shape.body_a + k];
+  if (shape.body_b >= 0)
+    for (int k = 0; k < 6; ++k) s += ws.jac[r][6 + k] * v[6 * shape.body_b + k];
   return s;
 }
 
-// Row i's Jacobian as (index, coefficient) pairs over the flat acceleration vector (at most 12).
+// The bodies of a row (the only non-numeric part), as a double row for row_times.
 template <class S>
-SG_HD inline int row_entries(const ConstraintRow<S>& row, int* idx, S* val) {
-  int n = 0;
-  auto add = [&](int body, const RowJacobian<S>& j) {
-    const S c[6] = {j.lin.x, j.lin.y, j.lin.z, j.ang.x, j.ang.y, j.ang.z};
-    for (int k = 0; k < 6; ++k) {
-      idx[n] = 6 * body + k;
-      val[n++] = c[k];
+SG_HD inline ConstraintRow<double> row_shape(const ConstraintRow<S>& row) {
+  ConstraintRow<double> s;
+  s.body_a = row.body_a;
+  s.body_b = row.body_b;
+  return s;
+}
+
+// Copies the values the iterations need (Jacobian, D, aref, masses, a0) into the workspace.
+template <class S, int MB>
+SG_HD inline void load_values(const ConstraintRow<S>* rows, int count, const S* body_mass,
+                              const Vec3<S>* body_inertia, int bodies, const BodyVelocity<S>* acc,
+                              NewtonWorkspace<MB>& ws) {
+  for (int b = 0; b < bodies; ++b)
+    for (int k = 0; k < 3; ++k) {
+      ws.a0[6 * b + k] = value(acc[b].lin[k]);
+      ws.a0[6 * b + 3 + k] = value(acc[b].ang[k]);
+      ws.mass[6 * b + k] = value(body_mass[b]);
+      ws.mass[6 * b + 3 + k] = value(body_inertia[b][k]);
     }
-  };
-  if (row.body_a >= 0) add(row.body_a, row.ja);
-  if (row.body_b >= 0) add(row.body_b, row.jb);
-  return n;
+  for (int r = 0; r < count; ++r) {
+    const ConstraintRow<S>& row = rows[r];
+    const RowJacobian<S>* parts[2] = {&row.ja, &row.jb};
+    for (int p = 0; p < 2; ++p)
+      for (int k = 0; k < 3; ++k) {
+        ws.jac[r][6 * p + k] = value(parts[p]->lin[k]);
+        ws.jac[r][6 * p + 3 + k] = value(parts[p]->ang[k]);
+      }
+    ws.D[r] = 1.0 / value(row.R);
+    ws.aref[r] = value(row.aref);
+  }
+}
+
+// H = M + sum over rows in `active` of J' D J, factorised in place. False if not positive definite.
+template <class S, int MB>
+SG_HD inline bool factor_hessian(const ConstraintRow<S>* rows, int count, const bool* active, int n,
+                                 NewtonWorkspace<MB>& ws) {
+  constexpr int ld = NewtonWorkspace<MB>::kMaxN;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j) ws.H[i * ld + j] = 0.0;
+  for (int i = 0; i < n; ++i) ws.H[i * ld + i] = ws.mass[i];
+  for (int r = 0; r < count; ++r) {
+    if (!active[r]) continue;
+    int idx[12];
+    double val[12];
+    int m = 0;
+    const int bodies[2] = {rows[r].body_a, rows[r].body_b};
+    for (int p = 0; p < 2; ++p) {
+      if (bodies[p] < 0) continue;
+      for (int k = 0; k < 6; ++k) {
+        idx[m] = 6 * bodies[p] + k;
+        val[m++] = ws.jac[r][6 * p + k];
+      }
+    }
+    for (int p = 0; p < m; ++p) {
+      const double Dv = ws.D[r] * val[p];
+      for (int q = 0; q < m; ++q)
+        if (idx[q] <= idx[p]) ws.H[idx[p] * ld + idx[q]] += Dv * val[q];
+    }
+  }
+  return cholesky_factor(ws.H, n, ld);
+}
+
+// The solution's values are in ws.a; writes acc (with derivatives by implicit differentiation when S is a
+// dual) and each row's force D (aref - J a) on active rows, 0 on the others; clamp_forces keeps them >= 0.
+template <class S, int MB>
+SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* body_mass,
+                                  const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
+                                  NewtonWorkspace<MB>& ws, bool clamp_forces) {
+  const int n = 6 * bodies;
+  if constexpr (is_dual_v<S>) {
+    // Residual of the optimality condition at the (constant) solution values; its tangents drive a'.
+    S res[NewtonWorkspace<MB>::kMaxN];
+    for (int b = 0; b < bodies; ++b)
+      for (int k = 0; k < 3; ++k) {
+        res[6 * b + k] = body_mass[b] * (acc[b].lin[k] - ws.a[6 * b + k]);
+        res[6 * b + 3 + k] = body_inertia[b][k] * (acc[b].ang[k] - ws.a[6 * b + 3 + k]);
+      }
+    for (int r = 0; r < count; ++r) {
+      if (!ws.active[r]) continue;
+      const ConstraintRow<S>& row = rows[r];
+      S ja = 0.0;
+      if (row.body_a >= 0) {
+        const double* x = ws.a + 6 * row.body_a;
+        ja += row.ja.lin.x * x[0] + row.ja.lin.y * x[1] + row.ja.lin.z * x[2] + row.ja.ang.x * x[3] +
+              row.ja.ang.y * x[4] + row.ja.ang.z * x[5];
+      }
+      if (row.body_b >= 0) {
+        const double* x = ws.a + 6 * row.body_b;
+        ja += row.jb.lin.x * x[0] + row.jb.lin.y * x[1] + row.jb.lin.z * x[2] + row.jb.ang.x * x[3] +
+              row.jb.ang.y * x[4] + row.jb.ang.z * x[5];
+      }
+      const S w = (row.aref - ja) / row.R;
+      if (row.body_a >= 0)
+        for (int k = 0; k < 3; ++k) {
+          res[6 * row.body_a + k] += row.ja.lin[k] * w;
+          res[6 * row.body_a + 3 + k] += row.ja.ang[k] * w;
+        }
+      if (row.body_b >= 0)
+        for (int k = 0; k < 3; ++k) {
+          res[6 * row.body_b + k] += row.jb.lin[k] * w;
+          res[6 * row.body_b + 3 + k] += row.jb.ang[k] * w;
+        }
+    }
+    constexpr int lanes = ScalarTraits<S>::lanes;
+    constexpr int ld = NewtonWorkspace<MB>::kMaxN;
+    for (int l = 0; l < lanes; ++l) {
+      double rhs[NewtonWorkspace<MB>::kMaxN];
+      for (int i = 0; i < n; ++i) rhs[i] = res[i].d[l];
+      cholesky_solve(ws.H, n, ld, rhs);
+      for (int b = 0; b < bodies; ++b)
+        for (int k = 0; k < 3; ++k) {
+          acc[b].lin[k].d[l] = rhs[6 * b + k];
+          acc[b].ang[k].d[l] = rhs[6 * b + 3 + k];
+        }
+    }
+    for (int b = 0; b < bodies; ++b)
+      for (int k = 0; k < 3; ++k) {
+        acc[b].lin[k].v = ws.a[6 * b + k];
+        acc[b].ang[k].v = ws.a[6 * b + 3 + k];
+      }
+  } else {
+    (void)body_mass, (void)body_inertia;
+    for (int b = 0; b < bodies; ++b)
+      for (int k = 0; k < 3; ++k) {
+        acc[b].lin[k] = ws.a[6 * b + k];
+        acc[b].ang[k] = ws.a[6 * b + 3 + k];
+      }
+  }
+  for (int r = 0; r < count; ++r) {
+    if (!ws.active[r]) {
+      rows[r].force = S(0.0);
+      continue;
+    }
+    const ConstraintRow<S>& row = rows[r];
+    S ja = 0.0;
+    if (row.body_a >= 0) ja += row_dot(row.ja, acc[row.body_a]);
+    if (row.body_b >= 0) ja += row_dot(row.jb, acc[row.body_b]);
+    const S slack = row.aref - ja;
+    rows[r].force = (clamp_forces && !(slack > 0.0)) ? S(0.0) : S(slack / row.R);
+  }
 }
 
 }  // namespace newton_detail
 
-// acc: the unconstrained accelerations on entry, the constrained ones on return; rows[i].force is set.
-template <class S, int MaxBodies>
+// Newton's method: acc holds the unconstrained accelerations on entry, the constrained ones on return;
+// rows[i].force is set; ws.active is the active set of the solution. Returns whether it converged (a full
+// step left the active set unchanged) within max_iterations.
+template <class S, int MB>
 SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, const Vec3<S>* body_inertia,
-                        int bodies, BodyVelocity<S>* acc, int max_iterations,
-                        NewtonWorkspace<S, MaxBodies>& ws, int slot = 0) {
+                        int bodies, BodyVelocity<S>* acc, int max_iterations, NewtonWorkspace<MB>& ws,
+                        int slot = 0) {
   using namespace newton_detail;
-  const int n = 6 * bodies, ld = NewtonWorkspace<S, MaxBodies>::kMaxN;
-  for (int b = 0; b < bodies; ++b) {
-    for (int k = 0; k < 3; ++k) {
-      ws.a0[6 * b + k] = acc[b].lin[k];
-      ws.a0[6 * b + 3 + k] = acc[b].ang[k];
-      ws.mass[6 * b + k] = body_mass[b];
-      ws.mass[6 * b + 3 + k] = body_inertia[b][k];
-    }
-  }
-  // A cold start from the unconstrained accelerations: warm-starting from the previous call's solution let
+  const int n = 6 * bodies;
+  if (count > NewtonWorkspace<MB>::kMaxRows) count = NewtonWorkspace<MB>::kMaxRows;
+  load_values(rows, count, body_mass, body_inertia, bodies, acc, ws);
+  // A cold start from the unconstrained accelerations: a warm start from the previous call's solution let
   // that solution's tangents leak into the derivatives whenever the line search stopped short of a full step.
   for (int i = 0; i < n; ++i) ws.a[i] = ws.a0[i];
-  if (count > NewtonWorkspace<S, MaxBodies>::kMaxRows) count = NewtonWorkspace<S, MaxBodies>::kMaxRows;
-  bool converged = count == 0;
-  for (int it = 0; it < max_iterations && !converged; ++it) {
+  bool converged = false, factored = false;
+  for (int it = 0; it < max_iterations; ++it) {
     // The active set at the current accelerations; unchanged after a full step means a is that quadratic
     // piece's exact minimiser.
-    bool same_set = it > 0;
+    bool same_set = factored;
     const bool use_guess = it == 0 && ws.guess_count[slot] == count;
     for (int r = 0; r < count; ++r) {
-      ws.jar[r] = row_times(rows[r], ws.a) - rows[r].aref;
-      const bool active = use_guess ? ws.guess[slot][r] : ws.jar[r] < 0.0;
-      same_set = same_set && (active == ws.active[r]);
-      ws.active[r] = active;
+      ws.jar[r] = row_times(ws, row_shape(rows[r]), r, ws.a) - ws.aref[r];
+      ws.next[r] = use_guess ? ws.guess[slot][r] : ws.jar[r] < 0.0;
+      same_set = same_set && (ws.next[r] == ws.active[r]);
     }
     if (same_set) {
       converged = true;
       break;
     }
-    // Gradient and Hessian with this active set.
+    for (int r = 0; r < count; ++r) ws.active[r] = ws.next[r];
+    if (!factor_hessian(rows, count, ws.active, n, ws)) return false;
+    factored = true;
+    // Gradient and Newton direction with this active set.
     for (int i = 0; i < n; ++i) ws.grad[i] = ws.mass[i] * (ws.a[i] - ws.a0[i]);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) ws.H[i * ld + j] = S(0.0);
-    for (int i = 0; i < n; ++i) ws.H[i * ld + i] = ws.mass[i];
     for (int r = 0; r < count; ++r) {
       if (!ws.active[r]) continue;
-      const S D = 1.0 / rows[r].R;
-      int idx[12];
-      S val[12];
-      const int m = row_entries(rows[r], idx, val);
-      const S Dj = D * ws.jar[r];
-      for (int p = 0; p < m; ++p) {
-        ws.grad[idx[p]] += Dj * val[p];
-        const S Dv = D * val[p];
-        for (int q = 0; q < m; ++q) ws.H[idx[p] * ld + idx[q]] += Dv * val[q];
-      }
+      const double Dj = ws.D[r] * ws.jar[r];
+      if (rows[r].body_a >= 0)
+        for (int k = 0; k < 6; ++k) ws.grad[6 * rows[r].body_a + k] += Dj * ws.jac[r][k];
+      if (rows[r].body_b >= 0)
+        for (int k = 0; k < 6; ++k) ws.grad[6 * rows[r].body_b + k] += Dj * ws.jac[r][6 + k];
     }
-    if (!cholesky_factor(ws.H, n, ld)) return false;
     for (int i = 0; i < n; ++i) ws.dir[i] = -ws.grad[i];
-    cholesky_solve(ws.H, n, ld, ws.dir);
+    cholesky_solve(ws.H, n, NewtonWorkspace<MB>::kMaxN, ws.dir);
     // Exact line search: 1-D Newton on the convex piecewise quadratic phi(alpha) = f(a + alpha dir), whose
     // pieces only need J a - aref and J dir per row.
-    S base = 0.0, curvature = 0.0;
+    double base = 0.0, curvature = 0.0;
     for (int i = 0; i < n; ++i) {
       base += ws.mass[i] * (ws.a[i] - ws.a0[i]) * ws.dir[i];
       curvature += ws.mass[i] * ws.dir[i] * ws.dir[i];
     }
-    for (int r = 0; r < count; ++r) ws.jdir[r] = row_times(rows[r], ws.dir);
-    S alpha = 1.0;
+    for (int r = 0; r < count; ++r) ws.jdir[r] = row_times(ws, row_shape(rows[r]), r, ws.dir);
+    double alpha = 1.0;
     for (int ls = 0; ls < 20; ++ls) {
-      S d1 = base + alpha * curvature, d2 = curvature;
+      double d1 = base + alpha * curvature, d2 = curvature;
       for (int r = 0; r < count; ++r) {
-        const S jar = ws.jar[r] + alpha * ws.jdir[r];
+        const double jar = ws.jar[r] + alpha * ws.jdir[r];
         if (!(jar < 0.0)) continue;
-        const S D = 1.0 / rows[r].R;
-        d1 += D * jar * ws.jdir[r];
-        d2 += D * ws.jdir[r] * ws.jdir[r];
+        d1 += ws.D[r] * jar * ws.jdir[r];
+        d2 += ws.D[r] * ws.jdir[r] * ws.jdir[r];
       }
       if (!(d2 > 0.0)) break;
-      const S step = d1 / d2;
+      const double step = d1 / d2;
       alpha -= step;
-      if (abs(value(step)) <= 1e-14 * (1.0 + abs(value(alpha)))) break;
+      if (std::fabs(step) <= 1e-14 * (1.0 + std::fabs(alpha))) break;
     }
     for (int i = 0; i < n; ++i) ws.a[i] += alpha * ws.dir[i];
   }
+  if (count == 0) {
+    converged = true;
+    for (int i = 0; i < n; ++i) ws.H[i * NewtonWorkspace<MB>::kMaxN + i] = std::sqrt(ws.mass[i]);
+  }
   for (int r = 0; r < count; ++r) ws.guess[slot][r] = ws.active[r];
   ws.guess_count[slot] = count;
-  for (int b = 0; b < bodies; ++b)
-    for (int k = 0; k < 3; ++k) {
-      acc[b].lin[k] = ws.a[6 * b + k];
-      acc[b].ang[k] = ws.a[6 * b + 3 + k];
-    }
-  for (int r = 0; r < count; ++r) {
-    const S slack = rows[r].aref - row_times(rows[r], ws.a);
-    rows[r].force = slack > 0.0 ? slack / rows[r].R : S(0.0);
-  }
+  finish_solution(rows, count, body_mass, body_inertia, bodies, acc, ws, true);
   return converged;
+}
+
+// The minimiser of the quadratic piece with the given active set (no search): one factorisation and solve.
+// Forces of active rows are not clamped (the piece is followed past its boundary until the integrator
+// locates the switch). Returns false if the Hessian is not positive definite.
+template <class S, int MB>
+SG_HD bool solve_with_active_set(ConstraintRow<S>* rows, int count, const bool* active, const S* body_mass,
+                                 const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
+                                 NewtonWorkspace<MB>& ws) {
+  using namespace newton_detail;
+  const int n = 6 * bodies;
+  load_values(rows, count, body_mass, body_inertia, bodies, acc, ws);
+  for (int r = 0; r < count; ++r) ws.active[r] = active[r];
+  if (!factor_hessian(rows, count, ws.active, n, ws)) return false;
+  // H a = M a0 + sum_active J' D aref
+  for (int i = 0; i < n; ++i) ws.a[i] = ws.mass[i] * ws.a0[i];
+  for (int r = 0; r < count; ++r) {
+    if (!active[r]) continue;
+    const double Da = ws.D[r] * ws.aref[r];
+    if (rows[r].body_a >= 0)
+      for (int k = 0; k < 6; ++k) ws.a[6 * rows[r].body_a + k] += Da * ws.jac[r][k];
+    if (rows[r].body_b >= 0)
+      for (int k = 0; k < 6; ++k) ws.a[6 * rows[r].body_b + k] += Da * ws.jac[r][6 + k];
+  }
+  cholesky_solve(ws.H, n, NewtonWorkspace<MB>::kMaxN, ws.a);
+  finish_solution(rows, count, body_mass, body_inertia, bodies, acc, ws, false);
+  return true;
 }
 
 }  // namespace sg

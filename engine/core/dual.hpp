@@ -198,9 +198,17 @@ SG_HD inline Dual<N> pow(const Dual<N>& x, double p) {
   // The value through std::pow itself, so a dual run's values match a double run's bit for bit.
   return chain(x, std::pow(x.v, p), p * std::pow(x.v, p - 1.0));
 }
+// x^p with both differentiable: d = p x^(p-1) dx + x^p log(x) dp. Written out rather than exp(p log x) so
+// that x = 0 (an impedance at distance 0) has the finite derivative of pow(x, double), and the value is
+// std::pow's, as in a double run.
 template <int N>
 SG_HD inline Dual<N> pow(const Dual<N>& x, const Dual<N>& p) {
-  return exp(p * log(x));
+  Dual<N> r;
+  r.v = std::pow(x.v, p.v);
+  const double dx = p.v == 0.0 ? 0.0 : p.v * std::pow(x.v, p.v - 1.0);
+  const double dp = r.v == 0.0 ? 0.0 : r.v * std::log(x.v);
+  for (int i = 0; i < N; ++i) r.d[i] = dx * x.d[i] + (p.d[i] == 0.0 ? 0.0 : dp * p.d[i]);
+  return r;
 }
 template <int N>
 SG_HD inline Dual<N> min(const Dual<N>& a, const Dual<N>& b) {

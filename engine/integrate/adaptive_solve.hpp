@@ -3,7 +3,12 @@
 // one solve over the horizon, landing exactly on every output time; max_steps counts every attempt; by
 // default the step sizes are frozen for differentiation (the gradient is that of the discrete map with the
 // accepted steps held fixed), optionally differentiated through the controller.
+//
+// On hybrid systems (contact models, engine/integrate/events.hpp) with cfg.events on, the system's mode is
+// held fixed during each step, so that every step integrates a smooth vector field, and steps end at located
+// switches (engine/integrate/event_step.hpp). With cfg.events off the solver steps across them as DiffMJX.
 #include "engine/integrate/controller.hpp"
+#include "engine/integrate/event_step.hpp"
 #include "engine/integrate/initial_step.hpp"
 #include "engine/integrate/observer.hpp"
 #include "engine/integrate/rk_step.hpp"
@@ -28,8 +33,11 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
   const int n = sys.dim();
   SolveStats st;
   PidController<H> ctl{cfg.controller, tab.order};
+  EventStepper<tab, H, System> events(sys, cfg);
   sys.begin_interval(0);
+  events.begin(y);
   sys.rhs(y, ws.k[0]);
+  events.settle(y, ws, 0.0, st, obs);
   H h_prop = cfg.auto_initial_step ? H(initial_step(sys, y, ws, tab.order, cfg.rtol, cfg.atol)) : H(cfg.dt);
   long attempts = 0;
   double t = 0.0;
@@ -41,7 +49,11 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
     const double t_end = cfg.dt * static_cast<double>(i + 1);
     // Forces may change at output times, so the first stage is re-evaluated there (no FSAL across them).
     sys.begin_interval(i);
-    if (i > 0) sys.rhs(y, ws.k[0]);
+    if (i > 0) {
+      events.begin_interval(y);
+      sys.rhs(y, ws.k[0]);
+      events.settle(y, ws, t, st, obs);
+    }
     while (t < t_end) {
       if (attempts >= cfg.max_steps) {
         st.status = Status::max_steps;
@@ -58,6 +70,7 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
       const bool clipped = value(h_prop) >= remaining - 1e-10 * cfg.dt;
       const H h = clipped ? H(t_end) - t_h : h_prop;
       ++attempts;
+      events.before_step();
       rk_step(sys, tab, y, h, ws);
       const S eps_s = scaled_error(y, ws.y1, ws.err, n, cfg.rtol, cfg.atol);
       const H eps = as_step<H>(eps_s);
@@ -67,6 +80,22 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
         ++st.rejected;
         obs.on_reject(value(h));
         h_prop = finite ? H(h * ctl.factor(eps, false)) : H(h * cfg.controller.factor_min);
+        continue;
+      }
+      if (events.crossed()) {
+        // The step left the mode: end it at the first switch instead (or retry shorter).
+        const EventStepResult r = events.step_to_switch(y, ws, value(h), t, t_h, attempts, st, obs);
+        if (r.advanced) {
+          t += r.h;
+          t_h = H(t);
+          if (state_blew_up(y, n)) {
+            st.status = Status::blow_up;
+            st.t = t;
+            return st;
+          }
+        } else {
+          h_prop = H(r.h_retry);
+        }
         continue;
       }
       const H f = ctl.factor(eps, true);
@@ -84,6 +113,7 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
       t = clipped ? t_end : t + value(h);
       t_h = clipped ? H(t_end) : t_h + h;
       ++st.accepted;
+      events.progressed();
       obs.on_accept(value(h));
       if (state_blew_up(y, n)) {
         st.status = Status::blow_up;

@@ -1,6 +1,7 @@
 #pragma once
 // What a solve reports back: counts and the final status. Observers receive output states and accepted steps.
 #include "engine/core/status.hpp"
+#include "engine/integrate/events.hpp"
 
 namespace sg {
 
@@ -8,6 +9,10 @@ struct SolveStats {
   Status status = Status::ok;
   long accepted = 0;
   long rejected = 0;
+  // Hybrid systems with events on: switches applied, and trial steps cut short at a located switch (they
+  // count as attempts, neither accepted nor rejected: attempts = accepted + rejected + truncated).
+  long events = 0;
+  long truncated = 0;
   double t = 0.0;  // time reached
 };
 
@@ -17,6 +22,7 @@ struct NullObserver {
   SG_HD void on_output(long, double, const S*, int) {}
   SG_HD void on_accept(double) {}
   SG_HD void on_reject(double) {}
+  SG_HD void on_event(double, const EventId&) {}
 };
 
 // NaN, inf or a component beyond kBlowUpLimit.

@@ -12,6 +12,7 @@ struct RkWorkspace {
   S ytmp[System::kMaxDim];
   S y1[System::kMaxDim];
   S err[System::kMaxDim];
+  S f_event[System::kMaxDim];  // the vector field just before a located switch (for its saltation term)
 };
 
 // k[0] must hold f(y) on entry. On return ws.y1 is the new state, ws.err the error estimate (if embedded),

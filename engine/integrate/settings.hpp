@@ -30,6 +30,9 @@ struct IntegratorSettings {
   bool auto_initial_step = false;
   double dt_min = 0.0;
   bool through_controller = false;  // differentiate through the step-size controller
+  // Adaptive solvers on hybrid systems: hold the contact mode fixed within a step and end steps at located
+  // switches (onset, separation, solver rows, grazing); off steps across them as DiffMJX does.
+  bool events = true;
   ControllerSettings controller;
 
   double horizon() const { return dt * static_cast<double>(steps); }

@@ -2,10 +2,17 @@
 // The particle model as a dynamical system the integrators can step: ODE right-hand side for force-based
 // contact (penalty, MuJoCo), and whole-step maps for the impulse models (elastic impact inside semi-implicit
 // Euler; hard contact inside Moreau midpoint stepping). State y = [q (3n), v (3n)].
+//
+// For the adaptive solvers it is a hybrid system (engine/integrate/events.hpp): the mode says, per particle,
+// whether its contact acts and, for MuJoCo's contact, whether the force's max(0, .) is on its positive piece.
+// With the mode frozen the force laws are continued past their switches, and each evaluation reports the
+// margins: the signed distance (contact off) or its negative (on), and the unclamped force (row on) or its
+// negative (off).
 #include "engine/contact/elastic_impact.hpp"
 #include "engine/contact/gauss_seidel.hpp"
 #include "engine/contact/mujoco_soft.hpp"
 #include "engine/contact/penalty.hpp"
+#include "engine/integrate/events.hpp"
 #include "engine/model/particle_model.hpp"
 
 namespace sg {
@@ -16,9 +23,16 @@ struct ParticleSystem {
   static constexpr int kMaxDim = ParticleModel<S>::kMaxDim;
 
   static constexpr bool kFoldsState = false;  // the state needs no re-parametrisation after a step
+  static constexpr bool kHybrid = true;
 
   const ParticleModel<S>* model;
   double timestep;  // the fixed step, for MuJoCo's refsafe
+
+  // The hybrid mode (mutable: the solvers hold the system const and tell it where it is).
+  mutable bool frozen = false;
+  mutable bool in_contact[kMaxParticles] = {};
+  mutable bool row_on[kMaxParticles] = {};
+  mutable MarginTracker tracker;
 
   SG_HD void begin_interval(long) const {}
   SG_HD void after_accept(S*) const {}
@@ -52,11 +66,12 @@ struct ParticleSystem {
     const S vn = v[3 * i + 2];
     switch (m.contact) {
       case ContactModel::penalty:
+        if (frozen) return frozen_penalty_force(r, vn, i);
         return penalty_normal_force(m.penalty.k, m.penalty.c, r, vn);
       case ContactModel::mujoco: {
-        const S inv_mass = 1.0 / m.particles[i].mass;
+        if (frozen) return frozen_mujoco_force(r, vn, i);
         return mujoco_contact_force(m.mujoco.solref, m.mujoco.solimp, m.mujoco.refsafe, timestep, r, vn,
-                                    m.gravity.z, inv_mass)
+                                    m.gravity.z, inverse_mass(i))
             .force;
       }
       case ContactModel::hard: {  // the impulse a Moreau step from here would apply, as an average force
@@ -83,8 +98,56 @@ struct ParticleSystem {
   // ODE right-hand side: q' = v, v' = a(q, v).
   SG_HD void rhs(const S* y, S* ydot) const {
     const int nq = model->nq();
+    tracker.begin();
     for (int i = 0; i < nq; ++i) ydot[i] = y[nq + i];
     acceleration(y, y + nq, ydot + nq);
+  }
+
+  // The hybrid interface (engine/integrate/events.hpp). Only the ODE contact models switch.
+  SG_HD bool switches() const {
+    return model->plane_enabled &&
+           (model->contact == ContactModel::penalty || model->contact == ContactModel::mujoco);
+  }
+  SG_HD void set_frozen(bool on) const { frozen = on && switches(); }
+  SG_HD void begin_hybrid(double, double) const {}
+  SG_HD MarginTracker& margins() const { return tracker; }
+  SG_HD bool saltation_applies() const { return true; }
+
+  SG_HD void mode_from_state(const S* y) const {
+    if (!frozen) return;
+    const int nq = model->nq();
+    for (int i = 0; i < model->count; ++i) {
+      in_contact[i] = distance(y, i) < 0.0;
+      row_on[i] = in_contact[i] && unclamped_mujoco_force(distance(y, i), y[nq + 3 * i + 2], i) > 0.0;
+    }
+  }
+
+  SG_HD double margin_at(const S* y, EventId* which) const {
+    S ydot[kMaxDim];
+    rhs(y, ydot);
+    *which = tracker.last_witness;
+    return tracker.last;
+  }
+
+  SG_HD EventId apply_event(const S* y, const EventId& id) const {
+    const int i = id.b;
+    EventId done = id;
+    if (id.row < 0) {
+      in_contact[i] = !in_contact[i];
+      done.kind = in_contact[i] ? EventKind::onset : EventKind::separation;
+      if (in_contact[i])
+        row_on[i] = unclamped_mujoco_force(distance(y, i), y[model->nq() + 3 * i + 2], i) > 0.0;
+    } else {
+      row_on[i] = !row_on[i];
+      done.kind = row_on[i] ? EventKind::row_on : EventKind::row_off;
+    }
+    return done;
+  }
+
+  // The switching function of a contact event and its rate of change (the normal velocity).
+  SG_HD S event_value(const S* y, const EventId& id) const { return distance(y, id.b); }
+  SG_HD double event_rate(const S* y, const EventId& id) const {
+    return value(y[model->nq() + 3 * id.b + 2]);
   }
 
   // Semi-implicit Euler (MuJoCo's "Euler"): v += h a(q, v); q += h v. Elastic impacts happen inside it.
@@ -129,6 +192,38 @@ struct ParticleSystem {
   }
 
  private:
+  SG_HD S inverse_mass(int i) const { return 1.0 / model->particles[i].mass; }
+
+  SG_HD S unclamped_mujoco_force(const S& r, const S& vn, int i) const {
+    if (model->contact != ContactModel::mujoco) return S(1.0);
+    const MujocoParams<S>& mj = model->mujoco;
+    return mujoco_contact_row(mj.solref, mj.solimp, mj.refsafe, timestep, r, vn, model->gravity.z,
+                              inverse_mass(i))
+        .force;
+  }
+
+  SG_HD EventId contact_id(int i, int row) const {
+    EventId id;
+    id.b = i;
+    id.row = row;
+    return id;
+  }
+
+  // The penalty law while the mode holds the contact on, continued past r = 0; the margin is the distance.
+  SG_HD S frozen_penalty_force(const S& r, const S& vn, int i) const {
+    tracker.note(value(in_contact[i] ? S(-r) : r), contact_id(i, -1));
+    if (!in_contact[i]) return S(0.0);
+    return -model->penalty.k * r - model->penalty.c * vn;
+  }
+
+  SG_HD S frozen_mujoco_force(const S& r, const S& vn, int i) const {
+    tracker.note(value(in_contact[i] ? S(-r) : r), contact_id(i, -1));
+    if (!in_contact[i]) return S(0.0);
+    const S f = unclamped_mujoco_force(r, vn, i);
+    tracker.note(value(row_on[i] ? f : S(-f)), contact_id(i, 0));
+    return row_on[i] ? f : S(0.0);
+  }
+
   // vfree: the particle's velocity after the step's forces, replaced by the velocity after the impulse.
   SG_HD void apply_hard_contact(const S* qmid, S* vfree, int i) const {
     const ParticleModel<S>& m = *model;

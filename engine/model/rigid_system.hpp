@@ -1,29 +1,23 @@
 #pragma once
 // Free rigid bodies as a dynamical system for the integrators: Newton-Euler dynamics with MuJoCo-style soft
-// frictional contact (pyramidal cone, Newton on the primal with a bounded iteration count), Contacts From
-// Distance, and the rotation integrated exactly under Runge-Kutta (engine-notes section 3: a rotation vector
-// phi accumulated within a step and folded into the quaternion after each accepted step).
-#include "engine/collision/collide.hpp"
-#include "engine/contact/gauss_seidel.hpp"
-#include "engine/contact/mujoco_soft.hpp"
+// frictional contact (pyramidal cone, engine/rigid/soft_rows.hpp, solved by Newton on the primal), Contacts
+// From Distance, hard contact inside Moreau steps, and the rotation integrated exactly under Runge-Kutta
+// (engine-notes section 3: a rotation vector phi accumulated within a step and folded into the quaternion
+// after each accepted step).
+//
+// For the adaptive solvers it is a hybrid system (engine/integrate/events.hpp): with the mode frozen
+// (engine/rigid/contact_mode.hpp), each evaluation uses the mode's contacts, laws and active rows (one
+// factorisation, no Newton search), continued past their switches, and reports the margins: the distances
+// of free and acting contacts, each row's J a - aref, and the grazing weights.
 #include "engine/contact/newton_solver.hpp"
-#include "engine/model/rigid_model.hpp"
-#include "engine/rigid/inertia.hpp"
-#include "engine/rigid/rotation.hpp"
+#include "engine/integrate/events.hpp"
+#include "engine/rigid/contact_mode.hpp"
+#include "engine/rigid/grazing.hpp"
+#include "engine/rigid/hard_impulses.hpp"
 
 namespace sg {
 
-inline constexpr int kMaxRigidContacts = 64;
 inline constexpr int kMaxRigidRows = 4 * kMaxRigidContacts;
-
-// Where a body is and how it moves, decoded from the ODE state.
-template <class S>
-struct BodyState {
-  Vec3<S> pos;
-  Quat<S> quat;
-  Mat3<S> rot;
-  Vec3<S> vel, angvel;
-};
 
 template <class S>
 class RigidSystem {
@@ -32,9 +26,15 @@ class RigidSystem {
   static constexpr int kMaxDim = RigidModel<S>::kMaxDim;
   static constexpr int kStride = RigidModel<S>::kStride;
   static constexpr bool kFoldsState = true;  // phi is folded into the quaternion after each step
+  static constexpr bool kHybrid = true;
 
   RigidSystem(const RigidModel<S>* model, double timestep) : model_(model), timestep_(timestep) {
-    for (int i = 0; i < model->count; ++i) inverse_mass_of(i);
+    for (int i = 0; i < model->count; ++i) {
+      const BodyMass<S> bm = body_mass(model->bodies[i]);
+      mass_[i] = bm.mass;
+      inertia_[i] = bm.inertia;
+      inv_mass_[i] = bm.inverse;
+    }
   }
 
   SG_HD int dim() const { return model_->dim(); }
@@ -58,27 +58,19 @@ class RigidSystem {
     }
   }
 
-  SG_HD BodyState<S> body_state(const S* y, int b) const {
-    const S* s = y + kStride * b;
-    BodyState<S> st;
-    st.pos = {s[0], s[1], s[2]};
-    st.quat = Quat<S>(s[3], s[4], s[5], s[6]) * quat_exp(Vec3<S>(s[7], s[8], s[9]));
-    st.rot = to_mat3(st.quat);
-    st.vel = {s[10], s[11], s[12]};
-    st.angvel = {s[13], s[14], s[15]};
-    return st;
-  }
+  SG_HD BodyState<S> body_state(const S* y, int b) const { return decode_body(y, b); }
 
   // Accelerations of every body, with contact forces; straight-through CFD gives the values of the plain
   // model and the derivatives of the CFD model.
   SG_HD void accelerations(const S* y, BodyVelocity<S>* acc) const {
     const CfdParams<S>& cfd = model_->cfd;
-    if (!cfd.enabled) return accelerations_with(y, false, acc);
-    if (!cfd.straight_through) return accelerations_with(y, true, acc);
-    accelerations_with(y, false, acc);
+    if (!cfd.enabled) return simulated_accelerations(y, false, acc);
+    if (!cfd.straight_through) return simulated_accelerations(y, true, acc);
+    simulated_accelerations(y, false, acc);
     if constexpr (is_dual_v<S>) {
+      // The surrogate only supplies derivatives: solved afresh each time, never part of the mode.
       BodyVelocity<S> surrogate[kMaxBodies];
-      accelerations_with(y, true, surrogate);
+      solve_contacts(y, true, scratch_.rows, surrogate, 1);
       for (int b = 0; b < model_->count; ++b)
         for (int k = 0; k < 3; ++k) {
           acc[b].lin[k] = straight_through(acc[b].lin[k], surrogate[b].lin[k]);
@@ -89,6 +81,7 @@ class RigidSystem {
 
   // ODE right-hand side on [pos, quat, phi, v, w] per body.
   SG_HD void rhs(const S* y, S* ydot) const {
+    tracker_.begin();
     BodyVelocity<S> acc[kMaxBodies];
     accelerations(y, acc);
     for (int b = 0; b < model_->count; ++b) {
@@ -160,7 +153,10 @@ class RigidSystem {
         vel[b].ang[k] = s[13 + k] + h * acc[b].ang[k];
       }
     }
-    if (model_->contact == ContactModel::hard) apply_hard_impulses(mid, vel);
+    if (model_->contact == ContactModel::hard) {
+      decode_states(mid, scratch_.states);
+      apply_hard_impulses(*model_, scratch_.states, inv_mass_, vel, scratch_.hard);
+    }
     for (int b = 0; b < model_->count; ++b) {
       S* s = y + kStride * b;
       for (int k = 0; k < 3; ++k) {
@@ -193,214 +189,159 @@ class RigidSystem {
 
   // Contacts of the current state (for the 3-D view): count written, up to capacity.
   SG_HD int contacts(const S* y, Contact<S>* out, int capacity, bool with_cfd) const {
-    ContactRecord* records = scratch_.records;
+    ContactRecord<S>* records = scratch_.records;
     decode_states(y, scratch_.states);
-    const int n = collect_contacts(scratch_.states, with_cfd, records);
+    const int n = collect_contacts(*model_, scratch_.states, cfd_band(with_cfd), records);
     int written = 0;
     for (int i = 0; i < n && written < capacity; ++i) out[written++] = records[i].contact;
     return written;
   }
 
+  // ---- The hybrid interface (engine/integrate/events.hpp) ----
+
+  // Frozen modes apply to MuJoCo's soft contact only (hard contact steps by Moreau, never adaptively).
+  SG_HD void set_frozen(bool on) const { frozen_ = on && model_->contact == ContactModel::mujoco; }
+  // The integrator's tolerances: a hop lower than the position tolerance becomes grazing.
+  SG_HD void begin_hybrid(double atol, double rtol) const {
+    graze_atol_ = atol;
+    graze_rtol_ = rtol;
+  }
+  SG_HD MarginTracker& margins() const { return tracker_; }
+  // Straight-through CFD differentiates the CFD surrogate along the simulated trajectory; the surrogate has
+  // no switches of its own there, so the simulated model's jumps add no saltation term to its tangents.
+  SG_HD bool saltation_applies() const { return !(model_->cfd.enabled && model_->cfd.straight_through); }
+
+  // The mode MuJoCo's rules give at y: acting contacts (r <= 0, or inside the CFD width with CFD in the
+  // forward simulation) and the active set of Newton's solution.
+  SG_HD void mode_from_state(const S* y) const {
+    if (!frozen_) return;
+    ContactMode<kMaxRigidContacts>& mode = mode_;
+    mode.count = 0;
+    decode_states(y, scratch_.states);
+    const bool cfd = forward_cfd();
+    const int nc = collect_contacts(*model_, scratch_.states, cfd_band(cfd), scratch_.records);
+    for (int i = 0; i < nc; ++i) {
+      const ContactRecord<S>& rec = scratch_.records[i];
+      RowLaw law;
+      if (!law_at(S(rec.contact.dist - rec.params.margin), cfd, cfd_width(), &law)) continue;
+      if (mode.find(key_of(rec)) < 0)
+        mode.add(key_of(rec), law == RowLaw::cfd_band ? ContactLevel::band : ContactLevel::contact);
+    }
+    BodyVelocity<S> acc[kMaxBodies];
+    newton_over_mode(y, nullptr, acc);
+  }
+
+  SG_HD double margin_at(const S* y, EventId* which) const {
+    S ydot[kMaxDim];
+    rhs(y, ydot);
+    *which = tracker_.last_witness;
+    return tracker_.last;
+  }
+
+  // Switches the mode for the crossed function `id` at y; returns what happened.
+  SG_HD EventId apply_event(const S* y, const EventId& id) const {
+    ContactMode<kMaxRigidContacts>& mode = mode_;
+    const ContactKey key{id.a, id.b, id.feature};
+    const int e = mode.find(key);
+    EventId done = id;
+    if (id.row >= 0) {  // a row enters or leaves the active set: the force is 0 there, nothing jumps
+      if (e < 0) return EventId{};
+      const bool on = !mode.row_on(e, id.row);
+      mode.set_row(e, id.row, on);
+      done.kind = on ? EventKind::row_on : EventKind::row_off;
+      return done;
+    }
+    const bool cfd = forward_cfd();
+    BodyVelocity<S> acc[kMaxBodies];
+    if (e < 0) {
+      mode.add(key, cfd ? ContactLevel::band : ContactLevel::contact);
+      done.kind = EventKind::onset;
+      done.surface = cfd ? 1 : 0;
+    } else {
+      ModeEntry& entry = mode.entries[e];
+      switch (entry.level) {
+        case ContactLevel::band:
+          done.surface = id.kind == EventKind::onset ? 0 : 1;
+          if (id.kind == EventKind::onset) {
+            entry.level = ContactLevel::contact;
+          } else {
+            mode.remove(e);
+          }
+          break;
+        case ContactLevel::contact:
+          done.kind = EventKind::separation;
+          done.surface = 0;
+          if (cfd) {
+            entry.level = ContactLevel::band;
+          } else {
+            mode.remove(e);
+          }
+          break;
+        case ContactLevel::grazing:
+          if (id.kind == EventKind::press) {  // continuous: the full force is what acts at s = 1
+            entry.level = ContactLevel::contact;
+            return done;
+          }
+          done.kind = EventKind::lift;
+          mode.remove(e);
+          newton_over_mode(y, nullptr, acc);
+          return done;
+      }
+    }
+    newton_over_mode(y, nullptr, acc);
+    if (!cfd) maybe_graze(y, key, &done);
+    return done;
+  }
+
+  // The switching function of a contact event at y (with derivatives), and its rate of change r' = J_n v.
+  SG_HD S event_value(const S* y, const EventId& id) const {
+    const ContactRecord<S>* rec = find_record(y, ContactKey{id.a, id.b, id.feature});
+    if (!rec) return S(0.0);
+    return rec->contact.dist - rec->params.margin - (id.surface == 1 ? cfd_width() : 0.0);
+  }
+  SG_HD double event_rate(const S* y, const EventId& id) const {
+    const ContactRecord<S>* rec = find_record(y, ContactKey{id.a, id.b, id.feature});
+    if (!rec) return 0.0;
+    return value(row_velocity(row_along(scratch_.states, *rec, rec->contact.frame[0]), scratch_.states));
+  }
+
  private:
-  struct ContactRecord {
-    int body_a, body_b;  // body_a = -1 for the plane
-    Contact<S> contact;
-    PairParams<S> params;
-  };
+  // How far beyond their law's boundary the frozen evaluation looks for contacts: far enough that a contact
+  // the mode holds stays visible while a step overshoots its separation.
+  static constexpr double kLookahead = 1e-3;
+  // Hops lower than this fraction of the position tolerance become grazing: far below what the solver
+  // resolves, and short against the motion along the surface (a hop the solver could resolve, such as a
+  // struck ball's micrometre hop, changes its friction history and must not be averaged away).
+  static constexpr double kGrazeFraction = 1e-3;
 
-  // Hard contact (analytic-smoothing paper, engine-notes section 6) at the Moreau midpoint: one 3-row block
-  // per contact (normal, two tangents), Delassus G = J M^-1 J', free velocity c = J v_free, Gauss-Seidel with
-  // the sigmoid weights and the friction-cone prox, then v += M^-1 J' p.
-  SG_HD void apply_hard_impulses(const S* mid, BodyVelocity<S>* vel) const {
-    const RigidModel<S>& m = *model_;
-    BodyState<S>* states = scratch_.states;
-    decode_states(mid, states);
-    // Smoothed contact acts on separated pairs too: look a few sigmoid widths beyond contact.
-    const double kappa = value(m.hard.kappa);
-    const double band = kappa < kInf ? 10.0 / kappa : 0.0;
-    ContactRecord* records = scratch_.records;
-    int nc = collect_contacts(states, false, records, band);
-    if (nc > kMaxHardContacts) nc = kMaxHardContacts;
-    if (nc == 0) return;
-    HardScratch& hs = scratch_.hard;
-    hs.problem.nc = nc;
-    for (int j = 0; j < nc; ++j) {
-      const ContactRecord& rec = records[j];
-      for (int a = 0; a < 3; ++a) hs.rows[3 * j + a] = row_along(states, rec, rec.contact.frame[a]);
-      hs.problem.depth[j] = rec.params.margin - rec.contact.dist;
-      hs.problem.mu[j] = rec.params.friction;
-    }
-    for (int r = 0; r < 3 * nc; ++r) {
-      hs.problem.c[r] = relative_velocity(hs.rows[r], vel);
-      for (int q = 0; q < 3 * nc; ++q) hs.problem.G[r][q] = delassus_entry(hs.rows[r], hs.rows[q]);
-    }
-    solve_gauss_seidel(hs.problem, m.hard.kappa, m.hard.iterations, hs.impulse);
-    for (int r = 0; r < 3 * nc; ++r) {
-      const ConstraintRow<S>& row = hs.rows[r];
-      if (row.body_a >= 0) apply_row_force(row.ja, inv_mass_[row.body_a], hs.impulse[r], vel[row.body_a]);
-      if (row.body_b >= 0) apply_row_force(row.jb, inv_mass_[row.body_b], hs.impulse[r], vel[row.body_b]);
-    }
+  SG_HD bool forward_cfd() const { return model_->cfd.enabled && !model_->cfd.straight_through; }
+  SG_HD double cfd_width() const { return forward_cfd() ? value(model_->cfd.solimp[2]) : 0.0; }
+  SG_HD double cfd_band(bool with_cfd) const { return with_cfd ? value(model_->cfd.solimp[2]) : 0.0; }
+
+  SG_HD static ContactKey key_of(const ContactRecord<S>& rec) {
+    return ContactKey{rec.body_a, rec.body_b, rec.contact.feature};
   }
-
-  // The Jacobian of the relative velocity along dir at the contact point (body b minus body a); shared by
-  // the soft-constraint rows and the hard-contact blocks.
-  SG_HD ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord& rec,
-                                   const Vec3<S>& dir) const {
-    ConstraintRow<S> row;
-    row.body_a = rec.body_a;
-    row.body_b = rec.body_b;
-    row.ja = {Vec3<S>(), Vec3<S>()};
-    row.jb = {Vec3<S>(), Vec3<S>()};
-    if (rec.body_b >= 0)
-      row.jb = point_jacobian(dir, rec.contact.pos - states[rec.body_b].pos, states[rec.body_b].rot);
-    if (rec.body_a >= 0) {
-      const RowJacobian<S> j =
-          point_jacobian(dir, rec.contact.pos - states[rec.body_a].pos, states[rec.body_a].rot);
-      row.ja = {-j.lin, -j.ang};
-    }
-    return row;
-  }
-
-  SG_HD static S relative_velocity(const ConstraintRow<S>& row, const BodyVelocity<S>* vel) {
-    S v = 0.0;
-    if (row.body_a >= 0) v += row_dot(row.ja, vel[row.body_a]);
-    if (row.body_b >= 0) v += row_dot(row.jb, vel[row.body_b]);
-    return v;
-  }
-
-  // (J M^-1 J')_rq over the bodies the two rows share.
-  SG_HD S delassus_entry(const ConstraintRow<S>& r, const ConstraintRow<S>& q) const {
-    S g = 0.0;
-    auto add = [&](int body, const RowJacobian<S>& a, const RowJacobian<S>& b) {
-      const InverseMass<S>& im = inv_mass_[body];
-      g += im.inv_mass * dot(a.lin, b.lin) + a.ang.x * b.ang.x * im.inv_inertia.x +
-           a.ang.y * b.ang.y * im.inv_inertia.y + a.ang.z * b.ang.z * im.inv_inertia.z;
-    };
-    if (r.body_a >= 0 && r.body_a == q.body_a) add(r.body_a, r.ja, q.ja);
-    if (r.body_a >= 0 && r.body_a == q.body_b) add(r.body_a, r.ja, q.jb);
-    if (r.body_b >= 0 && r.body_b == q.body_a) add(r.body_b, r.jb, q.ja);
-    if (r.body_b >= 0 && r.body_b == q.body_b) add(r.body_b, r.jb, q.jb);
-    return g;
-  }
-
-  SG_HD void inverse_mass_of(int b) {
-    const RigidBody<S>& body = model_->bodies[b];
-    MassInertia<S> mi = geom_mass_inertia(body.shape, body.size, body.density);
-    if (body.mass > 0.0) {  // a given mass scales the shape's inertia
-      const S scale = body.mass / mi.mass;
-      mi.mass = body.mass;
-      mi.inertia = mi.inertia * scale;
-    }
-    mass_[b] = mi.mass;
-    inertia_[b] = mi.inertia;
-    inv_mass_[b] = {1.0 / mi.mass, Vec3<S>(1.0 / mi.inertia.x, 1.0 / mi.inertia.y, 1.0 / mi.inertia.z)};
-  }
-
-  // MuJoCo's combination for a pair with equal solmix: averaged solref and solimp, the larger friction,
-  // condim and margin.
-  SG_HD static PairParams<S> combine(const Surface<S>& a, const Surface<S>& b) {
-    PairParams<S> p;
-    p.friction = max(a.friction, b.friction);
-    for (int k = 0; k < 2; ++k) p.solref[k] = 0.5 * (a.solref[k] + b.solref[k]);
-    for (int k = 0; k < 5; ++k) p.solimp[k] = 0.5 * (a.solimp[k] + b.solimp[k]);
-    p.condim = a.condim > b.condim ? a.condim : b.condim;
-    p.margin = a.margin > b.margin ? a.margin : b.margin;
-    return p;
+  SG_HD static EventId event_of(const ContactKey& k, EventKind kind, int row = -1, int surface = 0) {
+    EventId id;
+    id.kind = kind;
+    id.a = k.a;
+    id.b = k.b;
+    id.feature = k.feature;
+    id.row = row;
+    id.surface = surface;
+    return id;
   }
 
   SG_HD void decode_states(const S* y, BodyState<S>* states) const {
-    for (int b = 0; b < model_->count; ++b) states[b] = body_state(y, b);
+    for (int b = 0; b < model_->count; ++b) states[b] = decode_body(y, b);
   }
 
-  SG_HD int collect_contacts(const BodyState<S>* states, bool with_cfd, ContactRecord* out,
-                             double extra_band = 0.0) const {
-    const RigidModel<S>& m = *model_;
-    const double cfd_width = (with_cfd ? value(m.cfd.solimp[2]) : 0.0) + extra_band;
-    int n = 0;
-    Contact<S> buf[kMaxContactsPerPair];
-    auto add = [&](int a, int b, const PairParams<S>& params, int count) {
-      for (int k = 0; k < count && n < kMaxRigidContacts; ++k) out[n++] = {a, b, buf[k], params};
-    };
-    for (int b = 0; b < m.count; ++b) {
-      const BodyState<S>& st = states[b];
-      const Pose<S> pose{st.pos, st.quat};
-      const RigidBody<S>& body = m.bodies[b];
-      if (m.plane_enabled) {
-        const PairParams<S> params = combine(m.plane, body.surface);
-        const CollisionOptions opt{params.margin + cfd_width, m.softness};
-        const Pose<S> plane_pose{Vec3<S>(0.0, 0.0, m.plane_height), Quat<S>()};
-        add(-1, b, params,
-            collide(GeomType::plane, plane_pose, Vec3<S>(), body.shape, pose, body.size, opt, buf));
-      }
-      if (!m.collide_bodies) continue;
-      for (int c = b + 1; c < m.count; ++c) {
-        const RigidBody<S>& other = m.bodies[c];
-        if (!pair_supported(body.shape, other.shape)) continue;
-        const BodyState<S>& so = states[c];
-        const PairParams<S> params = combine(body.surface, other.surface);
-        const CollisionOptions opt{params.margin + cfd_width, m.softness};
-        add(b, c, params,
-            collide(body.shape, pose, body.size, other.shape, Pose<S>{so.pos, so.quat}, other.size, opt,
-                    buf));
-      }
-    }
-    return n;
-  }
-
-  // Rows of one contact; returns how many were written.
-  SG_HD int contact_rows(const BodyState<S>* states, const ContactRecord& rec, bool with_cfd,
-                         ConstraintRow<S>* rows) const {
-    const RigidModel<S>& m = *model_;
-    const PairParams<S>& pp = rec.params;
-    const S r = rec.contact.dist - pp.margin;
-    const double width = value(m.cfd.solimp[2]);
-    // Active at r <= 0 like MuJoCo (dist <= margin); CFD extends this to the width.
-    if (r > 0.0 && !(with_cfd && r < width)) return 0;
-    S d;
-    S pos_term;
-    if (with_cfd) {
-      d = r < 0.0 ? mujoco_impedance(pp.solimp, r) : mujoco_impedance(m.cfd.solimp, m.cfd.solimp[2] - r);
-      pos_term = -softplus(-r, m.cfd.beta);
-    } else {
-      d = mujoco_impedance(pp.solimp, r);
-      pos_term = r;
-    }
-    const MujocoSpring<S> spring = mujoco_spring(pp.solref, pp.solimp, m.refsafe, timestep_);
-    S inv_weight = 0.0;  // A_hat: the translational inverse weights of the two bodies
-    if (rec.body_a >= 0) inv_weight += inv_mass_[rec.body_a].inv_mass;
-    if (rec.body_b >= 0) inv_weight += inv_mass_[rec.body_b].inv_mass;
-    S R_normal = (1.0 - d) / d * inv_weight;
-    if (R_normal < 1e-15) R_normal = S(1e-15);
-    const Vec3<S>* frame = rec.contact.frame;
-    Vec3<S> dirs[4];
-    int count = 1;
-    S R = R_normal;
-    if (pp.condim >= 3) {
-      const S mu = pp.friction;
-      dirs[0] = frame[0] + frame[1] * mu;
-      dirs[1] = frame[0] - frame[1] * mu;
-      dirs[2] = frame[0] + frame[2] * mu;
-      dirs[3] = frame[0] - frame[2] * mu;
-      count = 4;
-      // MuJoCo's diagonal approximation of an edge row n +- mu t is A_hat (1 + mu^2) (mj_diagApprox), and
-      // all edges share R_py = 2 mu^2 R / impratio (checked against MuJoCo 2.2.2: tests/mujoco).
-      R = 2.0 * mu * mu * (1.0 + mu * mu) * R_normal / m.impratio;
-      if (R < 1e-15) R = S(1e-15);
-    } else {
-      dirs[0] = frame[0];
-    }
-    for (int i = 0; i < count; ++i) {
-      ConstraintRow<S>& row = rows[i];
-      row = row_along(states, rec, dirs[i]);
-      S jv = 0.0;  // the row's relative velocity J v
-      if (rec.body_b >= 0)
-        jv += dot(row.jb.lin, states[rec.body_b].vel) + dot(row.jb.ang, states[rec.body_b].angvel);
-      if (rec.body_a >= 0)
-        jv += dot(row.ja.lin, states[rec.body_a].vel) + dot(row.ja.ang, states[rec.body_a].angvel);
-      row.aref = -spring.B * jv - spring.K * d * pos_term;
-      row.R = R;
-    }
-    return count;
+  SG_HD const ContactRecord<S>* find_record(const S* y, const ContactKey& key) const {
+    decode_states(y, scratch_.states);
+    const int n = collect_contacts(*model_, scratch_.states, cfd_width() + kLookahead, scratch_.records);
+    for (int i = 0; i < n; ++i)
+      if (key_of(scratch_.records[i]) == key) return &scratch_.records[i];
+    return nullptr;
   }
 
   SG_HD void unconstrained(const BodyState<S>* states, BodyVelocity<S>* acc) const {
@@ -425,47 +366,272 @@ class RigidSystem {
     }
   }
 
-  // slot keeps the solver's active-set guesses of different callers apart (plain, CFD, readouts), so a
-  // straight-through run's plain solves follow exactly the same path as a run without CFD.
+  SG_HD void simulated_accelerations(const S* y, bool with_cfd, BodyVelocity<S>* acc) const {
+    if (frozen_) {
+      frozen_accelerations(y, acc);
+    } else {
+      solve_contacts(y, with_cfd, scratch_.rows, acc, with_cfd ? 1 : 0);
+    }
+  }
+
+  // MuJoCo's rules at every evaluation: the contacts acting at y, Newton's active set. slot keeps the
+  // solver's active-set guesses of different callers apart (plain, CFD, readouts), so a straight-through
+  // run's plain solves follow exactly the same path as a run without CFD.
   SG_HD int solve_contacts(const S* y, bool with_cfd, ConstraintRow<S>* rows, BodyVelocity<S>* acc,
                            int slot) const {
     BodyState<S>* states = scratch_.states;
     decode_states(y, states);
     unconstrained(states, acc);
     if (model_->contact != ContactModel::mujoco) return 0;
-    ContactRecord* records = scratch_.records;
-    const int nc = collect_contacts(states, with_cfd, records);
+    ContactRecord<S>* records = scratch_.records;
+    const int nc = collect_contacts(*model_, states, cfd_band(with_cfd), records);
     int n = 0;
-    for (int i = 0; i < nc && n + 4 <= kMaxRigidRows; ++i)
-      n += contact_rows(states, records[i], with_cfd, rows + n);
+    for (int i = 0; i < nc && n + 4 <= kMaxRigidRows; ++i) {
+      RowLaw law;
+      if (!law_at(S(records[i].contact.dist - records[i].params.margin), with_cfd, cfd_band(with_cfd), &law))
+        continue;
+      n += soft_contact_rows(*model_, states, inv_mass_, records[i], law, timestep_, rows + n);
+    }
     solve_newton(rows, n, mass_, inertia_, model_->count, acc, model_->iterations, scratch_.newton, slot);
     return n;
   }
 
-  SG_HD void accelerations_with(const S* y, bool with_cfd, BodyVelocity<S>* acc) const {
-    solve_contacts(y, with_cfd, scratch_.rows, acc, with_cfd ? 1 : 0);
+  SG_HD RowLaw law_of(ContactLevel level) const {
+    if (level == ContactLevel::band) return RowLaw::cfd_band;
+    return forward_cfd() ? RowLaw::cfd_touching : RowLaw::plain;
+  }
+
+  // The rows of every contact the mode holds (except `skip`), in mode order; entries whose contact is no
+  // longer reported are dropped. Returns the row count; row_entry maps rows to entries.
+  SG_HD int mode_rows(const BodyState<S>* states, int nc, const ContactKey* skip, ConstraintRow<S>* rows,
+                      int* row_entry) const {
+    ContactMode<kMaxRigidContacts>& mode = mode_;
+    int n = 0;
+    for (int e = 0; e < mode.count;) {
+      const ContactRecord<S>* rec = nullptr;
+      for (int i = 0; i < nc && !rec; ++i)
+        if (key_of(scratch_.records[i]) == mode.entries[e].key) rec = &scratch_.records[i];
+      if (!rec) {
+        mode.remove(e);
+        continue;
+      }
+      if (!(skip && *skip == mode.entries[e].key) && n + 4 <= kMaxRigidRows) {
+        const int c = soft_contact_rows(*model_, states, inv_mass_, *rec, law_of(mode.entries[e].level),
+                                        timestep_, rows + n);
+        for (int k = 0; k < c; ++k) row_entry[n + k] = e;
+        n += c;
+      }
+      ++e;
+    }
+    return n;
+  }
+
+  // Newton's solution with the mode's contacts (except skip) acting fully; writes the rows' activity back
+  // into the mode (all rows when skip is null).
+  SG_HD void newton_over_mode(const S* y, const ContactKey* skip, BodyVelocity<S>* acc) const {
+    BodyState<S>* states = scratch_.states;
+    decode_states(y, states);
+    unconstrained(states, acc);
+    const int nc = collect_contacts(*model_, states, cfd_width() + kLookahead, scratch_.records);
+    ConstraintRow<S>* rows = scratch_.rows;
+    int* row_entry = scratch_.row_entry;
+    const int n = mode_rows(states, nc, skip, rows, row_entry);
+    solve_newton(rows, n, mass_, inertia_, model_->count, acc, model_->iterations, scratch_.newton, 2);
+    for (int r = 0, k = 0; r < n; ++r) {
+      k = (r > 0 && row_entry[r] == row_entry[r - 1]) ? k + 1 : 0;
+      mode_.set_row(row_entry[r], k, scratch_.newton.active[r]);
+    }
+  }
+
+  // After an onset or a separation at the plain boundary: a crossing so slow that the free hop it starts or
+  // ends stays below the position tolerance is tangential; at a two-fold (the free motion falls back, the
+  // contact pushes out) a hop far below the tolerance starts the grazing mode.
+  SG_HD void maybe_graze(const S* y, const ContactKey& key, EventId* done) const {
+    ContactMode<kMaxRigidContacts>& mode = mode_;
+    const ContactRecord<S>* found = find_record(y, key);
+    if (!found) return;
+    const ContactRecord<S> rec = *found;
+    const ConstraintRow<S> normal = row_along(scratch_.states, rec, rec.contact.frame[0]);
+    const double vn = value(row_velocity(normal, scratch_.states));
+    const double pos = value(norm(scratch_.states[key.b].pos));
+    BodyVelocity<S> with[kMaxBodies], without[kMaxBodies];
+    const bool was_on = mode.find(key) >= 0;
+    if (!was_on) mode.add(key, ContactLevel::contact);
+    newton_over_mode(y, &key, without);
+    newton_over_mode(y, nullptr, with);
+    const double a_free = value(normal_acceleration(normal, without));
+    const double a_contact = value(normal_acceleration(normal, with));
+    const bool two_fold = a_free < 0.0 && a_contact > 0.0;
+    // The height of the free hop this crossing starts or ends: the same for a take-off and its landing.
+    const double height = vn * vn / (2.0 * std::fabs(a_free));
+    const double tolerance = graze_atol_ + graze_rtol_ * pos;
+    done->tangential = height <= tolerance;
+    const int e = mode.find(key);
+    if (two_fold && height <= kGrazeFraction * tolerance) {
+      mode.entries[e].level = ContactLevel::grazing;
+      done->kind = EventKind::graze;
+    } else if (!was_on) {
+      mode.remove(e);
+      newton_over_mode(y, nullptr, with);
+    }
+  }
+
+  SG_HD static S normal_acceleration(const ConstraintRow<S>& n, const BodyVelocity<S>* acc) {
+    S s = 0.0;
+    if (n.body_a >= 0) s += row_dot(n.ja, acc[n.body_a]);
+    if (n.body_b >= 0) s += row_dot(n.jb, acc[n.body_b]);
+    return s;
+  }
+
+  // The evaluation with the mode held fixed (see the header comment).
+  SG_HD void frozen_accelerations(const S* y, BodyVelocity<S>* acc) const {
+    BodyState<S>* states = scratch_.states;
+    decode_states(y, states);
+    unconstrained(states, acc);
+    ContactMode<kMaxRigidContacts>& mode = mode_;
+    const double width = cfd_width();
+    ContactRecord<S>* records = scratch_.records;
+    const int nc = collect_contacts(*model_, states, width + kLookahead, records);
+    for (int e = 0; e < mode.count; ++e) mode.entries[e].seen = false;
+    ConstraintRow<S>* rows = scratch_.rows;
+    bool* active = scratch_.active;
+    int* row_entry = scratch_.row_entry;
+    GrazingContact<S>* grazing = scratch_.grazing;
+    int n = 0, ng = 0;
+    for (int i = 0; i < nc; ++i) {
+      const ContactRecord<S>& rec = records[i];
+      const ContactKey key = key_of(rec);
+      const double r = value(rec.contact.dist) - rec.params.margin;
+      const int e = mode.find(key);
+      if (e < 0) {  // free: acts once it comes closer than the boundary
+        tracker_.note(r - width, event_of(key, EventKind::onset, -1, width > 0.0 ? 1 : 0));
+        continue;
+      }
+      ModeEntry& entry = mode.entries[e];
+      if (entry.seen) continue;
+      entry.seen = true;
+      if (entry.level == ContactLevel::band) {
+        tracker_.note(r, event_of(key, EventKind::onset));
+        tracker_.note(width - r, event_of(key, EventKind::separation, -1, 1));
+      } else if (entry.level == ContactLevel::contact) {
+        tracker_.note(-r, event_of(key, EventKind::separation));
+      }
+      if (n + 4 > kMaxRigidRows) continue;
+      const int c =
+          soft_contact_rows(*model_, states, inv_mass_, rec, law_of(entry.level), timestep_, rows + n);
+      for (int k = 0; k < c; ++k) {
+        active[n + k] = mode.row_on(e, k);
+        row_entry[n + k] = e;
+      }
+      if (entry.level == ContactLevel::grazing && ng < kMaxGrazing)
+        grazing[ng++] = grazing_contact(states, rec, e, n, c);
+      n += c;
+    }
+    for (int e = 0; e < mode.count; ++e)  // held contacts beyond the look-ahead: certainly separated
+      if (!mode.entries[e].seen)
+        tracker_.note(-kLookahead, event_of(mode.entries[e].key, EventKind::separation));
+    if (!solve_with_active_set(rows, n, active, mass_, inertia_, model_->count, acc, scratch_.newton)) {
+      tracker_.note(-1.0, EventId{});  // not positive definite: cannot happen with R > 0; leave the mode
+      return;
+    }
+    for (int r = 0, k = 0; r < n; ++r) {
+      k = (r > 0 && row_entry[r] == row_entry[r - 1]) ? k + 1 : 0;
+      const double phi = value(normal_acceleration(rows[r], acc) - rows[r].aref);
+      const ContactKey& key = mode.entries[row_entry[r]].key;
+      tracker_.note(active[r] ? -phi : phi,
+                    event_of(key, active[r] ? EventKind::row_off : EventKind::row_on, k));
+    }
+    if (ng > 0) {
+      scratch_.grazing_state = y;
+      hold_grazing(grazing, ng, rows, n, active, acc);
+    }
+  }
+
+  SG_HD GrazingContact<S> grazing_contact(const BodyState<S>* states, const ContactRecord<S>& rec, int entry,
+                                          int first_row, int row_count) const {
+    GrazingContact<S> g;
+    g.normal = row_along(states, rec, rec.contact.frame[0]);
+    g.rate = row_velocity(g.normal, states);
+    g.dist = rec.contact.dist - rec.params.margin;
+    const MujocoSpring<S> spring =
+        mujoco_spring(rec.params.solref, rec.params.solimp, model_->refsafe, timestep_);
+    g.omega = 0.5 * spring.B * clamp(rec.params.solimp[1], 1e-4, 0.9999);  // 1 / timeconst
+    g.first_row = first_row;
+    g.row_count = row_count;
+    g.entry = entry;
+    return g;
+  }
+
+  // The grazing contacts' convex combinations (engine/rigid/grazing.hpp). A grazing contact whose bodies
+  // carry other rows (coupled) needs the field without it solved: the other contacts' forces change too.
+  SG_HD void hold_grazing(const GrazingContact<S>* g, int ng, ConstraintRow<S>* rows, int n,
+                          const bool* active, BodyVelocity<S>* acc) const {
+    BodyVelocity<S>(*delta)[kMaxBodies] = scratch_.grazing_delta;
+    bool coupled[kMaxGrazing];
+    for (int k = 0; k < ng; ++k) {
+      coupled[k] = shares_bodies(g[k], rows, n);
+      if (!coupled[k]) own_force_acceleration(g[k], rows, inv_mass_, model_->count, delta[k]);
+    }
+    for (int k = 0; k < ng; ++k) {
+      if (!coupled[k]) continue;
+      bool* without = scratch_.active_without;
+      for (int r = 0; r < n; ++r)
+        without[r] = active[r] && (r < g[k].first_row || r >= g[k].first_row + g[k].row_count);
+      BodyVelocity<S> free_acc[kMaxBodies];
+      decode_states(scratch_.grazing_state, scratch_.states);
+      unconstrained(scratch_.states, free_acc);
+      solve_with_active_set(rows, n, without, mass_, inertia_, model_->count, free_acc, scratch_.newton);
+      for (int b = 0; b < model_->count; ++b) {
+        delta[k][b].lin = acc[b].lin - free_acc[b].lin;
+        delta[k][b].ang = acc[b].ang - free_acc[b].ang;
+      }
+    }
+    S weights[kMaxGrazing];
+    double physical[kMaxGrazing];
+    const bool solved = apply_grazing(g, ng, delta, model_->count, acc, weights, physical);
+    for (int k = 0; k < ng; ++k) {
+      const ContactKey& key = mode_.entries[g[k].entry].key;
+      const double s = solved ? physical[k] : -1.0;
+      tracker_.note(s, event_of(key, EventKind::lift, -1, 2));  // surfaces 2, 3: the weight's two bounds
+      tracker_.note(1.0 - s, event_of(key, EventKind::press, -1, 3));
+    }
+  }
+
+  // Whether rows other than the grazing contact's own act on one of its bodies.
+  SG_HD static bool shares_bodies(const GrazingContact<S>& g, const ConstraintRow<S>* rows, int n) {
+    const int a = g.normal.body_a, b = g.normal.body_b;
+    for (int r = 0; r < n; ++r) {
+      if (r >= g.first_row && r < g.first_row + g.row_count) continue;
+      const int ra = rows[r].body_a, rb = rows[r].body_b;
+      if ((a >= 0 && (ra == a || rb == a)) || (b >= 0 && (ra == b || rb == b))) return true;
+    }
+    return false;
   }
 
   // Contact scratch space, built once per system (per run) rather than per right-hand-side evaluation.
   // Mutable for the same reason as interval_: the solvers hold the system const.
-  static constexpr int kMaxHardContacts = 16;
-  struct HardScratch {
-    GaussSeidelProblem<S, kMaxHardContacts> problem;
-    ConstraintRow<S> rows[3 * kMaxHardContacts];
-    S impulse[3 * kMaxHardContacts];
-  };
   struct Scratch {
-    HardScratch hard;
+    HardScratch<S> hard;
     BodyState<S> states[kMaxBodies];
-    ContactRecord records[kMaxRigidContacts];
+    ContactRecord<S> records[kMaxRigidContacts];
     ConstraintRow<S> rows[kMaxRigidRows];
-    NewtonWorkspace<S, kMaxBodies> newton;
+    bool active[kMaxRigidRows];
+    int row_entry[kMaxRigidRows];
+    GrazingContact<S> grazing[kMaxGrazing];
+    BodyVelocity<S> grazing_delta[kMaxGrazing][kMaxBodies];
+    bool active_without[kMaxRigidRows];
+    const S* grazing_state;
+    NewtonWorkspace<kMaxBodies> newton;
   };
 
   const RigidModel<S>* model_;
   double timestep_;
   mutable long interval_ = 0;
   mutable Scratch scratch_;
+  mutable bool frozen_ = false;
+  mutable ContactMode<kMaxRigidContacts> mode_;
+  mutable MarginTracker tracker_;
+  mutable double graze_atol_ = 1e-6, graze_rtol_ = 1e-6;
   S mass_[kMaxBodies];
   Vec3<S> inertia_[kMaxBodies];
   InverseMass<S> inv_mass_[kMaxBodies];

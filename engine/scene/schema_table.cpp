@@ -113,6 +113,9 @@ std::vector<FieldSpec> build_table() {
                   "Adaptive solvers: budget of step attempts, accepted or rejected, over the whole solve."),
           choice("integrator.initial_step", {"dt", "auto"}, "dt",
                  "Adaptive solvers: first trial step is dt, or \"auto\" for Hairer's rule."),
+          boolean("integrator.events", true,
+                  "Adaptive solvers: end steps at contact switches (onset, separation, solver rows, grazing) "
+                  "and add their jumps to the gradient; false steps across them as DiffMJX."),
           number("integrator.dt_min", 0, at_least(0), fixed,
                  "Adaptive solvers: smallest step before giving up (0 = no limit)."),
           number("integrator.controller.pcoeff", 0, any(), fixed,

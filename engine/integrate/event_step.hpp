@@ -1,0 +1,198 @@
+#pragma once
+// The adaptive solver's handling of switching events (engine/integrate/events.hpp). With events on, a hybrid
+// system integrates each step in a fixed mode; when an accepted step has left it (some margin went negative
+// at a stage or at its end), the first crossing is located on the step's interpolant, the step is redone up
+// to just past it, the mode is switched there and, for a jump of the vector field, the tangents get the
+// saltation term. Switches that are due at a step's start (simultaneous ones, or forces that changed at an
+// output time) are applied at once. A run of switches that makes no progress (a chattering pair of modes)
+// falls back to stepping without fixed modes until the next output time.
+#include "engine/integrate/event_locate.hpp"
+#include "engine/integrate/observer.hpp"
+#include "engine/integrate/rk_step.hpp"
+#include "engine/integrate/saltation.hpp"
+#include "engine/integrate/settings.hpp"
+
+namespace sg {
+
+struct EventStepResult {
+  bool advanced = false;  // y is at the switch (or at the same time, for a switch due at the start)
+  double h = 0.0;         // the step taken
+  double h_retry = 0.0;   // otherwise: the step to try next
+};
+
+template <const Tableau& tab, class H, class System>
+class EventStepper {
+  using S = typename System::Scalar;
+
+ public:
+  static constexpr bool kHybrid = is_hybrid_system<System>();
+
+  EventStepper(const System& sys, const IntegratorSettings& cfg) : sys_(sys), cfg_(cfg) {
+    if constexpr (kHybrid) on_ = cfg.events;
+  }
+
+  // Before the first right-hand side at t = 0: fixed modes on, the mode the initial state implies.
+  SG_HD void begin(const S* y) {
+    if constexpr (kHybrid) {
+      sys_.set_frozen(on_);
+      if (on_) {
+        sys_.begin_hybrid(cfg_.atol, cfg_.rtol);
+        sys_.mode_from_state(y);
+      }
+    } else {
+      (void)y;
+    }
+  }
+
+  // At an output time, before its first right-hand side: a fallback ends here.
+  SG_HD void begin_interval(const S* y) {
+    if constexpr (kHybrid) {
+      if (on_ && fallback_) {
+        fallback_ = false;
+        zero_run_ = 0;
+        sys_.set_frozen(true);
+        sys_.mode_from_state(y);
+      }
+    } else {
+      (void)y;
+    }
+  }
+
+  SG_HD void before_step() {
+    if constexpr (kHybrid) sys_.margins().clear();
+  }
+
+  // Whether the last step left the mode.
+  SG_HD bool crossed() const {
+    if constexpr (kHybrid) return active() && sys_.margins().min < 0.0;
+    return false;
+  }
+
+  // A step of positive length was accepted normally: the last switch is behind.
+  SG_HD void progressed() {
+    zero_run_ = 0;
+    if constexpr (kHybrid) sys_.margins().clear_exempt();
+  }
+
+  // Applies the switches due at y (k[0] = f(y) was just evaluated): the mode must fit the state when a step
+  // starts.
+  template <class Observer>
+  SG_HD void settle(S* y, RkWorkspace<System>& ws, double t, SolveStats& st, Observer& obs) {
+    if constexpr (kHybrid) {
+      if (active() && sys_.margins().last < 0.0) {
+        if (++zero_run_ > kMaxZeroRun) {
+          give_up_until_next_output();
+          return;
+        }
+        for (int k = 0; k < sys_.dim(); ++k) ws.f_event[k] = ws.k[0][k];
+        apply_switch(y, ws, sys_.margins().last_witness, t, st, obs);  // settles again in turn
+      }
+    } else {
+      (void)y, (void)ws, (void)t, (void)st, (void)obs;
+    }
+  }
+
+  // The step from (t, y) of size h (in ws: y1, k[0] = f(y), k[last] = f(y1)) was accepted but left the mode.
+  // attempts and st count the extra attempt and the switch.
+  // t_h: the time as the controller's scalar (through the controller, its tangent is cancelled by the step
+  // that ends at the switch, whose time is differentiated by the saltation term instead).
+  template <class Observer>
+  SG_HD EventStepResult step_to_switch(S* y, RkWorkspace<System>& ws, double h, double t, const H& t_h,
+                                       long& attempts, SolveStats& st, Observer& obs) {
+    EventStepResult r;
+    if constexpr (kHybrid) {
+      const int n = sys_.dim();
+      const MarginTracker end = sys_.margins();
+      const EventLocation loc = locate_event(sys_, y, ws.y1, ws.k[0], ws.k[tab.stages - 1], h, end.last,
+                                             end.last_witness, 1e-10 * h, ws.ytmp);
+      if (!loc.found) {  // a crossing the interpolant does not show (in and out within the step): shorten
+        ++st.rejected;
+        r.h_retry = 0.5 * h;
+        return r;
+      }
+      const double h_event = loc.theta * h;
+      ++st.truncated;
+      r.advanced = true;
+      if (h_event <= 1e-12 * cfg_.dt) {  // due at the step's start
+        if (++zero_run_ > kMaxZeroRun) {
+          give_up_until_next_output();
+          return r;
+        }
+        for (int k = 0; k < n; ++k) ws.f_event[k] = ws.k[0][k];
+        apply_switch(y, ws, loc.id, t, st, obs);
+        return r;
+      }
+      ++attempts;
+      if constexpr (is_dual_v<H>) {
+        rk_step(sys_, tab, y, H(t + h_event) - t_h, ws);
+      } else {
+        (void)t_h;
+        rk_step(sys_, tab, y, h_event, ws);
+      }
+      const S eps = scaled_error(y, ws.y1, ws.err, n, cfg_.rtol, cfg_.atol);
+      if (!(value(eps) < 1.0)) {  // rare: the shorter step failed where the longer one passed
+        ++st.rejected;
+        r.advanced = false;
+        r.h_retry = 0.5 * h_event;
+        return r;
+      }
+      zero_run_ = 0;
+      for (int k = 0; k < n; ++k) y[k] = ws.y1[k];
+      sys_.after_accept(y);
+      for (int k = 0; k < n; ++k) ws.f_event[k] = ws.k[tab.stages - 1][k];
+      if constexpr (System::kFoldsState) sys_.after_accept_derivative(y, ws.f_event);
+      ++st.accepted;
+      obs.on_accept(h_event);
+      r.h = h_event;
+      apply_switch(y, ws, loc.id, t + h_event, st, obs);
+    } else {
+      (void)y, (void)ws, (void)h, (void)t, (void)t_h, (void)attempts, (void)st, (void)obs;
+    }
+    return r;
+  }
+
+ private:
+  static constexpr int kMaxZeroRun = 16;
+
+  SG_HD bool active() const { return on_ && !fallback_; }
+
+  SG_HD void give_up_until_next_output() {
+    fallback_ = true;
+    if constexpr (kHybrid) sys_.set_frozen(false);
+  }
+
+  // Switches the mode at y (ws.f_event holds the vector field before), re-evaluates k[0] in the new mode,
+  // adds the saltation term, then settles any further switches due there. The switched function's margin
+  // in the new mode is shifted to twice its residual if it starts on the wrong side (the located step ends
+  // within the interpolant's error of the crossing).
+  template <class Observer>
+  SG_HD void apply_switch(S* y, RkWorkspace<System>& ws, const EventId& id, double t, SolveStats& st,
+                          Observer& obs) {
+    if constexpr (kHybrid) {
+      const EventId done = sys_.apply_event(y, id);
+      MarginTracker& tracker = sys_.margins();
+      const int slot = tracker.add_exempt(done);
+      if (slot >= 0) tracker.shift[slot] = 0.0;
+      sys_.rhs(y, ws.k[0]);
+      if (slot >= 0 && tracker.probe[slot] < 0.0) {
+        tracker.shift[slot] = -2.0 * tracker.probe[slot];
+        sys_.rhs(y, ws.k[0]);
+      }
+      // f(y) depends on y's tangents: after a saltation its derivatives are evaluated again.
+      if (apply_saltation(sys_, y, ws.f_event, ws.k[0], done)) sys_.rhs(y, ws.k[0]);
+      ++st.events;
+      if constexpr (requires { obs.on_event(t, done); }) obs.on_event(t, done);
+      settle(y, ws, t, st, obs);
+    } else {
+      (void)y, (void)ws, (void)id, (void)t, (void)st, (void)obs;
+    }
+  }
+
+  const System& sys_;
+  const IntegratorSettings& cfg_;
+  bool on_ = false;
+  bool fallback_ = false;
+  int zero_run_ = 0;
+};
+
+}  // namespace sg

@@ -1,0 +1,115 @@
+#pragma once
+// MuJoCo's soft-constraint rows of one rigid contact (engine-notes section 1): condim 1 gives the normal
+// row, condim 3 four pyramid edge rows n +- mu t1, n +- mu t2, each with aref = -B (J v) - K d pos and a
+// regulariser R; Contacts From Distance (section 2) changes the impedance and the position term.
+#include "engine/contact/constraint_rows.hpp"
+#include "engine/contact/mujoco_soft.hpp"
+#include "engine/rigid/contact_gather.hpp"
+
+namespace sg {
+
+// Which formulas a contact's rows follow; the signed distance r = dist - margin picks one in MuJoCo, a
+// hybrid mode holds one fixed (and continues it past its boundary).
+enum class RowLaw : unsigned char {
+  plain,         // MuJoCo: impedance d(r), position term r
+  cfd_touching,  // CFD, penetrating: d(r) from the contact's solimp, position term -softplus(-r)
+  cfd_band,      // CFD, separated within the width w: d from the CFD spline at w - r, same position term
+};
+
+// The law MuJoCo (with or without CFD) applies at signed distance r; false when the contact does not act.
+template <class S>
+SG_HD inline bool law_at(const S& r, bool with_cfd, double width, RowLaw* law) {
+  if (!with_cfd) {
+    *law = RowLaw::plain;
+    return r <= 0.0;  // active at r <= 0 like MuJoCo (dist <= margin)
+  }
+  *law = r < 0.0 ? RowLaw::cfd_touching : RowLaw::cfd_band;
+  return r < width;
+}
+
+// The Jacobian of the relative velocity along dir at the contact point (body b minus body a).
+template <class S>
+SG_HD inline ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord<S>& rec,
+                                        const Vec3<S>& dir) {
+  ConstraintRow<S> row;
+  row.body_a = rec.body_a;
+  row.body_b = rec.body_b;
+  row.ja = {Vec3<S>(), Vec3<S>()};
+  row.jb = {Vec3<S>(), Vec3<S>()};
+  if (rec.body_b >= 0)
+    row.jb = point_jacobian(dir, rec.contact.pos - states[rec.body_b].pos, states[rec.body_b].rot);
+  if (rec.body_a >= 0) {
+    const RowJacobian<S> j =
+        point_jacobian(dir, rec.contact.pos - states[rec.body_a].pos, states[rec.body_a].rot);
+    row.ja = {-j.lin, -j.ang};
+  }
+  return row;
+}
+
+// The row's relative velocity J v at the bodies' current velocities.
+template <class S>
+SG_HD inline S row_velocity(const ConstraintRow<S>& row, const BodyState<S>* states) {
+  S jv = 0.0;
+  if (row.body_b >= 0)
+    jv += dot(row.jb.lin, states[row.body_b].vel) + dot(row.jb.ang, states[row.body_b].angvel);
+  if (row.body_a >= 0)
+    jv += dot(row.ja.lin, states[row.body_a].vel) + dot(row.ja.ang, states[row.body_a].angvel);
+  return jv;
+}
+
+// Writes the rows of one contact under `law`; returns how many (1 or 4).
+template <class S>
+SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* states,
+                                   const InverseMass<S>* inv_mass, const ContactRecord<S>& rec, RowLaw law,
+                                   double timestep, ConstraintRow<S>* rows) {
+  const PairParams<S>& pp = rec.params;
+  const S r = rec.contact.dist - pp.margin;
+  S d, pos_term;
+  switch (law) {
+    case RowLaw::plain:
+      d = mujoco_impedance(pp.solimp, r);
+      pos_term = r;
+      break;
+    case RowLaw::cfd_touching:
+      d = mujoco_impedance(pp.solimp, r);
+      pos_term = -softplus(-r, m.cfd.beta);
+      break;
+    case RowLaw::cfd_band:
+      d = mujoco_impedance(m.cfd.solimp, m.cfd.solimp[2] - r);
+      pos_term = -softplus(-r, m.cfd.beta);
+      break;
+  }
+  const MujocoSpring<S> spring = mujoco_spring(pp.solref, pp.solimp, m.refsafe, timestep);
+  S inv_weight = 0.0;  // A_hat: the translational inverse weights of the two bodies
+  if (rec.body_a >= 0) inv_weight += inv_mass[rec.body_a].inv_mass;
+  if (rec.body_b >= 0) inv_weight += inv_mass[rec.body_b].inv_mass;
+  S R_normal = (1.0 - d) / d * inv_weight;
+  if (R_normal < 1e-15) R_normal = S(1e-15);
+  const Vec3<S>* frame = rec.contact.frame;
+  Vec3<S> dirs[4];
+  int count = 1;
+  S R = R_normal;
+  if (pp.condim >= 3) {
+    const S mu = pp.friction;
+    dirs[0] = frame[0] + frame[1] * mu;
+    dirs[1] = frame[0] - frame[1] * mu;
+    dirs[2] = frame[0] + frame[2] * mu;
+    dirs[3] = frame[0] - frame[2] * mu;
+    count = 4;
+    // MuJoCo's diagonal approximation of an edge row n +- mu t is A_hat (1 + mu^2) (mj_diagApprox), and
+    // all edges share R_py = 2 mu^2 R / impratio (checked against MuJoCo 2.2.2: tests/mujoco).
+    R = 2.0 * mu * mu * (1.0 + mu * mu) * R_normal / m.impratio;
+    if (R < 1e-15) R = S(1e-15);
+  } else {
+    dirs[0] = frame[0];
+  }
+  for (int i = 0; i < count; ++i) {
+    ConstraintRow<S>& row = rows[i];
+    row = row_along(states, rec, dirs[i]);
+    row.aref = -spring.B * row_velocity(row, states) - spring.K * d * pos_term;
+    row.R = R;
+  }
+  return count;
+}
+
+}  // namespace sg
