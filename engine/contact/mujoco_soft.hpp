@@ -20,6 +20,8 @@ SG_HD inline S mujoco_impedance(const S solimp[5], const S& r) {
   S y;
   if (power == 1.0) {
     y = x;
+  } else if (power == 2.0 && tangent_free(power)) {  // MuJoCo's default: the same values without pow
+    y = x <= mid ? S(x * x / mid) : S(1.0 - (1.0 - x) * (1.0 - x) / (1.0 - mid));
   } else if (x <= mid) {
     y = pow(x, power) / pow(mid, power - 1.0);
   } else {

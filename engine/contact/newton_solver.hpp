@@ -22,8 +22,10 @@ struct NewtonWorkspace {
   double grad[kMaxN], dir[kMaxN], a[kMaxN], a0[kMaxN], mass[kMaxN];
   double jac[kMaxRows][12];  // row values: 6 coefficients for body_a, then 6 for body_b
   double D[kMaxRows], aref[kMaxRows];
+  int body_a[kMaxRows], body_b[kMaxRows];
   double jar[kMaxRows], jdir[kMaxRows];  // J a - aref and J dir per row
   bool active[kMaxRows], next[kMaxRows];
+  bool blockwise;  // no active row couples two bodies: H is block diagonal, one 6 x 6 factor per body
   // The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a
   // guess. Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the
   // result and its derivatives are those of a cold start; a good guess saves one Hessian and factorisation.
@@ -34,23 +36,14 @@ struct NewtonWorkspace {
 
 namespace newton_detail {
 
+// J_r v for row r (its values and bodies as load_values stored them).
 template <int MB>
-SG_HD inline double row_times(const NewtonWorkspace<MB>& ws, const ConstraintRow<double>& shape, int r,
-                              const double* v) {
+SG_HD inline double row_times(const NewtonWorkspace<MB>& ws, int r, const double* v) {
   double s = 0.0;
-  if (shape.body_a >= 0)
-    for (int k = 0; k < 6; ++k) s += ws.jac[r][k] * v[6 * shape.body_a + k];
-  if (shape.body_b >= 0)
-    for (int k = 0; k < 6; ++k) s += ws.jac[r][6 + k] * v[6 * shape.body_b + k];
-  return s;
-}
-
-// The bodies of a row (the only non-numeric part), as a double row for row_times.
-template <class S>
-SG_HD inline ConstraintRow<double> row_shape(const ConstraintRow<S>& row) {
-  ConstraintRow<double> s;
-  s.body_a = row.body_a;
-  s.body_b = row.body_b;
+  if (ws.body_a[r] >= 0)
+    for (int k = 0; k < 6; ++k) s += ws.jac[r][k] * v[6 * ws.body_a[r] + k];
+  if (ws.body_b[r] >= 0)
+    for (int k = 0; k < 6; ++k) s += ws.jac[r][6 + k] * v[6 * ws.body_b[r] + k];
   return s;
 }
 
@@ -69,44 +62,77 @@ SG_HD inline void load_values(const ConstraintRow<S>* rows, int count, const S* 
   for (int r = 0; r < count; ++r) {
     const ConstraintRow<S>& row = rows[r];
     const RowJacobian<S>* parts[2] = {&row.ja, &row.jb};
-    for (int p = 0; p < 2; ++p)
+    const int bodies_of_row[2] = {row.body_a, row.body_b};
+    ws.body_a[r] = row.body_a;
+    ws.body_b[r] = row.body_b;
+    for (int p = 0; p < 2; ++p) {
+      if (bodies_of_row[p] < 0) continue;  // the plane: never read
       for (int k = 0; k < 3; ++k) {
         ws.jac[r][6 * p + k] = value(parts[p]->lin[k]);
         ws.jac[r][6 * p + 3 + k] = value(parts[p]->ang[k]);
       }
-    ws.D[r] = 1.0 / value(row.R);
+    }
+    // Rows of one contact share R: one division per contact.
+    ws.D[r] = (r > 0 && value(row.R) == value(rows[r - 1].R)) ? ws.D[r - 1] : 1.0 / value(row.R);
     ws.aref[r] = value(row.aref);
   }
 }
 
-// H = M + sum over rows in `active` of J' D J, factorised in place. False if not positive definite.
+// h[p][q] += D u[p] v[q] over a 6 x 6 block of a row-major matrix with leading dimension ld. The whole
+// block, also above the diagonal of a diagonal block (the factorisation reads only the lower triangle):
+// fixed bounds and no aliasing let the compiler unroll and vectorise it.
+template <int ld>
+SG_HD inline void add_outer_block(double* __restrict h, const double* __restrict u,
+                                  const double* __restrict v, double D) {
+  double vv[6];
+  for (int q = 0; q < 6; ++q) vv[q] = v[q];
+  for (int p = 0; p < 6; ++p) {
+    const double Du = D * u[p];
+    double* __restrict row = h + p * ld;
+    for (int q = 0; q < 6; ++q) row[q] += Du * vv[q];
+  }
+}
+
+// H = M + sum over rows in `active` of J' D J (block by block: a row touches at most two bodies), factorised
+// in place. False if not positive definite.
 template <class S, int MB>
 SG_HD inline bool factor_hessian(const ConstraintRow<S>* rows, int count, const bool* active, int n,
                                  NewtonWorkspace<MB>& ws) {
   constexpr int ld = NewtonWorkspace<MB>::kMaxN;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j <= i; ++j) ws.H[i * ld + j] = 0.0;
-  for (int i = 0; i < n; ++i) ws.H[i * ld + i] = ws.mass[i];
+  for (int i = 0; i < n; ++i) {
+    double* h = ws.H + i * ld;
+    for (int j = 0; j < n; ++j) h[j] = 0.0;
+    h[i] = ws.mass[i];
+  }
+  ws.blockwise = true;
   for (int r = 0; r < count; ++r) {
     if (!active[r]) continue;
-    int idx[12];
-    double val[12];
-    int m = 0;
-    const int bodies[2] = {rows[r].body_a, rows[r].body_b};
-    for (int p = 0; p < 2; ++p) {
-      if (bodies[p] < 0) continue;
-      for (int k = 0; k < 6; ++k) {
-        idx[m] = 6 * bodies[p] + k;
-        val[m++] = ws.jac[r][6 * p + k];
-      }
-    }
-    for (int p = 0; p < m; ++p) {
-      const double Dv = ws.D[r] * val[p];
-      for (int q = 0; q < m; ++q)
-        if (idx[q] <= idx[p]) ws.H[idx[p] * ld + idx[q]] += Dv * val[q];
+    const double D = ws.D[r];
+    const int a = rows[r].body_a, b = rows[r].body_b;
+    if (a >= 0 && b >= 0) ws.blockwise = false;
+    const double* ja = ws.jac[r];
+    const double* jb = ws.jac[r] + 6;
+    if (a >= 0) add_outer_block<ld>(ws.H + 6 * a * ld + 6 * a, ja, ja, D);
+    if (b >= 0) add_outer_block<ld>(ws.H + 6 * b * ld + 6 * b, jb, jb, D);
+    if (a >= 0 && b >= 0) {  // the off-diagonal block, stored below the diagonal
+      const bool a_first = a < b;
+      const double* jh = a_first ? jb : ja;
+      const double* jl = a_first ? ja : jb;
+      add_outer_block<ld>(ws.H + 6 * (a_first ? b : a) * ld + 6 * (a_first ? a : b), jh, jl, D);
     }
   }
-  return cholesky_factor(ws.H, n, ld);
+  if (!ws.blockwise) return cholesky_factor(ws.H, n, ld);
+  for (int b = 0; 6 * b < n; ++b)
+    if (!cholesky_factor(ws.H + 6 * b * (ld + 1), 6, ld)) return false;
+  return true;
+}
+
+// Solves H x = rhs in place with the factor of factor_hessian.
+template <int MB>
+SG_HD inline void solve_hessian(const NewtonWorkspace<MB>& ws, int n, double* x) {
+  constexpr int ld = NewtonWorkspace<MB>::kMaxN;
+  if (!ws.blockwise) return cholesky_solve(ws.H, n, ld, x);
+  for (int b = 0; 6 * b < n; ++b) cholesky_solve(ws.H + 6 * b * (ld + 1), 6, ld, x + 6 * b);
 }
 
 // The solution's values are in ws.a; writes acc (with derivatives by implicit differentiation when S is a
@@ -114,9 +140,21 @@ SG_HD inline bool factor_hessian(const ConstraintRow<S>* rows, int count, const 
 template <class S, int MB>
 SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* body_mass,
                                   const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
-                                  NewtonWorkspace<MB>& ws, bool clamp_forces) {
+                                  NewtonWorkspace<MB>& ws, bool clamp_forces, bool derivatives = true) {
   const int n = 6 * bodies;
   if constexpr (is_dual_v<S>) {
+    if (!derivatives) {  // values only (a switching margin needs no more): the tangents are left at zero
+      for (int b = 0; b < bodies; ++b)
+        for (int k = 0; k < 3; ++k) {
+          acc[b].lin[k] = S(ws.a[6 * b + k]);
+          acc[b].ang[k] = S(ws.a[6 * b + 3 + k]);
+        }
+      for (int r = 0; r < count; ++r) {
+        const double jar = ws.active[r] ? newton_detail::row_times(ws, r, ws.a) - ws.aref[r] : 0.0;
+        rows[r].force = S(ws.active[r] && !(clamp_forces && jar >= 0.0) ? -jar * ws.D[r] : 0.0);
+      }
+      return;
+    }
     // Residual of the optimality condition at the (constant) solution values; its tangents drive a'.
     S res[NewtonWorkspace<MB>::kMaxN];
     for (int b = 0; b < bodies; ++b)
@@ -151,11 +189,10 @@ SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* bo
         }
     }
     constexpr int lanes = ScalarTraits<S>::lanes;
-    constexpr int ld = NewtonWorkspace<MB>::kMaxN;
     for (int l = 0; l < lanes; ++l) {
       double rhs[NewtonWorkspace<MB>::kMaxN];
       for (int i = 0; i < n; ++i) rhs[i] = res[i].d[l];
-      cholesky_solve(ws.H, n, ld, rhs);
+      solve_hessian(ws, n, rhs);
       for (int b = 0; b < bodies; ++b)
         for (int k = 0; k < 3; ++k) {
           acc[b].lin[k].d[l] = rhs[6 * b + k];
@@ -212,7 +249,7 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
     bool same_set = factored;
     const bool use_guess = it == 0 && ws.guess_count[slot] == count;
     for (int r = 0; r < count; ++r) {
-      ws.jar[r] = row_times(ws, row_shape(rows[r]), r, ws.a) - ws.aref[r];
+      ws.jar[r] = row_times(ws, r, ws.a) - ws.aref[r];
       ws.next[r] = use_guess ? ws.guess[slot][r] : ws.jar[r] < 0.0;
       same_set = same_set && (ws.next[r] == ws.active[r]);
     }
@@ -234,7 +271,7 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
         for (int k = 0; k < 6; ++k) ws.grad[6 * rows[r].body_b + k] += Dj * ws.jac[r][6 + k];
     }
     for (int i = 0; i < n; ++i) ws.dir[i] = -ws.grad[i];
-    cholesky_solve(ws.H, n, NewtonWorkspace<MB>::kMaxN, ws.dir);
+    solve_hessian(ws, n, ws.dir);
     // Exact line search: 1-D Newton on the convex piecewise quadratic phi(alpha) = f(a + alpha dir), whose
     // pieces only need J a - aref and J dir per row.
     double base = 0.0, curvature = 0.0;
@@ -242,7 +279,7 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
       base += ws.mass[i] * (ws.a[i] - ws.a0[i]) * ws.dir[i];
       curvature += ws.mass[i] * ws.dir[i] * ws.dir[i];
     }
-    for (int r = 0; r < count; ++r) ws.jdir[r] = row_times(ws, row_shape(rows[r]), r, ws.dir);
+    for (int r = 0; r < count; ++r) ws.jdir[r] = row_times(ws, r, ws.dir);
     double alpha = 1.0;
     for (int ls = 0; ls < 20; ++ls) {
       double d1 = base + alpha * curvature, d2 = curvature;
@@ -261,7 +298,10 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
   }
   if (count == 0) {
     converged = true;
-    for (int i = 0; i < n; ++i) ws.H[i * NewtonWorkspace<MB>::kMaxN + i] = std::sqrt(ws.mass[i]);
+    ws.blockwise = false;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j)
+        ws.H[i * NewtonWorkspace<MB>::kMaxN + j] = i == j ? std::sqrt(ws.mass[i]) : 0.0;
   }
   for (int r = 0; r < count; ++r) ws.guess[slot][r] = ws.active[r];
   ws.guess_count[slot] = count;
@@ -273,9 +313,10 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
 // Forces of active rows are not clamped (the piece is followed past its boundary until the integrator
 // locates the switch). Returns false if the Hessian is not positive definite.
 template <class S, int MB>
+// derivatives = false: values only (dual tangents left at zero).
 SG_HD bool solve_with_active_set(ConstraintRow<S>* rows, int count, const bool* active, const S* body_mass,
                                  const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
-                                 NewtonWorkspace<MB>& ws) {
+                                 NewtonWorkspace<MB>& ws, bool derivatives = true) {
   using namespace newton_detail;
   const int n = 6 * bodies;
   load_values(rows, count, body_mass, body_inertia, bodies, acc, ws);
@@ -291,8 +332,8 @@ SG_HD bool solve_with_active_set(ConstraintRow<S>* rows, int count, const bool* 
     if (rows[r].body_b >= 0)
       for (int k = 0; k < 6; ++k) ws.a[6 * rows[r].body_b + k] += Da * ws.jac[r][6 + k];
   }
-  cholesky_solve(ws.H, n, NewtonWorkspace<MB>::kMaxN, ws.a);
-  finish_solution(rows, count, body_mass, body_inertia, bodies, acc, ws, false);
+  solve_hessian(ws, n, ws.a);
+  finish_solution(rows, count, body_mass, body_inertia, bodies, acc, ws, false, derivatives);
   return true;
 }
 

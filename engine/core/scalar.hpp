@@ -99,6 +99,17 @@ SG_HD inline bool is_zero(const Dual<N>& x) {
   return true;
 }
 
+// Whether x carries no derivative (always for doubles).
+SG_HD inline bool tangent_free(double) {
+  return true;
+}
+template <int N>
+SG_HD inline bool tangent_free(const Dual<N>& x) {
+  for (int i = 0; i < N; ++i)
+    if (x.d[i] != 0.0) return false;
+  return true;
+}
+
 // The value of x with its derivatives cut: the "stop gradient" of JAX.
 SG_HD inline double detach(double x) {
   return x;

@@ -1,9 +1,11 @@
 #pragma once
-// Cubic Hermite interpolation inside an accepted step from the states and derivatives at its two ends
-// (free for FSAL methods: f(y1) is the last stage). Third order, which is enough to locate a switching time
-// to far below the step's own error; the step is then redone up to that time, so the interpolant never
-// becomes part of the solution.
+// The state inside an accepted step, for locating switches. Tsit5 has a free fourth-order continuous
+// extension (Tsitouras 2011, the weights Diffrax also uses), accurate to about the step's own error, so the
+// state at a located switch is taken from it. The other pairs use the cubic Hermite interpolant of the
+// states and derivatives at the step's two ends (free for FSAL methods: f(y1) is the last stage), and the
+// step is redone up to the switch.
 #include "engine/core/platform.hpp"
+#include "engine/integrate/tableau.hpp"
 
 namespace sg {
 
@@ -15,6 +17,44 @@ SG_HD void hermite_state(const S* y0, const S* y1, const S* f0, const S* f1, dou
   const double h00 = 2.0 * t3 - 3.0 * t2 + 1.0, h10 = t3 - 2.0 * t2 + theta;
   const double h01 = -2.0 * t3 + 3.0 * t2, h11 = t3 - t2;
   for (int i = 0; i < n; ++i) out[i] = h00 * y0[i] + (h10 * h) * f0[i] + h01 * y1[i] + (h11 * h) * f1[i];
+}
+
+// Tsitouras' interpolation weights b_i(theta): y(theta) = y0 + h sum_i b_i(theta) k_i; b_i(1) are the
+// method's weights b.
+SG_HD inline void tsit5_dense_weights(double t, double* b) {
+  const double t2 = t * t;
+  b[0] =
+      -1.0530884977290216 * t * (t - 1.3299890189751412) * (t2 - 1.4364028541716351 * t + 0.7139816917074209);
+  b[1] = 0.1017 * t2 * (t2 - 2.1966568338249754 * t + 1.2949852507374631);
+  b[2] = 2.490627285651252793 * t2 * (t2 - 2.38535645472061657 * t + 1.57803468208092486);
+  b[3] = -16.54810288924490272 * (t - 1.21712927295533244) * (t - 0.61620406037800089) * t2;
+  b[4] = 47.37952196281928122 * (t - 1.203071208372362603) * (t - 0.658047292653547382) * t2;
+  b[5] = -34.87065786149660974 * (t - 1.2) * (t - 0.666666666666666667) * t2;
+  b[6] = 2.5 * (t - 1.0) * (t - 0.6) * t2;
+}
+
+// Whether the tableau's own continuous extension is accurate enough to stand for a step to theta.
+template <const Tableau& tab>
+constexpr bool has_dense_output() {
+  return &tab == &kTsit5;
+}
+
+// y(theta) inside the step from y0 to y1 whose stages are k[0..stages-1].
+template <const Tableau& tab, class S, int Dim>
+SG_HD void dense_state(const S* y0, const S* y1, const S (&k)[7][Dim], double h, double theta, int n,
+                       S* out) {
+  if constexpr (has_dense_output<tab>()) {
+    (void)y1;
+    double b[7];
+    tsit5_dense_weights(theta, b);
+    for (int i = 0; i < n; ++i) {
+      S acc = 0.0;
+      for (int j = 0; j < 7; ++j) acc += b[j] * k[j][i];
+      out[i] = y0[i] + h * acc;
+    }
+  } else {
+    hermite_state(y0, y1, k[0], k[tab.stages - 1], h, theta, n, out);
+  }
 }
 
 }  // namespace sg

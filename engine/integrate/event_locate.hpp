@@ -4,6 +4,7 @@
 // Hermite interpolant. Each margin evaluation costs about one right-hand side.
 #include "engine/integrate/dense_output.hpp"
 #include "engine/integrate/events.hpp"
+#include "engine/integrate/rk_step.hpp"
 
 namespace sg {
 
@@ -15,20 +16,20 @@ struct EventLocation {
   int evaluations = 0;
 };
 
-// The trial step went from y0 (derivative f0) to y1 (f1) over h. end_margin is the margin the system reported
-// at y1 (its last evaluation). time_tol: the located time is within this (in time units) of the crossing of
-// the interpolant. tmp: scratch for one state.
-template <class System>
+// The trial step went from y0 to ws.y1 over h with stages ws.k. end_margin is the margin the system
+// reported at y1 (its last evaluation). The located time is within jump_tol (in time units) of the
+// interpolant's crossing when the vector field jumps there, within smooth_tol where it only kinks (a row
+// switch: an error in the switching time then costs its square). tmp: scratch for one state.
+template <const Tableau& tab, class System>
 SG_HD EventLocation locate_event(const System& sys, const typename System::Scalar* y0,
-                                 const typename System::Scalar* y1, const typename System::Scalar* f0,
-                                 const typename System::Scalar* f1, double h, double end_margin,
-                                 const EventId& end_witness, double time_tol, typename System::Scalar* tmp) {
+                                 RkWorkspace<System>& ws, double h, double end_margin,
+                                 const EventId& end_witness, double jump_tol, double smooth_tol) {
   const int n = sys.dim();
   EventLocation loc;
   auto margin = [&](double theta, EventId* id) {
-    hermite_state(y0, y1, f0, f1, h, theta, n, tmp);
+    dense_state<tab>(y0, ws.y1, ws.k, h, theta, n, ws.ytmp);
     ++loc.evaluations;
-    return sys.margin_at(tmp, id);
+    return sys.margin_at(ws.ytmp, id);
   };
   double lo = 0.0, hi = 1.0;
   EventId id_lo, id_hi = end_witness;
@@ -59,13 +60,20 @@ SG_HD EventLocation locate_event(const System& sys, const typename System::Scala
   double true_lo = m_lo, true_hi = m_hi;  // the Illinois modification scales m_lo, m_hi; not these
   int side = 0;
   double width_before = 2.0 * (hi - lo);
-  for (int it = 0; it < 100 && (hi - lo) * h > time_tol; ++it) {
+  for (int it = 0; it < 100; ++it) {
+    const double time_tol = event_jumps(id_hi.kind) ? jump_tol : smooth_tol;
+    if ((hi - lo) * h <= time_tol) break;
     double theta = hi - m_hi * (hi - lo) / (m_hi - m_lo);
     // Regula falsi can crawl along a kinked margin (a minimum over several functions): bisect when two
     // iterations did not halve the bracket, and whenever the secant point is not strictly inside.
     const bool slow = it % 2 == 1 && (hi - lo) > 0.5 * width_before;
     if (it % 2 == 1) width_before = hi - lo;
     if (!(theta > lo && theta < hi) || slow) theta = 0.5 * (lo + hi);
+    // Never closer to an end than the tolerance: once the estimate has converged (regula falsi keeps one end
+    // fixed), this probe closes the bracket on the other side.
+    const double tol_theta = 0.99 * time_tol / h;
+    if (theta - lo < tol_theta) theta = lo + tol_theta;
+    if (hi - theta < tol_theta) theta = hi - tol_theta;
     EventId id;
     const double m = margin(theta, &id);
     if (m < 0.0) {

@@ -1,11 +1,12 @@
 #pragma once
 // The adaptive solver's handling of switching events (engine/integrate/events.hpp). With events on, a hybrid
 // system integrates each step in a fixed mode; when an accepted step has left it (some margin went negative
-// at a stage or at its end), the first crossing is located on the step's interpolant, the step is redone up
-// to just past it, the mode is switched there and, for a jump of the vector field, the tangents get the
-// saltation term. Switches that are due at a step's start (simultaneous ones, or forces that changed at an
-// output time) are applied at once. A run of switches that makes no progress (a chattering pair of modes)
-// falls back to stepping without fixed modes until the next output time.
+// at a stage or at its end), the first crossing is located on the step's dense output, the state just past
+// it is taken from that output (Tsit5) or from the step redone up to there (the others), the mode is
+// switched there and, for a jump of the vector field, the tangents get the saltation term. Switches that are
+// due at a step's start (simultaneous ones, or forces that changed at an output time) are applied at once. A
+// run of switches that makes no progress (a chattering pair of modes) falls back to stepping without fixed
+// modes until the next output time.
 #include "engine/integrate/event_locate.hpp"
 #include "engine/integrate/observer.hpp"
 #include "engine/integrate/rk_step.hpp"
@@ -103,17 +104,17 @@ class EventStepper {
     if constexpr (kHybrid) {
       const int n = sys_.dim();
       const MarginTracker end = sys_.margins();
-      const EventLocation loc = locate_event(sys_, y, ws.y1, ws.k[0], ws.k[tab.stages - 1], h, end.last,
-                                             end.last_witness, 1e-10 * h, ws.ytmp);
+      const EventLocation loc =
+          locate_event<tab>(sys_, y, ws, h, end.last, end.last_witness, 1e-10 * h, 1e-6 * h);
       if (!loc.found) {  // a crossing the interpolant does not show (in and out within the step): shorten
         ++st.rejected;
         r.h_retry = 0.5 * h;
         return r;
       }
       const double h_event = loc.theta * h;
-      ++st.truncated;
       r.advanced = true;
-      if (h_event <= 1e-12 * cfg_.dt) {  // due at the step's start
+      if (h_event <= 1e-12 * cfg_.dt) {  // due at the step's start: the trial step is discarded
+        ++st.truncated;
         if (++zero_run_ > kMaxZeroRun) {
           give_up_until_next_output();
           return r;
@@ -122,6 +123,20 @@ class EventStepper {
         apply_switch(y, ws, loc.id, t, st, obs);
         return r;
       }
+      if constexpr (has_dense_output<tab>() && !is_dual_v<H>) {
+        // The method's continuous extension stands for the step to the switch; f there in the old mode.
+        dense_state<tab>(y, ws.y1, ws.k, h, loc.theta, n, ws.ytmp);
+        for (int k = 0; k < n; ++k) y[k] = ws.ytmp[k];
+        sys_.after_accept(y);
+        sys_.rhs(y, ws.f_event);
+        zero_run_ = 0;
+        ++st.accepted;
+        obs.on_accept(h_event);
+        r.h = h_event;
+        apply_switch(y, ws, loc.id, t + h_event, st, obs);
+        return r;
+      }
+      ++st.truncated;  // the trial step is discarded, and redone up to the switch
       ++attempts;
       if constexpr (is_dual_v<H>) {
         rk_step(sys_, tab, y, H(t + h_event) - t_h, ws);

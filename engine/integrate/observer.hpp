@@ -9,8 +9,10 @@ struct SolveStats {
   Status status = Status::ok;
   long accepted = 0;
   long rejected = 0;
-  // Hybrid systems with events on: switches applied, and trial steps cut short at a located switch (they
-  // count as attempts, neither accepted nor rejected: attempts = accepted + rejected + truncated).
+  // Hybrid systems with events on: switches applied, and trial steps discarded at a located switch (redone up
+  // to it, or the switch was due at the step's start; they count as attempts, neither accepted nor rejected:
+  // attempts = accepted + rejected + truncated). A Tsit5 trial step is kept up to the switch, through its
+  // continuous extension, and counts as accepted.
   long events = 0;
   long truncated = 0;
   double t = 0.0;  // time reached

@@ -68,9 +68,10 @@ class RigidSystem {
     if (!cfd.straight_through) return simulated_accelerations(y, true, acc);
     simulated_accelerations(y, false, acc);
     if constexpr (is_dual_v<S>) {
-      // The surrogate only supplies derivatives: solved afresh each time, never part of the mode.
+      // The surrogate only supplies derivatives: solved afresh each time, never part of the mode, from the
+      // contacts the simulated model just collected (out to the CFD width).
       BodyVelocity<S> surrogate[kMaxBodies];
-      solve_contacts(y, true, scratch_.rows, surrogate, 1);
+      solve_collected(true, scratch_.rows, surrogate, 1);
       for (int b = 0; b < model_->count; ++b)
         for (int k = 0; k < 3; ++k) {
           acc[b].lin[k] = straight_through(acc[b].lin[k], surrogate[b].lin[k]);
@@ -231,9 +232,15 @@ class RigidSystem {
     newton_over_mode(y, nullptr, acc);
   }
 
+  // The margins need no derivatives: the simulated model only, without a straight-through surrogate.
   SG_HD double margin_at(const S* y, EventId* which) const {
-    S ydot[kMaxDim];
-    rhs(y, ydot);
+    tracker_.begin();
+    BodyVelocity<S> acc[kMaxBodies];
+    if (frozen_) {
+      frozen_accelerations(y, acc, false);
+    } else {
+      simulated_accelerations(y, forward_cfd(), acc);
+    }
     *which = tracker_.last_witness;
     return tracker_.last;
   }
@@ -374,17 +381,39 @@ class RigidSystem {
     }
   }
 
+  // How far out the simulated model collects contacts: its own laws (and the frozen mode's look-ahead), and
+  // in a straight-through dual run the CFD width too, so that the surrogate reuses the same contacts.
+  SG_HD double collection_band(bool with_cfd) const {
+    double band = frozen_ ? cfd_width() + kLookahead : cfd_band(with_cfd);
+    if (is_dual_v<S> && model_->cfd.enabled && model_->cfd.straight_through) {
+      const double width = value(model_->cfd.solimp[2]);
+      if (width > band) band = width;
+    }
+    return band;
+  }
+
+  SG_HD int collect(const S* y, double band) const {
+    decode_states(y, scratch_.states);
+    scratch_.record_count = collect_contacts(*model_, scratch_.states, band, scratch_.records);
+    return scratch_.record_count;
+  }
+
   // MuJoCo's rules at every evaluation: the contacts acting at y, Newton's active set. slot keeps the
   // solver's active-set guesses of different callers apart (plain, CFD, readouts), so a straight-through
   // run's plain solves follow exactly the same path as a run without CFD.
   SG_HD int solve_contacts(const S* y, bool with_cfd, ConstraintRow<S>* rows, BodyVelocity<S>* acc,
                            int slot) const {
-    BodyState<S>* states = scratch_.states;
-    decode_states(y, states);
+    collect(y, collection_band(with_cfd));
+    return solve_collected(with_cfd, rows, acc, slot);
+  }
+
+  // solve_contacts on the states and contacts collected last.
+  SG_HD int solve_collected(bool with_cfd, ConstraintRow<S>* rows, BodyVelocity<S>* acc, int slot) const {
+    const BodyState<S>* states = scratch_.states;
     unconstrained(states, acc);
     if (model_->contact != ContactModel::mujoco) return 0;
-    ContactRecord<S>* records = scratch_.records;
-    const int nc = collect_contacts(*model_, states, cfd_band(with_cfd), records);
+    const ContactRecord<S>* records = scratch_.records;
+    const int nc = scratch_.record_count;
     int n = 0;
     for (int i = 0; i < nc && n + 4 <= kMaxRigidRows; ++i) {
       RowLaw law;
@@ -484,14 +513,14 @@ class RigidSystem {
   }
 
   // The evaluation with the mode held fixed (see the header comment).
-  SG_HD void frozen_accelerations(const S* y, BodyVelocity<S>* acc) const {
+  // derivatives = false: values only (for switching margins).
+  SG_HD void frozen_accelerations(const S* y, BodyVelocity<S>* acc, bool derivatives = true) const {
+    const int nc = collect(y, collection_band(false));
     BodyState<S>* states = scratch_.states;
-    decode_states(y, states);
     unconstrained(states, acc);
     ContactMode<kMaxRigidContacts>& mode = mode_;
     const double width = cfd_width();
     ContactRecord<S>* records = scratch_.records;
-    const int nc = collect_contacts(*model_, states, width + kLookahead, records);
     for (int e = 0; e < mode.count; ++e) mode.entries[e].seen = false;
     ConstraintRow<S>* rows = scratch_.rows;
     bool* active = scratch_.active;
@@ -503,6 +532,9 @@ class RigidSystem {
       const ContactKey key = key_of(rec);
       const double r = value(rec.contact.dist) - rec.params.margin;
       const int e = mode.find(key);
+      // Contacts farther out than the look-ahead (collected for a straight-through surrogate) are not seen:
+      // the evaluation is the same as without them.
+      if (r - width > kLookahead) continue;
       if (e < 0) {  // free: acts once it comes closer than the boundary
         tracker_.note(r - width, event_of(key, EventKind::onset, -1, width > 0.0 ? 1 : 0));
         continue;
@@ -530,7 +562,8 @@ class RigidSystem {
     for (int e = 0; e < mode.count; ++e)  // held contacts beyond the look-ahead: certainly separated
       if (!mode.entries[e].seen)
         tracker_.note(-kLookahead, event_of(mode.entries[e].key, EventKind::separation));
-    if (!solve_with_active_set(rows, n, active, mass_, inertia_, model_->count, acc, scratch_.newton)) {
+    if (!solve_with_active_set(rows, n, active, mass_, inertia_, model_->count, acc, scratch_.newton,
+                               derivatives)) {
       tracker_.note(-1.0, EventId{});  // not positive definite: cannot happen with R > 0; leave the mode
       return;
     }
@@ -541,10 +574,7 @@ class RigidSystem {
       tracker_.note(active[r] ? -phi : phi,
                     event_of(key, active[r] ? EventKind::row_off : EventKind::row_on, k));
     }
-    if (ng > 0) {
-      scratch_.grazing_state = y;
-      hold_grazing(grazing, ng, rows, n, active, acc);
-    }
+    if (ng > 0) hold_grazing(grazing, ng, rows, n, active, acc, derivatives);
   }
 
   SG_HD GrazingContact<S> grazing_contact(const BodyState<S>* states, const ContactRecord<S>& rec, int entry,
@@ -565,7 +595,7 @@ class RigidSystem {
   // The grazing contacts' convex combinations (engine/rigid/grazing.hpp). A grazing contact whose bodies
   // carry other rows (coupled) needs the field without it solved: the other contacts' forces change too.
   SG_HD void hold_grazing(const GrazingContact<S>* g, int ng, ConstraintRow<S>* rows, int n,
-                          const bool* active, BodyVelocity<S>* acc) const {
+                          const bool* active, BodyVelocity<S>* acc, bool derivatives) const {
     BodyVelocity<S>(*delta)[kMaxBodies] = scratch_.grazing_delta;
     bool coupled[kMaxGrazing];
     for (int k = 0; k < ng; ++k) {
@@ -578,9 +608,9 @@ class RigidSystem {
       for (int r = 0; r < n; ++r)
         without[r] = active[r] && (r < g[k].first_row || r >= g[k].first_row + g[k].row_count);
       BodyVelocity<S> free_acc[kMaxBodies];
-      decode_states(scratch_.grazing_state, scratch_.states);
-      unconstrained(scratch_.states, free_acc);
-      solve_with_active_set(rows, n, without, mass_, inertia_, model_->count, free_acc, scratch_.newton);
+      unconstrained(scratch_.states, free_acc);  // the states of this evaluation, still in scratch
+      solve_with_active_set(rows, n, without, mass_, inertia_, model_->count, free_acc, scratch_.newton,
+                            derivatives);
       for (int b = 0; b < model_->count; ++b) {
         delta[k][b].lin = acc[b].lin - free_acc[b].lin;
         delta[k][b].ang = acc[b].ang - free_acc[b].ang;
@@ -614,13 +644,13 @@ class RigidSystem {
     HardScratch<S> hard;
     BodyState<S> states[kMaxBodies];
     ContactRecord<S> records[kMaxRigidContacts];
+    int record_count = 0;
     ConstraintRow<S> rows[kMaxRigidRows];
     bool active[kMaxRigidRows];
     int row_entry[kMaxRigidRows];
     GrazingContact<S> grazing[kMaxGrazing];
     BodyVelocity<S> grazing_delta[kMaxGrazing][kMaxBodies];
     bool active_without[kMaxRigidRows];
-    const S* grazing_state;
     NewtonWorkspace<kMaxBodies> newton;
   };
 

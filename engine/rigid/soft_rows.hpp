@@ -86,30 +86,37 @@ SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* s
   S R_normal = (1.0 - d) / d * inv_weight;
   if (R_normal < 1e-15) R_normal = S(1e-15);
   const Vec3<S>* frame = rec.contact.frame;
-  Vec3<S> dirs[4];
-  int count = 1;
-  S R = R_normal;
-  if (pp.condim >= 3) {
-    const S mu = pp.friction;
-    dirs[0] = frame[0] + frame[1] * mu;
-    dirs[1] = frame[0] - frame[1] * mu;
-    dirs[2] = frame[0] + frame[2] * mu;
-    dirs[3] = frame[0] - frame[2] * mu;
-    count = 4;
-    // MuJoCo's diagonal approximation of an edge row n +- mu t is A_hat (1 + mu^2) (mj_diagApprox), and
-    // all edges share R_py = 2 mu^2 R / impratio (checked against MuJoCo 2.2.2: tests/mujoco).
-    R = 2.0 * mu * mu * (1.0 + mu * mu) * R_normal / m.impratio;
-    if (R < 1e-15) R = S(1e-15);
-  } else {
-    dirs[0] = frame[0];
+  const S position_part = -spring.K * d * pos_term;
+  const ConstraintRow<S> normal = row_along(states, rec, frame[0]);
+  if (pp.condim < 3) {
+    rows[0] = normal;
+    rows[0].aref = -spring.B * row_velocity(normal, states) + position_part;
+    rows[0].R = R_normal;
+    return 1;
   }
-  for (int i = 0; i < count; ++i) {
-    ConstraintRow<S>& row = rows[i];
-    row = row_along(states, rec, dirs[i]);
-    row.aref = -spring.B * row_velocity(row, states) - spring.K * d * pos_term;
-    row.R = R;
+  // Pyramid edges n + mu t1, n - mu t1, n + mu t2, n - mu t2 (MuJoCo's order). The Jacobian is linear in the
+  // direction: J(n +- mu t) = J(n) +- mu J(t).
+  const S mu = pp.friction;
+  // MuJoCo's diagonal approximation of an edge row n +- mu t is A_hat (1 + mu^2) (mj_diagApprox), and all
+  // edges share R_py = 2 mu^2 R / impratio (checked against MuJoCo 2.2.2: tests/mujoco).
+  S R = 2.0 * mu * mu * (1.0 + mu * mu) * R_normal / m.impratio;
+  if (R < 1e-15) R = S(1e-15);
+  const S vn = row_velocity(normal, states);
+  for (int t = 0; t < 2; ++t) {
+    const ConstraintRow<S> tangent = row_along(states, rec, frame[1 + t]);
+    const S vt = row_velocity(tangent, states);
+    for (int sign = 0; sign < 2; ++sign) {
+      const S c = sign == 0 ? S(mu) : S(-mu);
+      ConstraintRow<S>& row = rows[2 * t + sign];
+      row.body_a = normal.body_a;
+      row.body_b = normal.body_b;
+      row.ja = {normal.ja.lin + tangent.ja.lin * c, normal.ja.ang + tangent.ja.ang * c};
+      row.jb = {normal.jb.lin + tangent.jb.lin * c, normal.jb.ang + tangent.jb.ang * c};
+      row.aref = -spring.B * (vn + c * vt) + position_part;
+      row.R = R;
+    }
   }
-  return count;
+  return 4;
 }
 
 }  // namespace sg
