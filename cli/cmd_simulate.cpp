@@ -28,9 +28,9 @@ int run(const SimulateArgs& args) {
     return kExitBadInput;
   }
   const Trajectory tr = simulate_trajectory(*problem, x);
-  std::printf("%s at %s = %g: loss %.10g, gradient %.10g, %ld steps accepted, %ld rejected, %s\n",
+  std::printf("%s at %s = %g: loss %.10g, gradient %.10g, %ld steps accepted, %ld rejected, %zu events, %s\n",
               problem->name.c_str(), problem->sweep.parameter.c_str(), x, tr.loss, tr.grad, tr.accepted,
-              tr.rejected, tr.status.c_str());
+              tr.rejected, tr.events.size(), tr.status.c_str());
   bool written = true;
   if (!args.out.empty()) {
     written &= write_output(args.out, trajectory_to_json(tr).dump(1) + "\n");

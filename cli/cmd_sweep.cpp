@@ -31,9 +31,10 @@ std::string sweep_csv(const SweepResult& r) {
 void print_summary(const Problem& problem, const SweepResult& r) {
   const SweepStats& st = r.stats;
   std::printf(
-      "%s: %ld points of %s in %.3f s; median |AD-FD|/max = %.3g; sign agreement %.1f%%; %ld failed\n",
+      "%s: %ld points of %s in %.3f s; median |AD-FD|/max = %.3g; sign agreement %.1f%%; AD runs: %ld steps, "
+      "%ld rejected, %ld events; %ld failed\n",
       problem.name.c_str(), st.points, problem.sweep.parameter.c_str(), st.seconds, st.grad_rel_err_median,
-      100.0 * st.sign_agreement, st.failed);
+      100.0 * st.sign_agreement, st.steps_total, st.rejected_total, st.events_total, st.failed);
 }
 
 int run(const SweepArgs& args) {

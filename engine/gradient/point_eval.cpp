@@ -80,6 +80,7 @@ PointResult PointEvaluator::evaluate(double x) {
   r.grad = main.grad;
   r.steps = main.stats.accepted;
   r.rejected = main.stats.rejected;
+  r.events = main.stats.events;
   if (main.stats.status != Status::ok) r.status = describe_failure(main.stats);
 
   const double eps = gradient_.fd_eps;

@@ -22,6 +22,7 @@ struct PointResult {
   std::string status = "ok";
   long steps = 0;     // accepted steps of the AD run
   long rejected = 0;  // rejected attempts of the AD run
+  long events = 0;    // contact switches located in the AD run (integrator.events)
   // Randomized smoothing (when gradient.smoothing.samples > 0), NaN otherwise.
   double loss_smoothed = 0.0;
   double grad_zeroth = 0.0;  // zeroth order: E[(L(x+w) - L(x)) w] / sigma^2

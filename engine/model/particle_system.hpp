@@ -202,25 +202,32 @@ struct ParticleSystem {
         .force;
   }
 
-  SG_HD EventId contact_id(int i, int row) const {
+  SG_HD static EventId contact_id(int i, int row, EventKind kind) {
     EventId id;
+    id.kind = kind;
     id.b = i;
     id.row = row;
     return id;
   }
+  // The contact's distance margin: free, it acts once the distance falls below 0; acting, it stops above.
+  SG_HD void note_contact(const S& r, int i) const {
+    tracker.note(value(in_contact[i] ? S(-r) : r),
+                 contact_id(i, -1, in_contact[i] ? EventKind::separation : EventKind::onset));
+  }
 
   // The penalty law while the mode holds the contact on, continued past r = 0; the margin is the distance.
   SG_HD S frozen_penalty_force(const S& r, const S& vn, int i) const {
-    tracker.note(value(in_contact[i] ? S(-r) : r), contact_id(i, -1));
+    note_contact(r, i);
     if (!in_contact[i]) return S(0.0);
     return -model->penalty.k * r - model->penalty.c * vn;
   }
 
   SG_HD S frozen_mujoco_force(const S& r, const S& vn, int i) const {
-    tracker.note(value(in_contact[i] ? S(-r) : r), contact_id(i, -1));
+    note_contact(r, i);
     if (!in_contact[i]) return S(0.0);
     const S f = unclamped_mujoco_force(r, vn, i);
-    tracker.note(value(row_on[i] ? f : S(-f)), contact_id(i, 0));
+    tracker.note(value(row_on[i] ? f : S(-f)),
+                 contact_id(i, 0, row_on[i] ? EventKind::row_off : EventKind::row_on));
     return row_on[i] ? f : S(0.0);
   }
 

@@ -71,6 +71,9 @@ struct Recorder {
   }
   void on_accept(double h) { out->dt.push_back(h); }
   void on_reject(double) {}
+  void on_event(double t, const EventId& id) {
+    out->events.push_back({t, event_kind_name(id.kind), id.a, id.b, id.feature, id.row});
+  }
 };
 
 nlohmann::json number_or_null(double x) {
@@ -107,6 +110,10 @@ Trajectory simulate_trajectory(const Problem& problem, double value) {
 }
 
 nlohmann::json trajectory_to_json(const Trajectory& tr) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const EventMark& e : tr.events)
+    events.push_back(
+        {{"t", e.t}, {"kind", e.kind}, {"a", e.a}, {"b", e.b}, {"feature", e.feature}, {"row", e.row}});
   nlohmann::json contacts = nlohmann::json::array();
   for (const auto& step : tr.contacts) {
     nlohmann::json marks = nlohmann::json::array();
@@ -121,6 +128,7 @@ nlohmann::json trajectory_to_json(const Trajectory& tr) {
           {"v", tr.v},
           {"force", tr.force},
           {"dt", tr.dt},
+          {"events", events},
           {"loss", number_or_null(tr.loss)},
           {"grad", number_or_null(tr.grad)},
           {"status", tr.status},

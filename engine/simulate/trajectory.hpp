@@ -17,6 +17,15 @@ struct ContactMark {
   bool is_virtual;
 };
 
+// A contact switch the adaptive integrator located (integrator.events): when, what (onset, separation,
+// row_on, row_off, graze, lift, press), between which bodies (-1: the plane or ground) and which feature of
+// the pair, and for row switches which row.
+struct EventMark {
+  double t;
+  std::string kind;
+  int a, b, feature, row;
+};
+
 struct Trajectory {
   double value = 0.0;                // the swept parameter
   std::vector<double> t;             // output times
@@ -27,6 +36,7 @@ struct Trajectory {
   std::vector<std::vector<double>> force;          // per output time: contact force per particle or body
   std::vector<std::vector<ContactMark>> contacts;  // per output time (rigid bodies)
   std::vector<double> dt;                          // accepted internal step sizes
+  std::vector<EventMark> events;                   // located contact switches, in time order
   double loss = 0.0, grad = 0.0;
   std::string status = "ok";
   long accepted = 0, rejected = 0;

@@ -49,10 +49,11 @@ void summarize_sweep(SweepResult& result) {
   st.points = static_cast<long>(result.points.size());
   std::vector<double> errs;
   long agree = 0, compared = 0;
-  st.steps_total = st.rejected_total = st.failed = 0;
+  st.steps_total = st.rejected_total = st.events_total = st.failed = 0;
   for (const PointResult& r : result.points) {
     st.steps_total += r.steps;
     st.rejected_total += r.rejected;
+    st.events_total += r.events;
     if (r.status != "ok") ++st.failed;
     if (r.status == "cancelled") st.cancelled = true;
     if (!std::isfinite(r.grad) || !std::isfinite(r.grad_fd)) continue;
@@ -118,6 +119,7 @@ nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result) 
                 {"sign_agreement", st.sign_agreement},
                 {"steps_total", st.steps_total},
                 {"rejected_total", st.rejected_total},
+                {"events_total", st.events_total},
                 {"failed", st.failed}}},
               {"config", problem.config}};
   if (problem.gradient.smoothing.samples > 0) {

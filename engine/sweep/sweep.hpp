@@ -26,6 +26,7 @@ struct SweepStats {
   double sign_agreement = 0.0;       // fraction of points where sign(g) == sign(g_fd)
   long steps_total = 0;
   long rejected_total = 0;
+  long events_total = 0;
   long failed = 0;
   bool cancelled = false;
 };

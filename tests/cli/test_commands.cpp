@@ -28,8 +28,8 @@ TEST_CASE("sweep writes the result contract, a CSV and an SVG") {
   const auto j = read_json(out + ".json");
   for (const char* key : {"values", "loss", "grad", "grad_fd", "status", "stats", "config"})
     CHECK(j.contains(key));
-  for (const char* key :
-       {"points", "seconds", "grad_rel_err_median", "sign_agreement", "steps_total", "rejected_total"})
+  for (const char* key : {"points", "seconds", "grad_rel_err_median", "sign_agreement", "steps_total",
+                          "rejected_total", "events_total"})
     CHECK(j["stats"].contains(key));
   CHECK(j["values"].size() == 50);
   CHECK(j["stats"]["points"] == 50);
@@ -56,6 +56,11 @@ TEST_CASE("simulate writes one entry per output time and the accepted steps") {
   double total = 0.0;
   for (double h : j["dt"]) total += h;
   CHECK(total == doctest::Approx(2.0).epsilon(1e-12));
+  // The contact's start and end were located (integrator.events, on by default for adaptive solvers).
+  REQUIRE(j["events"].size() == 2);
+  CHECK(j["events"][0]["kind"] == "onset");
+  CHECK(j["events"][1]["kind"] == "separation");
+  CHECK(j["events"][0]["t"].get<double>() == doctest::Approx(0.55).epsilon(1e-9));  // q0 = 0.55, v = -1
   CHECK(j["loss"].is_number());
   CHECK(j["grad"].is_number());
 }
