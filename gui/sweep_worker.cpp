@@ -26,6 +26,16 @@ long SweepSnapshot::failed() const {
   });
 }
 
+SweepSnapshot::StepTotals SweepSnapshot::step_totals() const {
+  StepTotals t;
+  for (const PointResult& p : result.points) {
+    t.accepted += p.steps;
+    t.rejected += p.rejected;
+    t.events += p.events;
+  }
+  return t;
+}
+
 const char* phase_name(SweepPhase phase) {
   switch (phase) {
     case SweepPhase::idle:

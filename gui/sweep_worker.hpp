@@ -25,6 +25,11 @@ struct SweepSnapshot {
   long completed = 0;
   double elapsed_seconds = 0.0;
   long failed() const;  // numerical failures among the computed points
+  // Over the computed points' AD runs: accepted steps, rejected attempts, located contact events.
+  struct StepTotals {
+    long accepted = 0, rejected = 0, events = 0;
+  };
+  StepTotals step_totals() const;
 };
 
 class SweepWorker {

@@ -186,9 +186,15 @@ StatusInfo WorkbenchApp::status() const {
               format_seconds(snapshot_.elapsed_seconds) + " (Esc cancels)";
       info.progress = total > 0 ? static_cast<float>(snapshot_.completed) / static_cast<float>(total) : 0.0f;
       break;
-    case SweepPhase::finished:
+    case SweepPhase::finished: {
       text += std::to_string(total) + " points in " + format_seconds(snapshot_.elapsed_seconds);
+      // What the adaptive solver did (the AD runs): with integrator.events off, rejections show the price.
+      const SweepSnapshot::StepTotals steps = snapshot_.step_totals();
+      if (steps.rejected + steps.events > 0)
+        text += " | " + std::to_string(steps.accepted) + " steps, " + std::to_string(steps.rejected) +
+                " rejected, " + std::to_string(steps.events) + " contact events";
       break;
+    }
     case SweepPhase::cancelled:
       text += "cancelled: " + std::to_string(snapshot_.completed) + " of " + std::to_string(total) +
               " points computed, the rest marked \"cancelled\"";

@@ -220,13 +220,17 @@ TEST_CASE("rigid: every 3-D preset loads its scene and overrides") {
     CHECK(app->document().error().empty());
     if (app->document().config()["model"].value("type", std::string()) == "rigid") ++rigid;
   }
-  CHECK(rigid == 9);
+  CHECK(rigid == 10);
   app->cancel();
   REQUIRE(app->apply_preset("box_toss_diffmjx"));
   CHECK(app->document().config()["integrator"]["rtol"].get<double>() == doctest::Approx(1e-7));
-  CHECK(app->document().config()["sweep"]["points"].get<int>() == 100);
+  CHECK(app->document().config()["integrator"]["events"].get<bool>());
+  CHECK(app->document().config()["sweep"]["points"].get<int>() == 200);  // the whole sweep: ms per point
+  REQUIRE(app->apply_preset("box_toss_diffmjx_plain"));
+  CHECK_FALSE(
+      app->document().config()["integrator"]["events"].get<bool>());  // DiffMJX's stepping, to compare
   REQUIRE(app->apply_preset("billiards_nocfd"));
   CHECK_FALSE(app->document().config()["contact"]["cfd"]["enabled"].get<bool>());
-  CHECK(app->document().config()["sweep"]["points"].get<int>() == 40);
+  CHECK(app->document().config()["sweep"]["points"].get<int>() == 200);
   CHECK(find_preset("billiards_cfd")->show_time > 0.0);
 }
