@@ -4,9 +4,10 @@
 // at a stage or at its end), the first crossing is located on the step's dense output, the state just past
 // it is taken from that output (Tsit5) or from the step redone up to there (the others), the mode is
 // switched there and, for a jump of the vector field, the tangents get the saltation term. Switches that are
-// due at a step's start (simultaneous ones, or forces that changed at an output time) are applied at once. A
-// run of switches that makes no progress (a chattering pair of modes) falls back to stepping without fixed
-// modes until the next output time.
+// due at a step's start (simultaneous ones, or forces that changed at an output time) are applied at once.
+// Chatter (a run of switches without progress, or too many switches within one output interval) falls back to
+// stepping without fixed modes until the next output time, and after a few such intervals for the whole
+// solve.
 #include "engine/integrate/event_locate.hpp"
 #include "engine/integrate/observer.hpp"
 #include "engine/integrate/rk_step.hpp"
@@ -48,7 +49,8 @@ class EventStepper {
   // At an output time, before its first right-hand side: a fallback ends here.
   SG_HD void begin_interval(const S* y) {
     if constexpr (kHybrid) {
-      if (on_ && fallback_) {
+      interval_events_ = 0;
+      if (on_ && fallback_ && fallbacks_ < kMaxFallbacks) {
         fallback_ = false;
         zero_run_ = 0;
         sys_.set_frozen(true);
@@ -168,11 +170,17 @@ class EventStepper {
 
  private:
   static constexpr int kMaxZeroRun = 16;
+  // More switches than this within one output interval is chatter: plain stepping until the next output time;
+  // after kMaxFallbacks such intervals, for the rest of the solve. (The tosses locate about 70 switches per
+  // second of simulation, billiards about 10.)
+  static constexpr int kMaxEventsPerInterval = 64;
+  static constexpr int kMaxFallbacks = 3;
 
   SG_HD bool active() const { return on_ && !fallback_; }
 
   SG_HD void give_up_until_next_output() {
     fallback_ = true;
+    ++fallbacks_;
     if constexpr (kHybrid) sys_.set_frozen(false);
   }
 
@@ -197,6 +205,10 @@ class EventStepper {
       if (apply_saltation(sys_, y, ws.f_event, ws.k[0], done)) sys_.rhs(y, ws.k[0]);
       ++st.events;
       if constexpr (requires { obs.on_event(t, done); }) obs.on_event(t, done);
+      if (++interval_events_ > kMaxEventsPerInterval) {  // chatter that no mode resolves (a two-fold the
+        give_up_until_next_output();                     // grazing mode does not cover): step across it
+        return;
+      }
       settle(y, ws, t, st, obs);
     } else {
       (void)y, (void)ws, (void)id, (void)t, (void)st, (void)obs;
@@ -208,6 +220,8 @@ class EventStepper {
   bool on_ = false;
   bool fallback_ = false;
   int zero_run_ = 0;
+  int interval_events_ = 0;
+  int fallbacks_ = 0;
 };
 
 }  // namespace sg
