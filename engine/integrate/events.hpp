@@ -79,6 +79,10 @@ struct MarginTracker {
   EventId exempt[kMaxExempt];
   double shift[kMaxExempt];
   double probe[kMaxExempt];  // each exempt function's own (unshifted) margin in the most recent evaluation
+  // One function followed through evaluations (the root finder's): its margin in the most recent one.
+  bool has_target = false;
+  EventId target;
+  double target_margin = 1e300;
 
   SG_HD void clear() {
     min = last = 1e300;
@@ -97,7 +101,7 @@ struct MarginTracker {
   }
   // One evaluation starts: its own margin is tracked in `last`.
   SG_HD void begin() {
-    last = 1e300;
+    last = target_margin = 1e300;
     last_witness = EventId{};
     for (int i = 0; i < exempt_count; ++i) probe[i] = 1e300;
   }
@@ -108,6 +112,7 @@ struct MarginTracker {
         m += shift[i];
         break;
       }
+    if (has_target && same_switching_function(id, target)) target_margin = m;
     if (m < last) {
       last = m;
       last_witness = id;
