@@ -43,6 +43,15 @@ SG_HD inline S row_dot(const RowJacobian<S>& j, const BodyVelocity<S>& a) {
   return dot(j.lin, a.lin) + dot(j.ang, a.ang);
 }
 
+// J x for a row and a generalised vector given per body (a velocity, an acceleration).
+template <class S>
+SG_HD inline S row_times_bodies(const ConstraintRow<S>& row, const BodyVelocity<S>* x) {
+  S s = 0.0;
+  if (row.body_a >= 0) s += row_dot(row.ja, x[row.body_a]);
+  if (row.body_b >= 0) s += row_dot(row.jb, x[row.body_b]);
+  return s;
+}
+
 // acc += M^-1 j' df: the acceleration a row force df adds to one body.
 template <class S>
 SG_HD inline void apply_row_force(const RowJacobian<S>& j, const InverseMass<S>& m, const S& df,

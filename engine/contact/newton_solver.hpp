@@ -218,10 +218,7 @@ SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* bo
       continue;
     }
     const ConstraintRow<S>& row = rows[r];
-    S ja = 0.0;
-    if (row.body_a >= 0) ja += row_dot(row.ja, acc[row.body_a]);
-    if (row.body_b >= 0) ja += row_dot(row.jb, acc[row.body_b]);
-    const S slack = row.aref - ja;
+    const S slack = row.aref - row_times_bodies(row, acc);
     rows[r].force = (clamp_forces && !(slack > 0.0)) ? S(0.0) : S(slack / row.R);
   }
 }

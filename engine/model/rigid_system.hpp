@@ -488,8 +488,8 @@ class RigidSystem {
     if (!was_on) mode.add(key, ContactLevel::contact);
     newton_over_mode(y, &key, without);
     newton_over_mode(y, nullptr, with);
-    const double a_free = value(normal_acceleration(normal, without));
-    const double a_contact = value(normal_acceleration(normal, with));
+    const double a_free = value(row_times_bodies(normal, without));
+    const double a_contact = value(row_times_bodies(normal, with));
     const bool two_fold = a_free < 0.0 && a_contact > 0.0;
     // The height of the free hop this crossing starts or ends: the same for a take-off and its landing.
     const double height = vn * vn / (2.0 * std::fabs(a_free));
@@ -503,13 +503,6 @@ class RigidSystem {
       mode.remove(e);
       newton_over_mode(y, nullptr, with);
     }
-  }
-
-  SG_HD static S normal_acceleration(const ConstraintRow<S>& n, const BodyVelocity<S>* acc) {
-    S s = 0.0;
-    if (n.body_a >= 0) s += row_dot(n.ja, acc[n.body_a]);
-    if (n.body_b >= 0) s += row_dot(n.jb, acc[n.body_b]);
-    return s;
   }
 
   // The evaluation with the mode held fixed (see the header comment).
@@ -569,7 +562,7 @@ class RigidSystem {
     }
     for (int r = 0, k = 0; r < n; ++r) {
       k = (r > 0 && row_entry[r] == row_entry[r - 1]) ? k + 1 : 0;
-      const double phi = value(normal_acceleration(rows[r], acc) - rows[r].aref);
+      const double phi = value(row_times_bodies(rows[r], acc) - rows[r].aref);
       const ContactKey& key = mode.entries[row_entry[r]].key;
       tracker_.note(active[r] ? -phi : phi,
                     event_of(key, active[r] ? EventKind::row_off : EventKind::row_on, k));

@@ -30,15 +30,6 @@ struct GrazingContact {
 
 namespace grazing_detail {
 
-// J_n applied to an acceleration given per body.
-template <class S>
-SG_HD inline S normal_times(const ConstraintRow<S>& n, const BodyVelocity<S>* acc) {
-  S s = 0.0;
-  if (n.body_a >= 0) s += row_dot(n.ja, acc[n.body_a]);
-  if (n.body_b >= 0) s += row_dot(n.jb, acc[n.body_b]);
-  return s;
-}
-
 // Solves A x = b in place (b becomes x) by Gaussian elimination with partial pivoting; false if singular.
 template <class S>
 SG_HD inline bool solve_small(S (*A)[kMaxGrazing], S* b, int m) {
@@ -101,11 +92,11 @@ SG_HD bool apply_grazing(const GrazingContact<S>* g, int m, const BodyVelocity<S
   double A0[kMaxGrazing][kMaxGrazing], u0[kMaxGrazing];
   for (int k = 0; k < m; ++k) {
     for (int j = 0; j < m; ++j) {
-      A[k][j] = normal_times(g[k].normal, delta[j]);
+      A[k][j] = row_times_bodies(g[k].normal, delta[j]);
       A0[k][j] = value(A[k][j]);
     }
     const S target = -2.0 * g[k].omega * g[k].rate - g[k].omega * g[k].omega * g[k].dist;
-    const S na = normal_times(g[k].normal, acc);
+    const S na = row_times_bodies(g[k].normal, acc);
     u[k] = na - target;
     u0[k] = value(na);
   }

@@ -19,14 +19,6 @@ struct HardScratch {
 
 namespace hard_detail {
 
-template <class S>
-SG_HD inline S relative_velocity(const ConstraintRow<S>& row, const BodyVelocity<S>* vel) {
-  S v = 0.0;
-  if (row.body_a >= 0) v += row_dot(row.ja, vel[row.body_a]);
-  if (row.body_b >= 0) v += row_dot(row.jb, vel[row.body_b]);
-  return v;
-}
-
 // (J M^-1 J')_rq over the bodies the two rows share.
 template <class S>
 SG_HD inline S delassus_entry(const ConstraintRow<S>& r, const ConstraintRow<S>& q,
@@ -65,7 +57,7 @@ SG_HD void apply_hard_impulses(const RigidModel<S>& m, const BodyState<S>* state
     hs.problem.mu[j] = rec.params.friction;
   }
   for (int r = 0; r < 3 * nc; ++r) {
-    hs.problem.c[r] = relative_velocity(hs.rows[r], vel);
+    hs.problem.c[r] = row_times_bodies(hs.rows[r], vel);
     for (int q = 0; q < 3 * nc; ++q) hs.problem.G[r][q] = delassus_entry(hs.rows[r], hs.rows[q], inv_mass);
   }
   solve_gauss_seidel(hs.problem, m.hard.kappa, m.hard.iterations, hs.impulse);
