@@ -4,6 +4,7 @@
 // constraint rows are in the solver's active set. Contacts are followed by key (the two bodies and the
 // geometric feature, see Contact::feature); a contact without an entry is free.
 #include "engine/core/platform.hpp"
+#include "engine/integrate/events.hpp"
 
 namespace sg {
 
@@ -51,5 +52,17 @@ struct ContactMode {
     entries[entry].rows_on = on ? (entries[entry].rows_on | bit) : (entries[entry].rows_on & ~bit);
   }
 };
+
+// The event id of one of a contact's switching functions.
+SG_HD inline EventId contact_event(const ContactKey& k, EventKind kind, int row = -1, int surface = 0) {
+  EventId id;
+  id.kind = kind;
+  id.a = k.a;
+  id.b = k.b;
+  id.feature = k.feature;
+  id.row = row;
+  id.surface = surface;
+  return id;
+}
 
 }  // namespace sg
