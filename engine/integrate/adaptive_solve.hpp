@@ -15,6 +15,17 @@
 
 namespace sg {
 
+// Whether the system's forces jump at output time i (timed forces); systems that do not say are assumed to.
+template <class System>
+SG_HD inline bool forces_change_at(const System& sys, long i) {
+  if constexpr (requires { sys.forces_change_at(i); }) {
+    return sys.forces_change_at(i);
+  } else {
+    (void)sys, (void)i;
+    return true;
+  }
+}
+
 // H = double (frozen steps) or the system's scalar (through the controller).
 template <class H, class S>
 SG_HD inline H as_step(const S& x) {
@@ -47,12 +58,15 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
   obs.on_output(0, 0.0, y, n);
   for (long i = 0; i < cfg.steps; ++i) {
     const double t_end = cfg.dt * static_cast<double>(i + 1);
-    // Forces may change at output times, so the first stage is re-evaluated there (no FSAL across them).
+    // Where a timed force starts or stops at this output time the first stage is re-evaluated (no FSAL
+    // across the jump), as it is where the hybrid mode is rebuilt; elsewhere the FSAL stage stands.
     sys.begin_interval(i);
     if (i > 0) {
-      events.begin_interval(y);
-      sys.rhs(y, ws.k[0]);
-      events.settle(y, ws, t, st, obs);
+      const bool mode_rebuilt = events.begin_interval(y);
+      if (mode_rebuilt || forces_change_at(sys, i)) {
+        sys.rhs(y, ws.k[0]);
+        events.settle(y, ws, t, st, obs);
+      }
     }
     while (t < t_end) {
       if (attempts >= cfg.max_steps) {

@@ -46,8 +46,8 @@ class EventStepper {
     }
   }
 
-  // At an output time, before its first right-hand side: a fallback ends here.
-  SG_HD void begin_interval(const S* y) {
+  // At an output time: a fallback ends here. Returns whether the mode was rebuilt (then f(y) is due again).
+  SG_HD bool begin_interval(const S* y) {
     if constexpr (kHybrid) {
       interval_events_ = 0;
       if (on_ && fallback_ && fallbacks_ < kMaxFallbacks) {
@@ -55,10 +55,12 @@ class EventStepper {
         zero_run_ = 0;
         sys_.set_frozen(true);
         sys_.mode_from_state(y);
+        return true;
       }
     } else {
       (void)y;
     }
+    return false;
   }
 
   SG_HD void before_step() {

@@ -35,6 +35,7 @@ struct ParticleSystem {
   mutable MarginTracker tracker;
 
   SG_HD void begin_interval(long) const {}
+  SG_HD bool forces_change_at(long) const { return false; }  // particles have no timed forces
   SG_HD void after_accept(S*) const {}
 
   SG_HD int dim() const { return model->dim(); }

@@ -37,6 +37,15 @@ class RigidSystem {
   // Output step the solver is in: timed forces act during chosen output steps. Mutable on purpose: the
   // solvers hold the system const and tell it where they are.
   SG_HD void begin_interval(long i) const { interval_ = i; }
+  // Whether a timed force starts or stops at output time i.
+  SG_HD bool forces_change_at(long i) const {
+    for (int b = 0; b < model_->count; ++b)
+      for (int k = 0; k < model_->bodies[b].force_count; ++k) {
+        const TimedForce<S>& f = model_->bodies[b].forces[k];
+        if (f.from_step == i || f.to_step == i) return true;
+      }
+    return false;
+  }
 
   SG_HD void initial_state(S* y) const {
     for (int b = 0; b < model_->count; ++b) {
