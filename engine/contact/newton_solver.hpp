@@ -234,6 +234,10 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
                         int slot = 0) {
   using namespace newton_detail;
   const int n = 6 * bodies;
+  if (count == 0) {  // nothing to solve: the free accelerations stand, with their derivatives
+    ws.guess_count[slot] = 0;
+    return true;
+  }
   if (count > NewtonWorkspace<MB>::kMaxRows) count = NewtonWorkspace<MB>::kMaxRows;
   load_values(rows, count, body_mass, body_inertia, bodies, acc, ws);
   // A cold start from the unconstrained accelerations: a warm start from the previous call's solution let
@@ -293,13 +297,6 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
     }
     for (int i = 0; i < n; ++i) ws.a[i] += alpha * ws.dir[i];
   }
-  if (count == 0) {
-    converged = true;
-    ws.blockwise = false;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j <= i; ++j)
-        ws.H[i * NewtonWorkspace<MB>::kMaxN + j] = i == j ? std::sqrt(ws.mass[i]) : 0.0;
-  }
   for (int r = 0; r < count; ++r) ws.guess[slot][r] = ws.active[r];
   ws.guess_count[slot] = count;
   finish_solution(rows, count, body_mass, body_inertia, bodies, acc, ws, true);
@@ -316,6 +313,7 @@ SG_HD bool solve_with_active_set(ConstraintRow<S>* rows, int count, const bool* 
                                  NewtonWorkspace<MB>& ws, bool derivatives = true) {
   using namespace newton_detail;
   const int n = 6 * bodies;
+  if (count == 0) return true;  // the free accelerations stand, with their derivatives
   load_values(rows, count, body_mass, body_inertia, bodies, acc, ws);
   for (int r = 0; r < count; ++r) ws.active[r] = active[r];
   if (!factor_hessian(rows, count, ws.active, n, ws)) return false;
