@@ -78,8 +78,7 @@ SG_HD inline void load_values(const ConstraintRow<S>* rows, int count, const S* 
   }
 }
 
-// h[p][q] += D u[p] v[q] over a 6 x 6 block of a row-major matrix with leading dimension ld. The whole
-// block, also above the diagonal of a diagonal block (the factorisation reads only the lower triangle):
+// h[p][q] += D u[p] v[q] over an off-diagonal 6 x 6 block of a row-major matrix with leading dimension ld:
 // fixed bounds and no aliasing let the compiler unroll and vectorise it.
 template <int ld>
 SG_HD inline void add_outer_block(double* __restrict h, const double* __restrict u,
@@ -90,6 +89,16 @@ SG_HD inline void add_outer_block(double* __restrict h, const double* __restrict
     const double Du = D * u[p];
     double* __restrict row = h + p * ld;
     for (int q = 0; q < 6; ++q) row[q] += Du * vv[q];
+  }
+}
+
+// The lower triangle of h += D u u' over a diagonal 6 x 6 block (all the factorisation reads).
+template <int ld>
+SG_HD inline void add_outer_lower(double* __restrict h, const double* __restrict u, double D) {
+  for (int p = 0; p < 6; ++p) {
+    const double Du = D * u[p];
+    double* __restrict row = h + p * ld;
+    for (int q = 0; q <= p; ++q) row[q] += Du * u[q];
   }
 }
 
@@ -112,8 +121,8 @@ SG_HD inline bool factor_hessian(const ConstraintRow<S>* rows, int count, const 
     if (a >= 0 && b >= 0) ws.blockwise = false;
     const double* ja = ws.jac[r];
     const double* jb = ws.jac[r] + 6;
-    if (a >= 0) add_outer_block<ld>(ws.H + 6 * a * ld + 6 * a, ja, ja, D);
-    if (b >= 0) add_outer_block<ld>(ws.H + 6 * b * ld + 6 * b, jb, jb, D);
+    if (a >= 0) add_outer_lower<ld>(ws.H + 6 * a * ld + 6 * a, ja, D);
+    if (b >= 0) add_outer_lower<ld>(ws.H + 6 * b * ld + 6 * b, jb, D);
     if (a >= 0 && b >= 0) {  // the off-diagonal block, stored below the diagonal
       const bool a_first = a < b;
       const double* jh = a_first ? jb : ja;

@@ -93,7 +93,7 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
       if (!accept) {
         ++st.rejected;
         obs.on_reject(value(h));
-        h_prop = finite ? H(h * ctl.factor(eps, false)) : H(h * cfg.controller.factor_min);
+        h_prop = finite ? H(h * ctl.factor(eps, false, events.reject_factor_min())) : H(h * cfg.controller.factor_min);
         continue;
       }
       if (events.crossed()) {

@@ -27,7 +27,10 @@ struct PidController {
   H prev_inv_err = 1.0;       // 1/eps of the last accepted step
   H prev_prev_inv_err = 1.0;  // and the one before
 
-  SG_HD H factor(const H& eps, bool accepted) const {
+  // factor_min: the smallest shrink of a rejection (cfg.factor_min unless the caller knows the error is not
+  // asymptotic, as right after a contact switch).
+  SG_HD H factor(const H& eps, bool accepted) const { return factor(eps, accepted, cfg.factor_min); }
+  SG_HD H factor(const H& eps, bool accepted, double factor_min) const {
     const double k = static_cast<double>(order);
     H f;
     if (!(eps > 0.0)) {
@@ -42,7 +45,7 @@ struct PidController {
       if (b3 != 0.0) f = f * pow(prev_prev_inv_err, b3);
     }
     if (accepted) return clamp(f, 1.0, cfg.factor_max);
-    return clamp(f, cfg.factor_min, cfg.reject_factor_max);
+    return clamp(f, factor_min, cfg.reject_factor_max);
   }
 
   SG_HD void on_accept(const H& eps) {

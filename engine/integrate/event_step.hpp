@@ -73,9 +73,17 @@ class EventStepper {
     return false;
   }
 
+  // The smallest shrink of a rejected step. The first steps after a switch start from a proposal made in the
+  // old mode (at contact onset, a free-flight step hundreds of times too long): their error estimate is
+  // trusted down to a shrink of kSwitchFactorMin instead of cfg.factor_min, saving a ladder of rejections.
+  SG_HD double reject_factor_min() const {
+    return switched_ ? kSwitchFactorMin : cfg_.controller.factor_min;
+  }
+
   // A step of positive length was accepted normally: the last switch is behind.
   SG_HD void progressed() {
     zero_run_ = 0;
+    switched_ = false;
     if constexpr (kHybrid) sys_.margins().clear_exempt();
   }
 
@@ -177,6 +185,7 @@ class EventStepper {
   // second of simulation, billiards about 10.)
   static constexpr int kMaxEventsPerInterval = 64;
   static constexpr int kMaxFallbacks = 3;
+  static constexpr double kSwitchFactorMin = 1e-3;
 
   SG_HD bool active() const { return on_ && !fallback_; }
 
@@ -195,6 +204,7 @@ class EventStepper {
                           Observer& obs) {
     if constexpr (kHybrid) {
       const EventId done = sys_.apply_event(y, id);
+      switched_ = true;
       MarginTracker& tracker = sys_.margins();
       const int slot = tracker.add_exempt(done);
       if (slot >= 0) tracker.shift[slot] = 0.0;
@@ -222,6 +232,7 @@ class EventStepper {
   bool on_ = false;
   bool fallback_ = false;
   int zero_run_ = 0;
+  bool switched_ = false;  // a switch was applied since the last normally accepted step
   int interval_events_ = 0;
   int fallbacks_ = 0;
 };
