@@ -42,7 +42,7 @@ int run(const OptimizeArgs& args) {
     path.push_back({{"step", i}, {"value", x}, {"loss", s.loss}, {"grad", s.grad}});
     if (s.stats.status != Status::ok) {
       std::fprintf(stderr, "step %d: %s\n", i, describe_failure(s.stats).c_str());
-      return kExitNumerical;
+      return kExitFailed;
     }
     if (i < args.steps) x = adam.step(x, s.grad);
   }
@@ -51,7 +51,7 @@ int run(const OptimizeArgs& args) {
                                 {"lr", args.lr},
                                 {"path", path},
                                 {"config", problem->config}};
-    if (!write_output(args.out, out.dump(1) + "\n")) return kExitBadInput;
+    if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());
   }
   return kExitOk;
@@ -67,7 +67,7 @@ void register_optimize(CLI::App& app, int& exit_code) {
   cmd->add_option("--start", args->start, "Start value of the sweep parameter (default: sweep.from)");
   cmd->add_option("--steps", args->steps, "Adam steps (default 30)")->check(CLI::Range(0, 100000));
   cmd->add_option("--lr", args->lr, "Learning rate (default 0.1)");
-  cmd->add_option("--out", args->out, "Write the optimisation path as JSON here");
+  cmd->add_option("--out", args->out, "Write the optimisation path as JSON here")->check(output_path());
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

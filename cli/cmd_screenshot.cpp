@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/scene_args.hpp"
 #include "gui/workbench_screenshot.hpp"
 
 namespace sg::cli {
@@ -42,7 +43,7 @@ void register_screenshot(CLI::App& app, int& exit_code) {
   cmd->add_option("--size", args->size, "Image size WxH (default 1600x1000)");
   cmd->add_option("--time", args->request.time,
                   "Show the selected trajectory at this time in seconds (default: the end)");
-  cmd->add_option("--out", args->request.out, "PNG file to write")->required();
+  cmd->add_option("--out", args->request.out, "PNG file to write")->check(output_path())->required();
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

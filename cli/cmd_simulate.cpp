@@ -33,15 +33,17 @@ int run(const SimulateArgs& args) {
               tr.rejected, tr.events.size(), tr.status.c_str());
   bool written = true;
   if (!args.out.empty()) {
-    written &= write_output(args.out, trajectory_to_json(tr).dump(1) + "\n");
-    if (written) std::printf("result: %s\n", args.out.c_str());
+    const bool ok = write_output(args.out, trajectory_to_json(tr).dump(1) + "\n");
+    written &= ok;
+    if (ok) std::printf("result: %s\n", args.out.c_str());
   }
   if (!args.svg.empty()) {
-    written &= write_output(args.svg, plot::to_svg(trajectory_figure(tr), 1000, 700));
-    if (written) std::printf("plot: %s\n", args.svg.c_str());
+    const bool ok = write_output(args.svg, plot::to_svg(trajectory_figure(tr), 1000, 700));
+    written &= ok;
+    if (ok) std::printf("plot: %s\n", args.svg.c_str());
   }
-  if (!written) return kExitBadInput;
-  return tr.status == "ok" ? kExitOk : kExitNumerical;
+  if (!written) return kExitFailed;
+  return tr.status == "ok" ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -51,8 +53,8 @@ void register_simulate(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("simulate", "One trajectory at a sweep value (t, q, v, dt, loss, grad)");
   add_scene_args(*cmd, args->scene);
   cmd->add_option("--value", args->value, "Value of the sweep parameter (default: sweep.from)");
-  cmd->add_option("--out", args->out, "Write the trajectory JSON here");
-  cmd->add_option("--svg", args->svg, "Write a plot of the trajectory here");
+  cmd->add_option("--out", args->out, "Write the trajectory JSON here")->check(output_path());
+  cmd->add_option("--svg", args->svg, "Write a plot of the trajectory here")->check(output_path());
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

@@ -46,22 +46,25 @@ int run(const SweepArgs& args) {
   print_summary(*problem, result);
   bool written = true;
   if (!args.out.empty()) {
-    written &= write_output(args.out, sweep_to_json(*problem, result).dump(1) + "\n");
-    if (written) std::printf("result: %s\n", args.out.c_str());
+    const bool ok = write_output(args.out, sweep_to_json(*problem, result).dump(1) + "\n");
+    written &= ok;
+    if (ok) std::printf("result: %s\n", args.out.c_str());
   }
   if (!args.csv.empty()) {
-    written &= write_output(args.csv, sweep_csv(result));
-    if (written) std::printf("csv: %s\n", args.csv.c_str());
+    const bool ok = write_output(args.csv, sweep_csv(result));
+    written &= ok;
+    if (ok) std::printf("csv: %s\n", args.csv.c_str());
   }
   if (!args.svg.empty()) {
-    written &= write_output(args.svg, plot::to_svg(sweep_figure(*problem, result), 900, 1000));
-    if (written) std::printf("plot: %s\n", args.svg.c_str());
+    const bool ok = write_output(args.svg, plot::to_svg(sweep_figure(*problem, result), 900, 1000));
+    written &= ok;
+    if (ok) std::printf("plot: %s\n", args.svg.c_str());
   }
-  if (!written) return kExitBadInput;
+  if (!written) return kExitFailed;
   if (result.stats.failed > 0) {
     std::fprintf(stderr, "%ld of %ld points failed (see \"status\" in the result)\n", result.stats.failed,
                  result.stats.points);
-    return kExitNumerical;
+    return kExitFailed;
   }
   return kExitOk;
 }
@@ -73,9 +76,9 @@ void register_sweep(CLI::App& app, int& exit_code) {
   CLI::App* cmd =
       app.add_subcommand("sweep", "Loss, AD gradient and finite-difference gradient over the sweep");
   add_scene_args(*cmd, args->scene);
-  cmd->add_option("--out", args->out, "Write the result JSON here");
-  cmd->add_option("--csv", args->csv, "Write value,loss,grad,grad_fd,status rows here");
-  cmd->add_option("--svg", args->svg, "Write the loss and gradient plot here");
+  cmd->add_option("--out", args->out, "Write the result JSON here")->check(output_path());
+  cmd->add_option("--csv", args->csv, "Write value,loss,grad,grad_fd,status rows here")->check(output_path());
+  cmd->add_option("--svg", args->svg, "Write the loss and gradient plot here")->check(output_path());
   cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::Range(0, 1024));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

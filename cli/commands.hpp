@@ -6,7 +6,7 @@
 namespace sg::cli {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitNumerical = 1;
+inline constexpr int kExitFailed = 1;
 inline constexpr int kExitBadInput = 2;
 
 void register_sweep(CLI::App& app, int& exit_code);

@@ -1,9 +1,9 @@
 #include "cli/scene_args.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
+#include "engine/io/atomic_file.hpp"
 #include "engine/problem/load_problem.hpp"
 
 namespace sg::cli {
@@ -25,22 +25,15 @@ std::optional<Problem> load_scene_or_report(const SceneArgs& args) {
   return std::move(loaded.problem);
 }
 
+CLI::Validator output_path() {
+  return CLI::Validator([](std::string& path) { return io::check_output_path(path); }, "FILE", "output path");
+}
+
 bool write_output(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) {
-      std::cerr << path << ": cannot write this file\n";
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::cerr << path << ": cannot write this file\n";
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  std::string error;
+  if (io::write_file_atomic(path, text, &error)) return true;
+  std::cerr << error << "\n";
+  return false;
 }
 
 }  // namespace sg::cli

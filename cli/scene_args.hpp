@@ -20,7 +20,12 @@ void add_scene_args(CLI::App& cmd, SceneArgs& args);
 // Loads and validates; on failure prints every problem to stderr and returns nothing.
 std::optional<Problem> load_scene_or_report(const SceneArgs& args);
 
-// Writes text to path (via a temporary file and rename); on failure prints why to stderr.
+// Checks an output option's path when it is parsed (before any work): empty paths, folders and missing
+// parent folders are refused with the usage exit code.
+CLI::Validator output_path();
+
+// Writes text to path (engine/io: atomically, through links, special files in place); on failure prints
+// why to stderr.
 bool write_output(const std::string& path, const std::string& text);
 
 }  // namespace sg::cli

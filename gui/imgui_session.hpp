@@ -17,6 +17,7 @@ class ImGuiSession {
   bool init_renderer(std::string* error);  // needs the current GL 3.3 context
   void new_frame();                        // renderer backend part of the frame start
   void render_draw_data();                 // draws ImGui::GetDrawData() into the bound framebuffer
+  void save_layout_if_changed();           // writes the window layout when ImGui marked it changed
 
  private:
   std::string ini_path_;  // ImGui keeps a pointer to this string

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
+#include "engine/io/atomic_file.hpp"
 #include "plots/axis_math.hpp"
 
 namespace sg::plot {
@@ -263,14 +263,7 @@ std::string to_svg(const Figure& figure, int width, int height) {
 }
 
 bool write_svg(const Figure& figure, const std::string& path, int width, int height, std::string* error) {
-  std::ofstream file(path, std::ios::binary);
-  if (file) file << to_svg(figure, width, height);
-  if (file) file.close();
-  if (!file) {
-    if (error) *error = "cannot write SVG to '" + path + "'";
-    return false;
-  }
-  return true;
+  return io::write_file_atomic(path, to_svg(figure, width, height), error);
 }
 
 }  // namespace sg::plot

@@ -1,6 +1,10 @@
 #include "render/image_io.hpp"
 
-#include <stb_image_write.h>  // implementation comes from Debian's libstb
+#include <stb_image_write.h>
+
+#include <string>
+
+#include "engine/io/atomic_file.hpp"  // implementation comes from Debian's libstb
 
 namespace sg::render {
 
@@ -13,11 +17,17 @@ bool write_png(const std::string& path, int width, int height, std::span<const s
                std::to_string(height) + " RGBA";
     return false;
   }
-  if (stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) == 0) {
-    if (error) *error = "write_png: cannot write '" + path + "'";
+  // Encoded in memory, then written like every other output file (atomically, through links).
+  std::string encoded;
+  auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                               static_cast<std::size_t>(size));
+  };
+  if (stbi_write_png_to_func(append, &encoded, width, height, 4, rgba.data(), width * 4) == 0) {
+    if (error) *error = "write_png: cannot encode '" + path + "'";
     return false;
   }
-  return true;
+  return io::write_file_atomic(path, encoded, error);
 }
 
 }  // namespace sg::render

@@ -1,5 +1,7 @@
 #include "engine/scene/cross_rules.hpp"
 
+#include "engine/scene/text_limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -34,7 +36,7 @@ void sweep_parameter(const RuleContext& ctx, std::vector<Issue>& errors) {
   if (ctx.is_rigid() && ctx.count("model.bodies") == 0) return;  // the missing bodies are reported instead
   const auto candidates = differentiable_paths(ctx.config());
   if (std::find(candidates.begin(), candidates.end(), *parameter) != candidates.end()) return;
-  std::string message = "\"" + *parameter + "\" is not a differentiable parameter";
+  std::string message = "\"" + shorten(*parameter) + "\" is not a differentiable parameter";
   if (const auto close = nearest(*parameter, candidates)) message += " (did you mean \"" + *close + "\"?)";
   errors.push_back({"sweep.parameter", message});
 }

@@ -22,10 +22,39 @@ std::string format_number(double x) {
   return buffer;
 }
 
+namespace {
+
+// Compact JSON of value, stopping once out holds more than budget characters: a value nested 100,000 deep
+// or a huge array costs no more than its first characters (the recursion depth is bounded by the budget,
+// since every level adds a bracket).
+void describe_into(const nlohmann::json& value, std::string& out, std::size_t budget) {
+  if (out.size() > budget) return;
+  if (value.is_array() || value.is_object()) {
+    const bool array = value.is_array();
+    out += array ? '[' : '{';
+    bool first = true;
+    for (auto it = value.begin(); it != value.end() && out.size() <= budget; ++it) {
+      if (!first) out += ',';
+      first = false;
+      if (!array) out += nlohmann::json(it.key()).dump() + ':';
+      describe_into(*it, out, budget);
+    }
+    out += array ? ']' : '}';
+  } else if (value.is_string()) {
+    const std::string& text = value.get_ref<const std::string&>();
+    out += nlohmann::json(text.substr(0, budget + 1)).dump();
+  } else {
+    out += value.dump();
+  }
+}
+
+}  // namespace
+
 std::string describe_value(const nlohmann::json& value) {
   if (value.is_number_float()) return format_number(value.get<double>());
-  std::string text = value.dump();
   constexpr std::size_t kMaxLength = 60;
+  std::string text;
+  describe_into(value, text, kMaxLength);
   if (text.size() > kMaxLength) text = text.substr(0, kMaxLength - 3) + "...";
   return text;
 }

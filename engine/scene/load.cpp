@@ -1,17 +1,15 @@
 // Entry points: text or file -> parsed JSON -> overrides -> validated config with defaults.
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "engine/io/atomic_file.hpp"
 #include "engine/scene/cross_rules.hpp"
 #include "engine/scene/describe.hpp"
 #include "engine/scene/overrides.hpp"
 #include "engine/scene/scene.hpp"
 #include "engine/scene/schema_tree.hpp"
+#include "engine/scene/text_limits.hpp"
 #include "engine/scene/validate.hpp"
 
 namespace sg::scene {
@@ -120,6 +118,10 @@ LoadResult resolve_scene(const json& doc, const std::string& source) {
 LoadResult load_scene_text(const std::string& text, const std::string& source,
                            const std::vector<std::string>& overrides) {
   try {
+    if (text.size() > kMaxSceneBytes)
+      return failed(source, Issue{"", "scene text is larger than " + std::to_string(kMaxSceneBytes >> 20) +
+                                          " MiB, the limit"});
+    if (auto issue = check_json_text(text)) return failed(source, *issue);
     json doc;
     try {
       doc = json::parse(text);
@@ -140,17 +142,10 @@ LoadResult load_scene_text(const std::string& text, const std::string& source,
 }
 
 LoadResult load_scene_file(const std::string& file, const std::vector<std::string>& overrides) {
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec))
-    return failed(file, Issue{"", "cannot open scene file: file not found"});
-  if (std::filesystem::is_directory(file, ec))
-    return failed(file, Issue{"", "cannot open scene file: it is a directory"});
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return failed(file, Issue{"", std::string("cannot open scene file: ") + std::strerror(errno)});
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return failed(file, Issue{"", "cannot read scene file"});
-  return load_scene_text(text.str(), file, overrides);
+  std::string text, why;
+  if (!io::read_file_limited(file, kMaxSceneBytes, &text, &why))
+    return failed(file, Issue{"", "cannot read scene file: " + why});
+  return load_scene_text(text, file, overrides);
 }
 
 }  // namespace sg::scene

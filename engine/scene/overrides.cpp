@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
-#include <regex>
 
 #include "engine/scene/describe.hpp"
 #include "engine/scene/path.hpp"
 #include "engine/scene/schema_tree.hpp"
+#include "engine/scene/text_limits.hpp"
 #include "engine/scene/validate.hpp"
 
 namespace sg::scene {
@@ -25,6 +25,24 @@ std::string trim(const std::string& s) {
 std::string lowercase(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+// Whether lowercase text has a word nan, inf or infinity (a plain scan: std::regex recurses per character and
+// overflows the stack on long input).
+bool mentions_non_finite(const std::string& text) {
+  auto word_char = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t i = 0; i < text.size();) {
+    if (!word_char(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && word_char(text[end])) ++end;
+    const std::string word = text.substr(i, end - i);
+    if (word == "nan" || word == "inf" || word == "infinity") return true;
+    i = end;
+  }
+  return false;
 }
 
 // What an override's path lands on decides how its value text is read.
@@ -44,10 +62,19 @@ std::optional<json> parse_value(const std::string& text, const Target& target, c
     as_number.kind = FieldKind::number;
     spec = &as_number;
   }
+  if (text.size() > kMaxOverrideBytes) {
+    errors.push_back({path, "value is longer than " + std::to_string(kMaxOverrideBytes >> 10) +
+                                " KiB, the limit for --set (got " + shorten(text) + ")"});
+    return std::nullopt;
+  }
   const bool textual = spec && (spec->kind == FieldKind::text || spec->kind == FieldKind::choice);
-  const json parsed = json::parse(text, nullptr, false);
-  if (textual) return parsed.is_string() ? parsed : json(text);
-
+  // Deep nesting and out-of-range numbers inside arrays are reported before the parser sees them.
+  const auto text_issue = check_json_text(text);
+  if (textual) {
+    if (text_issue) return json(text);
+    const json parsed = json::parse(text, nullptr, false);
+    return parsed.is_string() ? parsed : json(text);
+  }
   const std::string word = lowercase(text);
   auto reject = [&](const std::string& got) -> std::optional<json> {
     errors.push_back({path, spec ? expected_got(*spec, got) : "expected a finite value, got " + got});
@@ -63,16 +90,20 @@ std::optional<json> parse_value(const std::string& text, const Target& target, c
     return reject("inf");
   }
   if (word == "-inf" || word == "-infinity") return reject("-inf");
-  if (!parsed.is_discarded()) return parsed;
-  // The JSON parser refuses numbers beyond a double's range; report them as numbers, not as text.
+  // A bare number beyond a double's range: reported as a number, not as text.
   char* end = nullptr;
   const double overflow = std::strtod(text.c_str(), &end);
   if (!text.empty() && end == text.c_str() + text.size() && std::isinf(overflow))
-    return reject(text + " (too large for a double)");
+    return reject(shorten(text) + " (too large for a double)");
+  if (text_issue) {
+    errors.push_back({path, text_issue->message + " at character " + std::to_string(text_issue->column)});
+    return std::nullopt;
+  }
+  const json parsed = json::parse(text, nullptr, false);
+  if (!parsed.is_discarded()) return parsed;
   // Non-finite numbers inside an array or object ("[0, nan, 1]") are not JSON; name the real problem.
-  static const std::regex non_finite(R"((^|[^A-Za-z_])(nan|inf|infinity)([^A-Za-z_]|$))", std::regex::icase);
-  if (std::regex_search(text, non_finite)) {
-    errors.push_back({path, "NaN and infinity are not allowed, got " + text});
+  if (mentions_non_finite(word)) {
+    errors.push_back({path, "NaN and infinity are not allowed, got " + shorten(text)});
     return std::nullopt;
   }
   return json(text);
@@ -85,13 +116,13 @@ class OverrideWalker {
   void apply(const std::string& override_text) {
     const auto eq = override_text.find('=');
     if (eq == std::string::npos)
-      return fail("", "override \"" + override_text + "\" must have the form path=value");
+      return fail("", "override \"" + shorten(override_text) + "\" must have the form path=value");
     const std::string path_text = trim(override_text.substr(0, eq));
     const std::string value_text = trim(override_text.substr(eq + 1));
     std::string why;
     const auto segments = split_path(path_text, &why);
     if (!segments) return fail(path_text, why);
-    if (segments->empty()) return fail("", "override \"" + override_text + "\" has an empty path");
+    if (segments->empty()) return fail("", "override \"" + shorten(override_text) + "\" has an empty path");
     walk(*segments, value_text);
   }
 
@@ -124,10 +155,10 @@ class OverrideWalker {
       const FieldKind kind = child->spec->kind;
       std::size_t index = 0;
       if (kind != FieldKind::object_array && kind != FieldKind::vector)
-        return fail(here,
-                    "is a " + std::string(field_kind_name(kind)) + " and has no field \"" + next + "\"");
+        return fail(here, "is a " + std::string(field_kind_name(kind)) + " and has no field \"" +
+                              shorten(next) + "\"");
       if (!is_index_segment(next, &index))
-        return fail(here, "expected an index after it, got \"" + next + "\"");
+        return fail(here, "expected an index after it, got \"" + shorten(next) + "\"");
       if (!node->is_array()) return fail(here, "cannot index into " + describe_value(*node));
       if (index >= node->size())
         return fail(child_path(here, next), "index " + next + " out of range: " + here + " has " +
@@ -137,7 +168,7 @@ class OverrideWalker {
       here = child_path(here, next);
       if (kind == FieldKind::vector) {
         if (i + 1 < segments.size())
-          return fail(here, "is a number and has no field \"" + segments[i + 1] + "\"");
+          return fail(here, "is a number and has no field \"" + shorten(segments[i + 1]) + "\"");
         return set_element(*node, index, value_text, Target{child->spec, true}, here);
       }
       if (i + 1 == segments.size()) return set_element(*node, index, value_text, Target{}, here);

@@ -1,5 +1,7 @@
 #include "engine/scene/path.hpp"
 
+#include "engine/scene/text_limits.hpp"
+
 #include <cctype>
 #include <limits>
 
@@ -32,7 +34,8 @@ std::optional<std::vector<std::string>> split_path(const std::string& path, std:
       const std::size_t close = path.find(']', i);
       if (close == std::string::npos) return fail("'[' without ']'");
       std::string inner = path.substr(i + 1, close - i - 1);
-      if (!is_index_segment(inner)) return fail("expected an index inside [], got \"" + inner + "\"");
+      if (!is_index_segment(inner))
+        return fail("expected an index inside [], got \"" + shorten(inner) + "\"");
       if (segments.empty()) return fail("a path cannot start with an index");
       segments.push_back(inner);
       i = close + 1;

@@ -5,6 +5,7 @@
 
 #include "engine/scene/describe.hpp"
 #include "engine/scene/rule_context.hpp"
+#include "engine/scene/text_limits.hpp"
 
 namespace sg::scene {
 namespace {
@@ -22,7 +23,7 @@ void rigid_needs_bodies(const RuleContext& ctx, std::vector<Issue>& errors) {
 void rigid_contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto model = ctx.text("contact.model");
   if (!model || *model == "none" || *model == "mujoco" || *model == "hard") return;
-  errors.push_back({"contact.model", "\"" + *model +
+  errors.push_back({"contact.model", "\"" + shorten(*model) +
                                          "\" is a particle contact model; model.type \"rigid\" supports "
                                          "none, mujoco, hard (choose contact.model=mujoco)"});
 }

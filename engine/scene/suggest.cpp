@@ -30,6 +30,9 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::optional<std::string> nearest(const std::string& word, const std::vector<std::string>& candidates) {
+  // Keys and paths are short; a long word is no typo of any, and the edit distance grows as length squared.
+  constexpr std::size_t kMaxWord = 120;
+  if (word.size() > kMaxWord) return std::nullopt;
   std::optional<std::string> best;
   std::size_t best_distance = 0;
   const std::string lowered = lowercase(word);

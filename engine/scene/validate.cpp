@@ -1,5 +1,6 @@
 #include "engine/scene/validate.hpp"
 
+#include <cmath>
 #include <optional>
 
 #include "engine/scene/check_field.hpp"
@@ -36,8 +37,12 @@ void resolve_array(json& value, const SchemaNode& node, const std::string& path,
     return;
   }
   const double count = static_cast<double>(value.size());
-  if (!within_bounds(spec, count))
+  if (!within_bounds(spec, count)) {
     errors.push_back({path, expected_got(spec, std::to_string(value.size()) + " entries")});
+    // Entries past the limit are not checked one by one (100,000 particles would give 100,000 messages).
+    if (std::isfinite(spec.max) && count > spec.max)
+      value.erase(value.begin() + static_cast<long>(spec.max), value.end());
+  }
   for (std::size_t i = 0; i < value.size(); ++i) {
     const std::string entry_path = path + "." + std::to_string(i);
     if (!value[i].is_object()) {

@@ -80,9 +80,8 @@ TEST_CASE("a failed atomic write keeps the previous file intact") {
   const fs::path path = dir / "settings.json";
   std::string error;
   REQUIRE(write_file_atomic(path, "good", &error));
-  // A directory squatting on the temporary name makes the write fail before the rename.
-  fs::create_directories(dir / "settings.json.tmp");
-  CHECK_FALSE(write_file_atomic(path, "bad", &error));
+  // A regular file where the new file's folder should be: the write fails before touching anything.
+  CHECK_FALSE(write_file_atomic(path / "inner.json", "bad", &error));
   CHECK_FALSE(error.empty());
   std::string content;
   REQUIRE(read_file(path, &content, &error));

@@ -204,7 +204,7 @@ TEST_CASE("wrong top-level type and missing files") {
   CHECK(array.config["integrator"]["dt"] == 0.01);  // defaults still present for display
   const LoadResult missing = load_scene_file("/nonexistent/dir/scene.json");
   REQUIRE(missing.errors.size() == 1);
-  CHECK(missing.format_errors() == "/nonexistent/dir/scene.json: cannot open scene file: file not found\n");
+  CHECK(missing.format_errors() == "/nonexistent/dir/scene.json: cannot read scene file: file not found\n");
   CHECK(!load_scene_file(SOFTGRAD_BINARY_DIR).ok());
 }
 
