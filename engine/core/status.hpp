@@ -6,11 +6,13 @@ namespace sg {
 
 enum class Status : unsigned char {
   ok = 0,
-  max_steps,       // the step budget (every attempt, accepted or rejected) ran out
-  blow_up,         // NaN, inf or |x| > kBlowUpLimit in the state
-  step_underflow,  // the adaptive controller asked for a step below the minimum
-  cancelled,       // a worker was asked to stop
-  invalid,         // the inputs cannot be simulated (caught before stepping whenever possible)
+  max_steps,           // the step budget (every attempt, accepted or rejected) ran out
+  blow_up,             // NaN, inf or |x| > kBlowUpLimit in the state
+  step_underflow,      // the adaptive controller asked for a step below the minimum
+  cancelled,           // a worker was asked to stop
+  invalid,             // the inputs cannot be simulated (caught before stepping whenever possible)
+  nonfinite_gradient,  // the state's derivative (forward-mode tangent) or the loss's went NaN or infinite
+  nonfinite_loss,      // the loss of a finite final state is NaN or infinite (an overflowing weight, say)
 };
 
 inline constexpr double kBlowUpLimit = 1e10;
@@ -29,6 +31,10 @@ SG_HD inline const char* status_name(Status s) {
       return "cancelled";
     case Status::invalid:
       return "invalid";
+    case Status::nonfinite_gradient:
+      return "nonfinite_gradient";
+    case Status::nonfinite_loss:
+      return "nonfinite_loss";
   }
   return "unknown";
 }

@@ -28,7 +28,8 @@ S& slot_at(ProblemData<S>& pd, std::ptrdiff_t offset) {
 
 std::string describe_failure(const SolveStats& st) {
   std::ostringstream out;
-  out << status_name(st.status) << " at t=" << st.t;
+  out << status_name(st.status) << " at t=" << st.t << " (step " << st.accepted + st.rejected + st.truncated
+      << ")";
   return out.str();
 }
 
@@ -55,7 +56,10 @@ LossSample PointEvaluator::loss_and_grad(double x) {
   const RunOutput<Dual1> run = run_simulation(pd, integrator_, *ws_dual_, obs);
   LossSample out;
   out.stats = run.stats;
-  out.loss = run.stats.status == Status::ok ? run.loss.v : kNaN;
+  // A loss whose derivative alone overflowed is still worth showing.
+  const bool loss_ok = run.stats.status == Status::ok ||
+                       (run.stats.status == Status::nonfinite_gradient && std::isfinite(run.loss.v));
+  out.loss = loss_ok ? run.loss.v : kNaN;
   out.grad = run.stats.status == Status::ok ? run.loss.d[0] : kNaN;
   return out;
 }
@@ -91,6 +95,8 @@ PointResult PointEvaluator::evaluate(double x) {
     r.status = "finite difference at x+eps: " + describe_failure(plus.stats);
   if (r.status == "ok" && minus.stats.status != Status::ok)
     r.status = "finite difference at x-eps: " + describe_failure(minus.stats);
+  if (r.status == "ok" && !std::isfinite(r.grad_fd))
+    r.status = "nonfinite finite difference (the losses at x +- eps overflow their difference)";
 
   r.loss_smoothed = r.grad_zeroth = r.grad_first = kNaN;
   if (!noise_.empty()) {

@@ -93,7 +93,8 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
       if (!accept) {
         ++st.rejected;
         obs.on_reject(value(h));
-        h_prop = finite ? H(h * ctl.factor(eps, false, events.reject_factor_min())) : H(h * cfg.controller.factor_min);
+        h_prop = finite ? H(h * ctl.factor(eps, false, events.reject_factor_min()))
+                        : H(h * cfg.controller.factor_min);
         continue;
       }
       if (events.crossed()) {
@@ -102,8 +103,8 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
         if (r.advanced) {
           t += r.h;
           t_h = H(t);
-          if (state_blew_up(y, n)) {
-            st.status = Status::blow_up;
+          if (const Status bad = check_state(y, n); bad != Status::ok) {
+            st.status = bad;
             st.t = t;
             return st;
           }
@@ -129,8 +130,8 @@ SG_HD SolveStats solve_adaptive_with(const System& sys, const IntegratorSettings
       ++st.accepted;
       events.progressed();
       obs.on_accept(value(h));
-      if (state_blew_up(y, n)) {
-        st.status = Status::blow_up;
+      if (const Status bad = check_state(y, n); bad != Status::ok) {
+        st.status = bad;
         st.t = t;
         return st;
       }

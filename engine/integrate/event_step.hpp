@@ -76,9 +76,7 @@ class EventStepper {
   // The smallest shrink of a rejected step. The first steps after a switch start from a proposal made in the
   // old mode (at contact onset, a free-flight step hundreds of times too long): their error estimate is
   // trusted down to a shrink of kSwitchFactorMin instead of cfg.factor_min, saving a ladder of rejections.
-  SG_HD double reject_factor_min() const {
-    return switched_ ? kSwitchFactorMin : cfg_.controller.factor_min;
-  }
+  SG_HD double reject_factor_min() const { return switched_ ? kSwitchFactorMin : cfg_.controller.factor_min; }
 
   // A step of positive length was accepted normally: the last switch is behind.
   SG_HD void progressed() {

@@ -29,8 +29,8 @@ SG_HD SolveStats solve_fixed(const System& sys, const IntegratorSettings& cfg, t
       }
       ++st.accepted;
       obs.on_accept(h);
-      if (state_blew_up(y, n)) {
-        st.status = Status::blow_up;
+      if (const Status bad = check_state(y, n); bad != Status::ok) {
+        st.status = bad;
         st.t = cfg.dt * static_cast<double>(i) + h * static_cast<double>(s + 1);
         return st;
       }

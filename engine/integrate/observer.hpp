@@ -27,14 +27,17 @@ struct NullObserver {
   SG_HD void on_event(double, const EventId&) {}
 };
 
-// NaN, inf or a component beyond kBlowUpLimit.
+// blow_up for a NaN, inf or a component beyond kBlowUpLimit; nonfinite_gradient when the values are fine
+// but a forward-mode tangent is not (the derivative overflowed while the motion did not); ok otherwise.
 template <class S>
-SG_HD inline bool state_blew_up(const S* y, int n) {
+SG_HD inline Status check_state(const S* y, int n) {
   for (int i = 0; i < n; ++i) {
     const double v = value(y[i]);
-    if (!(v == v) || v > kBlowUpLimit || v < -kBlowUpLimit) return true;
+    if (!(v == v) || v > kBlowUpLimit || v < -kBlowUpLimit) return Status::blow_up;
   }
-  return false;
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(y[i])) return Status::nonfinite_gradient;
+  return Status::ok;
 }
 
 }  // namespace sg

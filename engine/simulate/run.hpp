@@ -1,6 +1,7 @@
 #pragma once
 // Runs one simulation of a problem over its whole horizon with the chosen integrator and evaluates the
 // loss on the final state. The workspace is the caller's so that sweeps reuse it across points.
+#include <cmath>
 #include <memory>
 
 #include "engine/integrate/adaptive_solve.hpp"
@@ -40,7 +41,13 @@ RunOutput<S> solve_system(const System& sys, const ProblemData<S>& pd, const Int
   } else {
     out.stats = solve_adaptive<double>(sys, cfg, y, ws, obs);
   }
-  if (out.stats.status == Status::ok) out.loss = evaluate_loss(pd.loss, sys, y);
+  if (out.stats.status != Status::ok) return out;
+  out.loss = evaluate_loss(pd.loss, sys, y);
+  // A finite final state can still give a non-finite loss (a weight of 1e308) or loss derivative.
+  if (!std::isfinite(value(out.loss)))
+    out.stats.status = Status::nonfinite_loss;
+  else if (!isfinite(out.loss))
+    out.stats.status = Status::nonfinite_gradient;
   return out;
 }
 
