@@ -27,6 +27,11 @@ ProblemLoad load_problem_file(const std::string& file, const std::vector<std::st
   return from_resolved(scene::load_scene_file(file, overrides));
 }
 
+ProblemLoad load_problem_text(const std::string& text, const std::string& source,
+                              const std::vector<std::string>& overrides) {
+  return from_resolved(scene::load_scene_text(text, source, overrides));
+}
+
 ProblemLoad load_problem_json(const nlohmann::json& doc, const std::string& source) {
   return from_resolved(scene::resolve_scene(doc, source));
 }

@@ -16,6 +16,8 @@ struct ProblemLoad {
 };
 
 ProblemLoad load_problem_file(const std::string& file, const std::vector<std::string>& overrides = {});
+ProblemLoad load_problem_text(const std::string& text, const std::string& source,
+                              const std::vector<std::string>& overrides = {});
 ProblemLoad load_problem_json(const nlohmann::json& doc, const std::string& source);
 
 }  // namespace sg
