@@ -31,6 +31,8 @@ class AppShell {
   void apply(Action action);
 
   const ShellState& state() const { return state_; }
+  // Whether the workbench animates (see Workbench::animating); false when it has no such hook.
+  bool animating() const { return workbench_.animating && workbench_.animating(); }
   const AppSettings& settings() const { return settings_; }
   AppSettings& settings() { return settings_; }
   Workbench& workbench() { return workbench_; }

@@ -78,8 +78,21 @@ int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
     std::fprintf(stderr, "softgrad-gui: %s\n", error.c_str());
     return 1;
   }
+  // Idle: sleep until input arrives (waking every 5 s as a safety net), then draw one more frame after each
+  // input so ImGui settles hover and focus. Busy or playing: redraw continuously, and twice more once it
+  // stops so the finished job's result is shown at once.
+  constexpr double kIdleWakeSeconds = 5.0;
+  int extra_frames = 0;
   while (!window->should_close() && !shell.state().quit_requested) {
-    glfwPollEvents();
+    const bool animating = shell.animating();
+    if (animating || extra_frames > 0) {
+      glfwPollEvents();
+      extra_frames = animating ? 2 : extra_frames - 1;
+    } else {
+      const double before = glfwGetTime();
+      glfwWaitEventsTimeout(kIdleWakeSeconds);
+      if (glfwGetTime() - before < 0.9 * kIdleWakeSeconds) extra_frames = 1;  // woken by input
+    }
     draw_frame(shell, imgui, *window);
   }
   save_on_exit(shell, *window, config_dir);

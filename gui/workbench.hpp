@@ -33,6 +33,9 @@ struct Workbench {
   // Polled every frame with home = false: a camera to switch to once (e.g. fitted to a scene just opened).
   // With home = true (the Home key): the camera to reset to; nullopt keeps the default camera.
   std::function<std::optional<render::Camera>(bool home)> camera_request;
+  // Whether the next frames change without input (a job runs, playback): the host then redraws
+  // continuously; otherwise it sleeps until an event (or a short timeout) so an idle window costs no CPU.
+  std::function<bool()> animating;
 };
 
 }  // namespace sg::gui

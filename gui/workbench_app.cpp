@@ -299,6 +299,7 @@ Workbench WorkbenchApp::make_workbench() {
   workbench.on_action = [self](Action action) { self->handle_action(action); };
   workbench.capture = capture_;
   workbench.camera_request = [self](bool home) { return self->camera_request(home); };
+  workbench.animating = [self] { return self->animating(); };
   return workbench;
 }
 

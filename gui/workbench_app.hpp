@@ -50,6 +50,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void update(float delta_seconds);
   // Blocks until the sweep and the trajectory are done (headless screenshots and tests only).
   bool wait_until_idle(std::chrono::milliseconds timeout);
+  // A sweep or trajectory job waits or runs, or the trajectory plays.
+  bool animating() const { return sweeper_.busy() || simulator_.busy() || player_.playing(); }
 
   const SceneDocument& document() const { return doc_; }
   const SweepSnapshot& sweep() const { return snapshot_; }

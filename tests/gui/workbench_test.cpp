@@ -299,3 +299,17 @@ TEST_CASE("workbench: the headless screenshot is non-empty and follows the plot"
   CHECK_FALSE(render_workbench_screenshot(request, &error));
   CHECK(error.find("toy_coarse") != std::string::npos);  // lists the valid names
 }
+
+TEST_CASE("workbench: animates while a job waits or runs or the trajectory plays, and is idle otherwise") {
+  auto app = make_app();
+  AppShell shell(app->make_workbench(), AppSettings{});
+  CHECK(shell.animating());  // the scene's first sweep is queued
+  REQUIRE(app->wait_until_idle(60s));
+  app->update(0.0f);
+  CHECK_FALSE(shell.animating());  // the host may now sleep until input
+  REQUIRE(app->set_path("integrator.dt", 0.05));
+  CHECK(shell.animating());  // a knob change queues a sweep (debounced)
+  REQUIRE(app->wait_until_idle(60s));
+  app->update(0.0f);
+  CHECK_FALSE(shell.animating());
+}
