@@ -15,9 +15,48 @@ namespace sg::gui {
 
 namespace {
 
+// Dear ImGui 1.86 reads the keys' state once per frame, so a press and its release that arrive in one batch
+// of events (a quick tap while the idle window waits for events, or xdotool) would never be seen as a press,
+// and a modifier released in the same batch would be missing from the chord. Once a key was pressed since
+// the last frame, every release is held back until that frame has been drawn.
+struct DeferredKeyReleases {
+  struct Release {
+    int key, scancode, mods;
+  };
+  static constexpr int kKeys = GLFW_KEY_LAST + 1;
+  bool pressed_since_frame = false;
+  Release held[64];
+  int count = 0;
+
+  static DeferredKeyReleases& instance() {
+    static DeferredKeyReleases releases;
+    return releases;
+  }
+  static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    DeferredKeyReleases& self = instance();
+    const bool tracked = key >= 0 && key < kKeys;
+    if (tracked && action == GLFW_RELEASE && self.pressed_since_frame && self.count < 64) {
+      self.held[self.count++] = {key, scancode, mods};
+      return;
+    }
+    if (tracked && action == GLFW_PRESS) self.pressed_since_frame = true;
+    ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+  }
+  // After a frame: the held releases reach ImGui (seen by the next frame).
+  void release(GLFWwindow* window) {
+    pressed_since_frame = false;
+    for (int i = 0; i < count; ++i)
+      ImGui_ImplGlfw_KeyCallback(window, held[i].key, held[i].scancode, GLFW_RELEASE, held[i].mods);
+    count = 0;
+  }
+};
+
 // Pairs ImGui_ImplGlfw_Init/Shutdown so every exit path shuts the platform backend down first.
 struct GlfwPlatformBackend {
-  explicit GlfwPlatformBackend(GLFWwindow* window) { ImGui_ImplGlfw_InitForOpenGL(window, true); }
+  explicit GlfwPlatformBackend(GLFWwindow* window) {
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    glfwSetKeyCallback(window, &DeferredKeyReleases::on_key);  // forwards to ImGui's callback
+  }
   ~GlfwPlatformBackend() { ImGui_ImplGlfw_Shutdown(); }
   GlfwPlatformBackend(const GlfwPlatformBackend&) = delete;
   GlfwPlatformBackend& operator=(const GlfwPlatformBackend&) = delete;
@@ -94,6 +133,9 @@ int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
       if (glfwGetTime() - before < 0.9 * kIdleWakeSeconds) extra_frames = 1;  // woken by input
     }
     draw_frame(shell, imgui, *window);
+    DeferredKeyReleases& releases = DeferredKeyReleases::instance();
+    if (releases.count > 0) extra_frames = extra_frames > 1 ? extra_frames : 1;  // let ImGui see them
+    releases.release(window->window());
   }
   save_on_exit(shell, *window, config_dir);
   shell.detach_gl();
