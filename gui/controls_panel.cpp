@@ -86,7 +86,7 @@ bool field_shown(const std::string& path, const json& edited) {
   }
   static const std::set<std::string> adaptive_only = {
       "integrator.rtol",   "integrator.atol",   "integrator.max_steps",       "integrator.initial_step",
-      "integrator.dt_min", "integrator.events", "gradient.through_controller"};
+      "integrator.dt_min", "integrator.events", "integrator.step_to_outputs", "gradient.through_controller"};
   if (adaptive_only.count(path) || starts_with(path, "integrator.controller.")) return adaptive(edited);
   if (path == "integrator.substeps") return !adaptive(edited);
   return true;

@@ -1,21 +1,23 @@
 #pragma once
-// PID step-size controller with Diffrax's semantics (engine-notes section 3): the scaled RMS error,
+// PID step-size controller, as Diffrax 0.7.2's PIDController (engine-notes section 3): the scaled RMS error,
 // factor = safety * e_n^-(p+i+d)/k * e_{n-1}^((p+2d)/k) * e_{n-2}^(-d/k), an accepted step never shrinks
-// (factor in [1, factor_max]) and a rejected one shrinks by at least reject_factor_max.
+// (factor in [1, factor_max]) and a rejected one shrinks by at least reject_factor_max (Diffrax's bound is
+// safety; both are 0.9 by default). The history advances on accepted steps only.
 #include "engine/core/scalar.hpp"
 #include "engine/integrate/settings.hpp"
 
 namespace sg {
 
-// eps = RMS(err_i / (atol + rtol max(|y0_i|, |y1_i|))); the step is accepted when eps < 1.
+// eps = RMS(err_i / (atol + rtol max(|y0_i|, |y1_i|))); the step is accepted when eps < 1. The RMS is
+// optimistix's rms_norm, sqrt(sum) / sqrt(n), so that the rounding matches too.
 template <class S>
 SG_HD S scaled_error(const S* y0, const S* y1, const S* err, int n, double rtol, double atol) {
   S sum = 0.0;
   for (int i = 0; i < n; ++i) {
-    const S scale = atol + rtol * max(abs(y0[i]), abs(y1[i]));
+    const S scale = atol + max(abs(y0[i]), abs(y1[i])) * rtol;
     sum += sq(err[i] / scale);
   }
-  return sqrt(sum / static_cast<double>(n));
+  return sqrt(sum) / std::sqrt(static_cast<double>(n));
 }
 
 // H is double when step sizes are frozen for differentiation, or the dual type when the gradient goes
@@ -48,9 +50,12 @@ struct PidController {
     return clamp(f, factor_min, cfg.reject_factor_max);
   }
 
+  // An error of exactly zero (1/eps infinite) enters the history as 1, as in Diffrax: the P and D terms of
+  // the next steps then neither grow nor shrink them.
   SG_HD void on_accept(const H& eps) {
     prev_prev_inv_err = prev_inv_err;
-    prev_inv_err = eps > 0.0 ? H(1.0 / eps) : H(1.0 / 1e-10);
+    const double inv = 1.0 / value(eps);
+    prev_inv_err = (inv > 0.0 && isfinite(inv)) ? H(1.0 / eps) : H(1.0);
   }
 };
 

@@ -3,7 +3,8 @@
 // extension (Tsitouras 2011, the weights Diffrax also uses), accurate to about the step's own error, so the
 // state at a located switch is taken from it. The other pairs use the cubic Hermite interpolant of the
 // states and derivatives at the step's two ends (free for FSAL methods: f(y1) is the last stage), and the
-// step is redone up to the switch.
+// step is redone up to the switch. Output times inside a step (step_to_outputs off) use Diffrax's
+// interpolants instead (output_state, below), so that the outputs match Diffrax's SaveAt(ts).
 #include "engine/core/platform.hpp"
 #include "engine/integrate/tableau.hpp"
 
@@ -33,12 +34,17 @@ SG_HD inline void tsit5_dense_weights(double t, double* b) {
   b[6] = 2.5 * (t - 1.0) * (t - 0.6) * t2;
 }
 
+// Tableaus are compared by value (stages, order and c2 tell the three adaptive ones apart), not by address:
+// comparing the addresses of two objects is not a constant expression under AddressSanitizer.
+template <const Tableau& a, const Tableau& b>
+constexpr bool same_tableau() {
+  return a.stages == b.stages && a.order == b.order && a.a[1][0] == b.a[1][0];
+}
+
 // Whether the tableau's own continuous extension is accurate enough to stand for a step to theta.
-// Compared by value (Tsit5's c2 = 0.161 is its own), not by address: comparing the addresses of two objects
-// is not a constant expression under AddressSanitizer.
 template <const Tableau& tab>
 constexpr bool has_dense_output() {
-  return tab.stages == kTsit5.stages && tab.a[1][0] == kTsit5.a[1][0];
+  return same_tableau<tab, kTsit5>();
 }
 
 // y(theta) inside the step from y0 to y1 whose stages are k[0..stages-1].
@@ -56,6 +62,48 @@ SG_HD void dense_state(const S* y0, const S* y1, const S (&k)[7][Dim], double h,
     }
   } else {
     hermite_state(y0, y1, k[0], k[tab.stages - 1], h, theta, n, out);
+  }
+}
+
+// Dopri5's midpoint weights for its fourth-order interpolant (Shampine 1986; Diffrax's _Dopri5Interpolation).
+inline constexpr double kDopri5Mid[7] = {
+    6025192743.0 / 30085553152.0 / 2,     0.0,
+    51252292925.0 / 65400821598.0 / 2,    -2691868925.0 / 45128329728.0 / 2,
+    187940372067.0 / 1594534317056.0 / 2, -1776094331.0 / 19743644256.0 / 2,
+    11237099.0 / 235043384.0 / 2};
+
+// The state at an output time inside an accepted step, by Diffrax's interpolant of the method (SaveAt(ts)
+// without step_ts): Tsit5's own, Dopri5's fourth-order polynomial, Bosh3's cubic Hermite. Written in
+// Diffrax's form, on the stage increments h k_j, with the polynomials in Horner form as jnp.polyval.
+template <const Tableau& tab, class S, int Dim, class H>
+SG_HD void output_state(const S* y0, const S* y1, const S (&k)[7][Dim], const H& h, double theta, int n,
+                        S* out) {
+  const int last = tab.stages - 1;
+  if constexpr (same_tableau<tab, kTsit5>()) {
+    double b[7];
+    tsit5_dense_weights(theta, b);
+    for (int i = 0; i < n; ++i) {
+      S acc = 0.0;
+      for (int j = 0; j < 7; ++j) acc += b[j] * (k[j][i] * h);
+      out[i] = y0[i] + acc;
+    }
+  } else if constexpr (same_tableau<tab, kDopri5>()) {
+    for (int i = 0; i < n; ++i) {
+      S mid = 0.0;
+      for (int j = 0; j < 7; ++j) mid += kDopri5Mid[j] * (k[j][i] * h);
+      const S ymid = y0[i] + mid, f0 = k[0][i] * h, f1 = k[last][i] * h;
+      const S a = 2.0 * (f1 - f0) - 8.0 * (y1[i] + y0[i]) + 16.0 * ymid;
+      const S b = 5.0 * f0 - 3.0 * f1 + 18.0 * y0[i] + 14.0 * y1[i] - 32.0 * ymid;
+      const S c = f1 - 4.0 * f0 - 11.0 * y0[i] - 5.0 * y1[i] + 16.0 * ymid;
+      out[i] = (((a * theta + b) * theta + c) * theta + f0) * theta + y0[i];
+    }
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const S k0 = k[0][i] * h, k1 = k[last][i] * h;
+      const S a = k0 + k1 + 2.0 * y0[i] - 2.0 * y1[i];
+      const S b = -2.0 * k0 - k1 - 3.0 * y0[i] + 3.0 * y1[i];
+      out[i] = ((a * theta + b) * theta + k0) * theta + y0[i];
+    }
   }
 }
 

@@ -15,7 +15,7 @@ double initial_step(const System& sys, const typename System::Scalar* y0, RkWork
   auto rms = [n](auto&& f) {
     double s = 0.0;
     for (int i = 0; i < n; ++i) s += f(i) * f(i);
-    return std::sqrt(s / n);
+    return std::sqrt(s) / std::sqrt(static_cast<double>(n));  // optimistix's rms_norm
   };
   auto scale = [&](int i) { return atol + std::fabs(value(y0[i])) * rtol; };
   const double d0 = rms([&](int i) { return value(y0[i]) / scale(i); });

@@ -16,7 +16,8 @@ struct RkWorkspace {
 };
 
 // k[0] must hold f(y) on entry. On return ws.y1 is the new state, ws.err the error estimate (if embedded),
-// and for FSAL methods k[stages-1] is f(y1).
+// and for FSAL methods k[stages-1] is f(y1). The sums run over the increments h f_j in stage order, as
+// Diffrax's: small error estimates come from cancellation, and the step sizes follow their rounding.
 template <class System, class H>
 SG_HD inline __attribute__((always_inline)) void rk_step(const System& sys, const Tableau& tab,
                                                          const typename System::Scalar* y, const H& h,
@@ -27,20 +28,20 @@ SG_HD inline __attribute__((always_inline)) void rk_step(const System& sys, cons
     for (int i = 0; i < n; ++i) {
       S acc = 0.0;
       for (int j = 0; j < s; ++j)
-        if (tab.a[s][j] != 0.0) acc += tab.a[s][j] * ws.k[j][i];
-      ws.ytmp[i] = y[i] + h * acc;
+        if (tab.a[s][j] != 0.0) acc += tab.a[s][j] * (ws.k[j][i] * h);
+      ws.ytmp[i] = y[i] + acc;
     }
     sys.rhs(ws.ytmp, ws.k[s]);
   }
   for (int i = 0; i < n; ++i) {
     S acc = 0.0, err = 0.0;
     for (int j = 0; j < tab.stages; ++j) {
-      if (tab.b[j] != 0.0) acc += tab.b[j] * ws.k[j][i];
-      if (tab.embedded && tab.e[j] != 0.0) err += tab.e[j] * ws.k[j][i];
+      if (tab.b[j] != 0.0) acc += tab.b[j] * (ws.k[j][i] * h);
+      if (tab.embedded && tab.e[j] != 0.0) err += tab.e[j] * (ws.k[j][i] * h);
     }
     // For FSAL tableaus the last stage already is y1 (a[last] = b); recomputing keeps one code path.
-    ws.y1[i] = y[i] + h * acc;
-    ws.err[i] = h * err;
+    ws.y1[i] = y[i] + acc;
+    ws.err[i] = err;
   }
   if (tab.fsal) sys.rhs(ws.y1, ws.k[tab.stages - 1]);
 }

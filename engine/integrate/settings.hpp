@@ -33,6 +33,9 @@ struct IntegratorSettings {
   // Adaptive solvers on hybrid systems: hold the contact mode fixed within a step and end steps at located
   // switches (onset, separation, solver rows, grazing); off steps across them as DiffMJX does.
   bool events = true;
+  // Adaptive solvers: end a step on every output time (Diffrax's step_ts = the output grid); off, steps
+  // cross output times, which are interpolated, as DiffMJX's multistep (SaveAt(ts) without step_ts).
+  bool step_to_outputs = true;
   ControllerSettings controller;
 
   double horizon() const { return dt * static_cast<double>(steps); }

@@ -147,6 +147,7 @@ IntegratorSettings read_integrator(const json& c) {
   s.auto_initial_step = j.at("initial_step").get<std::string>() == "auto";
   s.dt_min = j.at("dt_min").get<double>();
   s.events = j.at("events").get<bool>();
+  s.step_to_outputs = j.at("step_to_outputs").get<bool>();
   const json& k = j.at("controller");
   s.controller = {k.at("pcoeff").get<double>(),           k.at("icoeff").get<double>(),
                   k.at("dcoeff").get<double>(),           k.at("safety").get<double>(),

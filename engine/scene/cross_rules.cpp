@@ -76,10 +76,28 @@ void dt_min_below_dt(const RuleContext& ctx, std::vector<Issue>& errors) {
                                              " >= " + format_number(*dt) + ")"});
 }
 
+// Located contact events work within output intervals, so an adaptive solve that steps across output times
+// must step across contact switches too.
+void step_to_outputs_needs_no_events(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto to_outputs = ctx.value("integrator.step_to_outputs"), events = ctx.value("integrator.events");
+  const auto type = ctx.text("integrator.type");
+  if (!to_outputs || !events || !type || !to_outputs->is_boolean() || !events->is_boolean()) return;
+  if (to_outputs->get<bool>() || !events->get<bool>()) return;
+  if (*type != "bosh3" && *type != "dopri5" && *type != "tsit5") return;
+  errors.push_back({"integrator.step_to_outputs",
+                    "false needs integrator.events = false (contact events are located within output "
+                    "intervals; set integrator.events=false to step across them as DiffMJX)"});
+}
+
 const std::vector<Rule>& rules() {
-  static const std::vector<Rule> table = {
-      sweep_range,     sweep_parameter,         loss_bodies,      contact_needs_integrator,
-      dt_min_below_dt, check_mujoco_parameters, check_rigid_rules};
+  static const std::vector<Rule> table = {sweep_range,
+                                          sweep_parameter,
+                                          loss_bodies,
+                                          contact_needs_integrator,
+                                          dt_min_below_dt,
+                                          step_to_outputs_needs_no_events,
+                                          check_mujoco_parameters,
+                                          check_rigid_rules};
   return table;
 }
 

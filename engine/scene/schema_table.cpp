@@ -116,6 +116,9 @@ std::vector<FieldSpec> build_table() {
           boolean("integrator.events", true,
                   "Adaptive solvers: end steps at contact switches (onset, separation, solver rows, grazing) "
                   "and add their jumps to the gradient; false steps across them as DiffMJX."),
+          boolean("integrator.step_to_outputs", true,
+                  "Adaptive solvers: every output time ends a step (Diffrax's step_ts); false steps across "
+                  "them and interpolates the outputs, as DiffMJX (needs integrator.events = false)."),
           number("integrator.dt_min", 0, at_least(0), fixed,
                  "Adaptive solvers: smallest step before giving up (0 = no limit)."),
           number("integrator.controller.pcoeff", 0, any(), fixed,

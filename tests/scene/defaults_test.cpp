@@ -40,6 +40,7 @@ TEST_CASE("an empty scene is filled with every default") {
   CHECK(c["integrator"]["max_steps"] == 4096);
   CHECK(c["integrator"]["initial_step"] == "dt");
   CHECK(c["integrator"]["dt_min"] == 0.0);
+  CHECK(c["integrator"]["step_to_outputs"] == true);
   const json& pid = c["integrator"]["controller"];
   CHECK(pid == json({{"pcoeff", 0.0},
                      {"icoeff", 1.0},

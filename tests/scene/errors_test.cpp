@@ -175,6 +175,18 @@ TEST_CASE("dt_min must be below dt") {
         "must be less than integrator.dt (got 0.01 >= 0.01)");
 }
 
+TEST_CASE("stepping across output times needs contact events off") {
+  const char* across = R"({"integrator": {"type": "tsit5", "step_to_outputs": false}})";
+  CHECK(message_at(load_scene_text(across, "x"), "integrator.step_to_outputs") ==
+        "false needs integrator.events = false (contact events are located within output intervals; set "
+        "integrator.events=false to step across them as DiffMJX)");
+  CHECK(
+      load_scene_text(R"({"integrator": {"type": "tsit5", "step_to_outputs": false, "events": false}})", "x")
+          .errors.empty());
+  // Fixed-step integrators ignore both keys.
+  CHECK(load_scene_text(R"({"integrator": {"step_to_outputs": false}})", "x").errors.empty());
+}
+
 TEST_CASE("non-finite numbers from code are rejected with their path") {
   json doc = {{"integrator", {{"dt", std::nan("")}}}, {"model", {{"gravity", {0.0, HUGE_VAL, 0.0}}}}};
   const LoadResult r = resolve_scene(doc, "code");
