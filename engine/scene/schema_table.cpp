@@ -82,8 +82,9 @@ std::vector<FieldSpec> build_table() {
                  "with CFD."),
           rigid_only(vector("contact.cfd.solimp", {0, 0.01, 0.1, 1, 2}, any(), diff,
                             "CFD impedance over distance (d_far, d_near, width, mid, power).")),
-          rigid_only(number("contact.cfd.beta", 100, above(0), diff,
-                            "Sharpness of the softplus that extends the distance past contact, in 1/m.")),
+          rigid_only(number("contact.cfd.beta", 1e6, above(0), diff,
+                            "Sharpness of the softplus that stands for min(r, 0) in the reference acceleration, in 1/m "
+                            "(1e6: exact to a micrometre, as DiffMJX; small values distort stiff contact).")),
           particles_only(
               number("contact.elastic.restitution", 1, closed(0, 1), diff,
                      "Coefficient of restitution: the normal velocity is reflected and scaled by it.")),

@@ -48,7 +48,7 @@ TEST_CASE("defaults of the rigid-body, CFD and collision keys") {
   CHECK(c["contact"]["cfd"] == json({{"enabled", false},
                                      {"mode", "straight_through"},
                                      {"solimp", {0.0, 0.01, 0.1, 1.0, 2.0}},
-                                     {"beta", 100.0}}));
+                                     {"beta", 1e6}}));
   CHECK(c["collision"]["softness"] == 0.0);
   CHECK(find_field("model.bodies.*.forces")->default_value == json::array());
 }
