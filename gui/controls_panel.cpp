@@ -84,9 +84,15 @@ bool field_shown(const std::string& path, const json& edited) {
     if (!model || !model->is_string()) return false;
     return starts_with(path, "contact." + model->get<std::string>() + ".");
   }
-  static const std::set<std::string> adaptive_only = {
-      "integrator.rtol",   "integrator.atol",   "integrator.max_steps",       "integrator.initial_step",
-      "integrator.dt_min", "integrator.events", "integrator.step_to_outputs", "gradient.through_controller"};
+  static const std::set<std::string> adaptive_only = {"integrator.rtol",
+                                                      "integrator.atol",
+                                                      "integrator.max_steps",
+                                                      "integrator.initial_step",
+                                                      "integrator.dt_min",
+                                                      "integrator.events",
+                                                      "integrator.step_to_outputs",
+                                                      "gradient.through_controller",
+                                                      "gradient.control_tangents"};
   if (adaptive_only.count(path) || starts_with(path, "integrator.controller.")) return adaptive(edited);
   if (path == "integrator.substeps") return !adaptive(edited);
   return true;

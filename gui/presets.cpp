@@ -72,6 +72,13 @@ std::span<const Preset> preset_table() {
        {"integrator.rtol=1e-7", "integrator.atol=1e-7", "integrator.events=false"},
        "DiffMJX's own stepping across contact switches: the gradient misses the jumps at contact onset (16% "
        "median error at 1e-7, a 1.3% floor even at 1e-10)."},
+      {"box_toss_diffmjx_cfd",
+       "Box toss: DiffMJX, straight-through CFD",
+       "toss_box_diffmjx.json",
+       {"contact.cfd.enabled=true", "contact.cfd.solimp=[0,0.01,0.05,1,2]", "gradient.control_tangents=true"},
+       "DiffMJX's CFD settings for the cube (solimp-CFD [0, 0.01, 0.05, 1, 2], straight-through): the same "
+       "simulation, the surrogate's gradient. The tangents are under error control: without it, contact events "
+       "let the steps run past the surrogate's own switches and the gradient is wild (try it)."},
       {"sphere_toss_diffmjx",
        "Sphere toss: DiffMJX",
        "toss_sphere_diffmjx.json",

@@ -110,7 +110,11 @@ class AdaptiveSolve {
     ++attempts_;
     events_.before_step();
     rk_step(sys_, tab, y_, h, ws_);
-    const H eps = as_step<H>(scaled_error(y_, ws_.y1, ws_.err, n_, cfg_.rtol, cfg_.atol));
+    H eps = as_step<H>(scaled_error(y_, ws_.y1, ws_.err, n_, cfg_.rtol, cfg_.atol));
+    if (cfg_.control_tangents) {
+      const double tangents = scaled_tangent_error(y_, ws_.y1, ws_.err, n_, cfg_.rtol, cfg_.atol);
+      if (!(tangents <= value(eps))) eps = H(tangents);
+    }
     const bool finite = isfinite(value(eps));
     if (!(finite && value(eps) < 1.0)) {
       reject(h, eps, finite);
@@ -236,7 +240,7 @@ class AdaptiveSolve {
   H dt_ = 0.0;       // the controller's proposal, before clipping
   long attempts_ = 0;
   Status failure_ = Status::ok;  // why attempt() stopped the solve (blow_up or nonfinite_gradient)
-  long next_out_ = 1;  // the next output index to report
+  long next_out_ = 1;            // the next output index to report
   bool passed_output_ = false;
 };
 

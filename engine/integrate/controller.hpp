@@ -3,6 +3,8 @@
 // factor = safety * e_n^-(p+i+d)/k * e_{n-1}^((p+2d)/k) * e_{n-2}^(-d/k), an accepted step never shrinks
 // (factor in [1, factor_max]) and a rejected one shrinks by at least reject_factor_max (Diffrax's bound is
 // safety; both are 0.9 by default). The history advances on accepted steps only.
+#include <cmath>
+
 #include "engine/core/scalar.hpp"
 #include "engine/integrate/settings.hpp"
 
@@ -18,6 +20,28 @@ SG_HD S scaled_error(const S* y0, const S* y1, const S* err, int n, double rtol,
     sum += sq(err[i] / scale);
   }
   return sqrt(sum) / std::sqrt(static_cast<double>(n));
+}
+
+// The same norm over each tangent lane of a dual state (err, y0, y1 the lane's derivatives), the largest
+// lane's; 0 for plain doubles.
+template <class S>
+SG_HD double scaled_tangent_error(const S* y0, const S* y1, const S* err, int n, double rtol, double atol) {
+  double worst = 0.0;
+  if constexpr (ScalarTraits<S>::lanes > 0) {
+    for (int l = 0; l < ScalarTraits<S>::lanes; ++l) {
+      double sum = 0.0;
+      for (int i = 0; i < n; ++i) {
+        const double scale = atol + rtol * std::fmax(std::fabs(y0[i].d[l]), std::fabs(y1[i].d[l]));
+        const double e = err[i].d[l] / scale;
+        sum += e * e;
+      }
+      const double lane = std::sqrt(sum) / std::sqrt(static_cast<double>(n));
+      if (!(lane <= worst)) worst = lane;  // a NaN lane wins, and the step is rejected
+    }
+  } else {
+    (void)y0, (void)y1, (void)err, (void)n, (void)rtol, (void)atol;
+  }
+  return worst;
 }
 
 // H is double when step sizes are frozen for differentiation, or the dual type when the gradient goes

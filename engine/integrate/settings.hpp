@@ -30,6 +30,9 @@ struct IntegratorSettings {
   bool auto_initial_step = false;
   double dt_min = 0.0;
   bool through_controller = false;  // differentiate through the step-size controller
+  // The controller's error norm also covers the tangents of a dual run (each lane scaled like its values'
+  // error): the frozen-step derivative is then accurate where its own dynamics are harder than the values'.
+  bool control_tangents = false;
   // Adaptive solvers on hybrid systems: hold the contact mode fixed within a step and end steps at located
   // switches (onset, separation, solver rows, grazing); off steps across them as DiffMJX does.
   bool events = true;

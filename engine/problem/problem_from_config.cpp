@@ -154,6 +154,7 @@ IntegratorSettings read_integrator(const json& c) {
                   k.at("factor_min").get<double>(),       k.at("factor_max").get<double>(),
                   k.at("reject_factor_max").get<double>()};
   s.through_controller = c.at("gradient").at("through_controller").get<bool>();
+  s.control_tangents = c.at("gradient").at("control_tangents").get<bool>();
   return s;
 }
 

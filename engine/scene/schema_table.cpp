@@ -82,9 +82,10 @@ std::vector<FieldSpec> build_table() {
                  "with CFD."),
           rigid_only(vector("contact.cfd.solimp", {0, 0.01, 0.1, 1, 2}, any(), diff,
                             "CFD impedance over distance (d_far, d_near, width, mid, power).")),
-          rigid_only(number("contact.cfd.beta", 1e6, above(0), diff,
-                            "Sharpness of the softplus that stands for min(r, 0) in the reference acceleration, in 1/m "
-                            "(1e6: exact to a micrometre, as DiffMJX; small values distort stiff contact).")),
+          rigid_only(number(
+              "contact.cfd.beta", 1e6, above(0), diff,
+              "Sharpness of the softplus that stands for min(r, 0) in the reference acceleration, in 1/m "
+              "(1e6: exact to a micrometre, as DiffMJX; small values distort stiff contact).")),
           particles_only(
               number("contact.elastic.restitution", 1, closed(0, 1), diff,
                      "Coefficient of restitution: the normal velocity is reflected and scaled by it.")),
@@ -140,6 +141,10 @@ std::vector<FieldSpec> build_table() {
           number("gradient.fd_eps", 1e-6, above(0), fixed, "Finite-difference step for reference gradients."),
           boolean("gradient.through_controller", false,
                   "Propagate derivatives through the adaptive step-size controller (Diffrax stops them)."),
+          boolean(
+              "gradient.control_tangents", false,
+              "Let the adaptive step-size controller see the forward-mode tangents' error too (AD runs "
+              "only): needed where the derivative has dynamics of its own, as with straight-through CFD."),
           integer("gradient.smoothing.samples", 0, closed(0, 100000),
                   "Randomised-smoothing samples for the gradient (0 = off)."),
           number("gradient.smoothing.sigma", 0.05, above(0), fixed,

@@ -51,6 +51,7 @@ TEST_CASE("an empty scene is filled with every default") {
                      {"reject_factor_max", 0.9}}));
   CHECK(c["gradient"]["fd_eps"] == 1e-6);
   CHECK(c["gradient"]["through_controller"] == false);
+  CHECK(c["gradient"]["control_tangents"] == false);
   CHECK(c["gradient"]["smoothing"] == json({{"samples", 0}, {"sigma", 0.05}, {"seed", 1}}));
   REQUIRE(c["loss"]["terms"].size() == 1);
   CHECK(c["loss"]["terms"][0] == json({{"quantity", "position"},
