@@ -34,7 +34,10 @@ trap cleanup EXIT
 export DISPLAY="$display"
 for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
-HOME="$work/home" XDG_CONFIG_HOME="$work/config" "$gui" >"$work/gui.log" 2>&1 &
+# In a sanitizer build, leak checking stays with the headless GUI tests: the X11/GLX client libraries leave
+# allocations at exit from modules already unloaded, which no suppression can name.
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" HOME="$work/home" XDG_CONFIG_HOME="$work/config" "$gui" \
+  >"$work/gui.log" 2>&1 &
 app=$!
 window=$(timeout 30 xdotool search --sync --onlyvisible --name softgrad | head -1)
 [ -n "$window" ] || fail "no softgrad window within 30 s: $(cat "$work/gui.log")"
