@@ -62,9 +62,9 @@ bool rigid_scene(const json& edited) {
 
 bool field_applies_to_model(const std::string& path, bool rigid) {
   static const std::set<std::string> rigid_only = {
-      "model.collide_bodies", "model.plane.friction",      "model.plane.solref",
-      "model.plane.solimp",   "model.plane.condim",        "contact.mujoco.impratio",
-      "contact.mujoco.cone",  "contact.mujoco.iterations", "collision.softness"};
+      "model.collide_bodies", "model.plane.friction",    "model.plane.solref",  "model.plane.solimp",
+      "model.plane.condim",   "contact.mujoco.impratio", "contact.mujoco.cone", "contact.mujoco.iterations",
+      "collision.softness",   "collision.mode"};
   static const std::set<std::string> particles_only = {"contact.mujoco.solref", "contact.mujoco.solimp"};
   if (starts_with(path, "model.particles")) return !rigid;
   if (starts_with(path, "model.bodies") || starts_with(path, "contact.cfd.")) return rigid;

@@ -79,6 +79,13 @@ std::span<const Preset> preset_table() {
        "DiffMJX's CFD settings for the cube (solimp-CFD [0, 0.01, 0.05, 1, 2], straight-through): the same "
        "simulation, the surrogate's gradient. The tangents are under error control: without it, contact events "
        "let the steps run past the surrogate's own switches and the gradient is wild (try it)."},
+      {"box_toss_diffmjx_softcol",
+       "Box toss: DiffMJX soft collision",
+       "toss_box_diffmjx_softcol.json",
+       {},
+       "DiffMJX's smoothed box collision (collision.mode diffmjx, softness 0.1): four coincident "
+       "contacts at a blend of the lowest corners, 1-6 mm short of touching; the loss at v_z = -2 is "
+       "DiffMJX's -0.3018 (exact collision: -0.2609)."},
       {"sphere_toss_diffmjx",
        "Sphere toss: DiffMJX",
        "toss_sphere_diffmjx.json",

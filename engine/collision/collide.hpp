@@ -1,7 +1,9 @@
 #pragma once
 // Dispatch by geom type. Either order of a supported pair works: the pair is evaluated in canonical
 // order (lower GeomType first, as MuJoCo) and the normals are flipped back so frame[0] always points
-// from geom a to geom b. Unsupported pairs write nothing; check pair_supported when loading a scene.
+// from geom a to geom b. Unsupported pairs (for the options' detector) write nothing; check pair_supported
+// when loading a scene.
+#include "engine/collision/collide_box_diffmjx.hpp"
 #include "engine/collision/collide_plane.hpp"
 #include "engine/collision/collide_round.hpp"
 #include "engine/collision/contact_frame.hpp"
@@ -13,12 +15,16 @@
 
 namespace sg {
 
-SG_HD inline bool pair_supported(GeomType a, GeomType b) {
+// The DiffMJX detector covers the plane against sphere, box and ellipsoid only: its soft capsule and
+// cylinder colliders and its soft body-body pairs differ from the exact ones and are not implemented.
+SG_HD inline bool pair_supported(GeomType a, GeomType b, Detector detector = Detector::softgrad) {
   if (b < a) {
     const GeomType t = a;
     a = b;
     b = t;
   }
+  if (detector == Detector::diffmjx)
+    return a == GeomType::plane && (b == GeomType::sphere || b == GeomType::box || b == GeomType::ellipsoid);
   if (a == GeomType::plane) return b != GeomType::plane;
   if (a == GeomType::sphere) return b == GeomType::sphere || b == GeomType::capsule;
   return a == GeomType::capsule && b == GeomType::capsule;
@@ -45,6 +51,7 @@ SG_HD inline int collide_ordered(GeomType a, const Pose<S>& pa, const Vec3<S>& s
       case GeomType::capsule:
         return collide_plane_capsule(plane, pb, sb.x, sb.y, opt, out);
       case GeomType::box:
+        if (opt.detector == Detector::diffmjx) return collide_plane_box_diffmjx(plane, pb, sb, opt, out);
         return collide_plane_box(plane, pb, sb, opt, out);
       case GeomType::cylinder:
         return collide_plane_cylinder(plane, pb, sb.x, sb.y, opt, out);
@@ -72,9 +79,11 @@ template <class S>
 SG_HD inline int collide(GeomType a, const Pose<S>& pose_a, const Vec3<S>& size_a, GeomType b,
                          const Pose<S>& pose_b, const Vec3<S>& size_b, const CollisionOptions& opt,
                          Contact<S>* out) {
+  if (!pair_supported(a, b, opt.detector)) return 0;
   if (!(b < a)) return collide_detail::collide_ordered(a, pose_a, size_a, b, pose_b, size_b, opt, out);
   const int n = collide_detail::collide_ordered(b, pose_b, size_b, a, pose_a, size_a, opt, out);
-  for (int i = 0; i < n; ++i) make_contact_frame(Vec3<S>(-out[i].frame[0]), opt.softness > 0.0, out[i].frame);
+  for (int i = 0; i < n; ++i)
+    make_contact_frame(Vec3<S>(-out[i].frame[0]), smooth_proxies(opt), out[i].frame);
   return n;
 }
 

@@ -46,7 +46,7 @@ template <class S>
 SG_HD inline int collide_plane_box(const Plane<S>& plane, const Pose<S>& pose, const Vec3<S>& half,
                                    const CollisionOptions& opt, Contact<S>* out) {
   const Vec3<S>& n = plane.normal;
-  const bool smooth = opt.softness > 0.0;
+  const bool smooth = smooth_proxies(opt);
   const Mat3<S> rot = to_mat3(pose.rot);
   const S dist0 = dot(pose.pos - plane.point, n);
   Vec3<S> corner[8];
@@ -102,7 +102,7 @@ SG_HD inline int collide_plane_cylinder(const Plane<S>& plane, const Pose<S>& po
   S prj = dot(n, axis);
   const double kHalfSqrt3 = 0.86602540378443864676;
 
-  if (!(opt.softness > 0.0)) {
+  if (!smooth_proxies(opt)) {
     if (prj > 0.0) {  // point the axis towards the plane
       axis = -axis;
       prj = -prj;
@@ -128,7 +128,7 @@ SG_HD inline int collide_plane_cylinder(const Plane<S>& plane, const Pose<S>& po
     return written;
   }
 
-  const Vec3<S> downhill = axis * prj - n + xaxis * (opt.softness / radius);
+  const Vec3<S> downhill = axis * prj - n + xaxis * (proxy_softness(opt) / radius);
   // At the one singular tilt (downhill = 0) fall back to the x axis instead of dividing by zero.
   const Vec3<S> vec = value(norm2(downhill)) > 1e-30 ? Vec3<S>(downhill * (radius / norm(downhill)))
                                                      : Vec3<S>(xaxis * radius);

@@ -53,7 +53,7 @@ SG_HD inline int collide_sphere_capsule(const Pose<S>& sphere, const S& r1, cons
                                         Contact<S>* out) {
   const Vec3<S> z2 = rotate(capsule.rot, Vec3<S>(S(0.0), S(0.0), S(1.0)));
   const S x = dot(z2, sphere.pos - capsule.pos) / half_length;
-  const S xc = smooth_clamp(x, -1.0, 1.0, opt.softness / value(half_length));
+  const S xc = smooth_clamp(x, -1.0, 1.0, proxy_softness(opt) / value(half_length));
   const Vec3<S> fallback = cross(rotate(sphere.rot, Vec3<S>(S(0.0), S(0.0), S(1.0))), z2);
   return sphere_sphere_contact(sphere.pos, r1, Vec3<S>(capsule.pos + z2 * (half_length * xc)), r2, fallback,
                                opt, out);
@@ -108,19 +108,19 @@ SG_HD inline int collide_capsule_capsule(const Pose<S>& pose1, const S& r1, cons
   const S v = dot(a2, dif);
   const S det = ma * mc - mb * mb;
   const Vec3<S> fallback = cross(z1, z2);
-  const bool smooth = opt.softness > 0.0;
+  const bool smooth = smooth_proxies(opt);
 
   if (!smooth && value(det) < 1e-10 * value(ma * mc))
     return collide_detail::parallel_capsules(pose1.pos, a1, r1, pose2.pos, a2, r2, ma, mb, mc, u, v, fallback,
                                              opt, out);
 
-  const double s1 = opt.softness / value(half1);
-  const double s2 = opt.softness / value(half2);
+  const double s1 = proxy_softness(opt) / value(half1);
+  const double s2 = proxy_softness(opt) / value(half2);
   const S num = mc * u - mb * v;
   S x1;
   if (smooth) {
     // Tikhonov-style: equals num/det when det >> eps ma mc, tends to 0 when the axes are parallel.
-    const double eps = sq(opt.softness / value(half1 + half2));
+    const double eps = sq(proxy_softness(opt) / value(half1 + half2));
     x1 = num * det / (det * det + sq(S(eps * ma * mc)));
   } else {
     x1 = num / det;

@@ -17,7 +17,7 @@ SG_HD inline int emit_contact(const S& dist, const Vec3<S>& deepest, const Vec3<
   out->feature = feature;
   out->dist = dist;
   out->pos = deepest - normal * (dist * 0.5);
-  make_contact_frame(normal, opt.softness > 0.0, out->frame);
+  make_contact_frame(normal, smooth_proxies(opt), out->frame);
   return 1;
 }
 

@@ -37,9 +37,24 @@ struct Contact {
   int feature = 0;
 };
 
+// Which detector family. softgrad: the exact detector at softness 0, the smooth proxies above it;
+// diffmjx: the plane-box manifold of DiffMJX's MJX fork smoothed by softjax (softness = softjax's
+// softness), the other supported pairs (plane-sphere, plane-ellipsoid) exact as in that fork.
+enum class Detector : unsigned char { softgrad, diffmjx };
+
 struct CollisionOptions {
   double margin = 0.0;    // report pairs with dist <= margin (Contacts From Distance needs a width)
   double softness = 0.0;  // 0: exact detector; > 0: smooth detector, a length scale in metres
+  Detector detector = Detector::softgrad;
 };
+
+// The length the smooth proxies use: 0 (exact) unless the softgrad detector has a softness.
+SG_HD inline double proxy_softness(const CollisionOptions& opt) {
+  return opt.detector == Detector::softgrad ? opt.softness : 0.0;
+}
+
+SG_HD inline bool smooth_proxies(const CollisionOptions& opt) {
+  return proxy_softness(opt) > 0.0;
+}
 
 }  // namespace sg

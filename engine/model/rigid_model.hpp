@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/collision/geom_type.hpp"
+#include "engine/collision/shapes.hpp"
 #include "engine/core/quat.hpp"
 #include "engine/core/scalar.hpp"
 #include "engine/core/vec3.hpp"
@@ -74,7 +75,8 @@ struct RigidModel {
   bool refsafe = true;
   CfdParams<S> cfd;
   HardParams<S> hard;     // contact.model "hard": kappa and Gauss-Seidel iterations (friction is per pair)
-  double softness = 0.0;  // smooth collision detection (0: exact)
+  double softness = 0.0;  // smooth collision detection (0: exact), or softjax's softness for diffmjx
+  Detector detector = Detector::softgrad;  // collision.mode diffmjx: DiffMJX's soft box manifold
 
   // ODE state per body: pos (3), quat (4, held fixed within a step), phi (3, rotation accumulated in the
   // step), v (3, world), w (3, body).
@@ -136,6 +138,7 @@ RigidModel<T> convert_model(const RigidModel<S>& m) {
   r.cfd.beta = T(value(m.cfd.beta));
   r.hard = {T(value(m.hard.kappa)), m.hard.iterations, T(value(m.hard.friction))};
   r.softness = m.softness;
+  r.detector = m.detector;
   return r;
 }
 

@@ -130,6 +130,9 @@ RigidModel<double> read_rigid(const json& c) {
   for (int i = 0; i < 5; ++i) m.cfd.solimp[i] = cfd.at("solimp").at(i).get<double>();
   m.cfd.beta = cfd.at("beta").get<double>();
   m.softness = c.at("collision").at("softness").get<double>();
+  // auto, exact and smooth are all softgrad's detector, told apart by the softness (the scene rules
+  // reject exact with a softness and smooth without one).
+  if (c.at("collision").at("mode").get<std::string>() == "diffmjx") m.detector = Detector::diffmjx;
   return m;
 }
 

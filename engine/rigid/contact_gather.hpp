@@ -44,7 +44,7 @@ SG_HD inline int collect_contacts(const RigidModel<S>& m, const BodyState<S>* st
     const RigidBody<S>& body = m.bodies[b];
     if (m.plane_enabled) {
       const PairParams<S> params = combine_surfaces(m.plane, body.surface);
-      const CollisionOptions opt{params.margin + band, m.softness};
+      const CollisionOptions opt{params.margin + band, m.softness, m.detector};
       const Pose<S> plane_pose{Vec3<S>(0.0, 0.0, m.plane_height), Quat<S>()};
       add(-1, b, params,
           collide(GeomType::plane, plane_pose, Vec3<S>(), body.shape, pose, body.size, opt, buf));
@@ -52,10 +52,10 @@ SG_HD inline int collect_contacts(const RigidModel<S>& m, const BodyState<S>* st
     if (!m.collide_bodies) continue;
     for (int c = b + 1; c < m.count; ++c) {
       const RigidBody<S>& other = m.bodies[c];
-      if (!pair_supported(body.shape, other.shape)) continue;
+      if (!pair_supported(body.shape, other.shape, m.detector)) continue;
       const BodyState<S>& so = states[c];
       const PairParams<S> params = combine_surfaces(body.surface, other.surface);
-      const CollisionOptions opt{params.margin + band, m.softness};
+      const CollisionOptions opt{params.margin + band, m.softness, m.detector};
       add(b, c, params,
           collide(body.shape, pose, body.size, other.shape, Pose<S>{so.pos, so.quat}, other.size, opt, buf));
     }

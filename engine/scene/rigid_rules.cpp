@@ -68,6 +68,48 @@ void force_windows(const RuleContext& ctx, std::vector<Issue>& errors) {
   }
 }
 
+// collision.mode against collision.softness: exact wants 0, smooth and diffmjx a length (auto infers).
+void collision_mode_softness(const RuleContext& ctx, const std::string& mode, std::vector<Issue>& errors) {
+  const auto softness = ctx.number("collision.softness");
+  if (!softness) return;
+  const std::string got = " (got collision.softness=" + format_number(*softness) + ")";
+  if (mode == "exact" && *softness > 0.0)
+    errors.push_back(
+        {"collision.mode", "\"exact\" needs collision.softness=0" + got +
+                               "; choose collision.mode=auto or smooth, or collision.softness=0"});
+  if (mode == "smooth" && *softness == 0.0)
+    errors.push_back({"collision.mode", "\"smooth\" needs collision.softness > 0" + got +
+                                            "; choose collision.mode=auto or exact, or a softness in m"});
+  if (mode == "diffmjx" && *softness == 0.0)
+    errors.push_back({"collision.mode", "\"diffmjx\" needs collision.softness > 0, softjax's softness" + got +
+                                            "; DiffMJX uses collision.softness=0.1"});
+}
+
+// DiffMJX's soft capsule and cylinder colliders and its soft body-body pairs are not implemented.
+void diffmjx_shapes(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const std::size_t n = ctx.count("model.bodies");
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto shape = ctx.text(body_path(i) + ".shape");
+    if (!shape || *shape == "box" || *shape == "sphere" || *shape == "ellipsoid") continue;
+    errors.push_back({"collision.mode", "collision.mode diffmjx supports box, sphere, ellipsoid; " +
+                                            body_path(i) + " is a " + *shape +
+                                            " (choose collision.mode=auto)"});
+    return;
+  }
+  const auto collide = ctx.value("model.collide_bodies");
+  if (n > 1 && collide && *collide == true)
+    errors.push_back({"collision.mode",
+                      "collision.mode diffmjx collides bodies with the plane only; set "
+                      "model.collide_bodies=false"});
+}
+
+void collision_mode(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto mode = ctx.text("collision.mode");
+  if (!mode) return;
+  collision_mode_softness(ctx, *mode, errors);
+  if (*mode == "diffmjx") diffmjx_shapes(ctx, errors);
+}
+
 }  // namespace
 
 void check_rigid_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
@@ -84,6 +126,7 @@ void check_rigid_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   rigid_needs_bodies(ctx, errors);
   rigid_contact_model(ctx, errors);
   body_pairs_supported(ctx, errors);
+  collision_mode(ctx, errors);
 }
 
 }  // namespace sg::scene

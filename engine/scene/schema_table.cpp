@@ -99,8 +99,12 @@ std::vector<FieldSpec> build_table() {
           particles_only(
               number("contact.hard.friction", 0, at_least(0), diff, "Coulomb friction coefficient mu.")),
 
+          rigid_only(choice("collision.mode", {"auto", "exact", "smooth", "diffmjx"}, "auto",
+                            "Collision detector: auto (exact at softness 0, smooth above), exact, smooth, or "
+                            "diffmjx (DiffMJX's softjax-smoothed box manifold; box, sphere, ellipsoid).")),
           rigid_only(number("collision.softness", 0, at_least(0), fixed,
-                            "Smooth collision detection length in m (0 = exact; > 0 smooth proxies).")),
+                            "Collision smoothing length in m: the smooth proxies' (0 = exact), or softjax's "
+                            "softness in mode diffmjx (DiffMJX: 0.1).")),
 
           choice("integrator.type", {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5"}, "euler",
                  "Time integrator: fixed step (euler, moreau, rk4) or adaptive (bosh3, dopri5, tsit5)."),

@@ -220,8 +220,11 @@ TEST_CASE("rigid: every 3-D preset loads its scene and overrides") {
     CHECK(app->document().error().empty());
     if (app->document().config()["model"].value("type", std::string()) == "rigid") ++rigid;
   }
-  CHECK(rigid == 11);
+  CHECK(rigid == 12);
   app->cancel();
+  REQUIRE(app->apply_preset("box_toss_diffmjx_softcol"));
+  CHECK(app->document().config()["collision"]["mode"].get<std::string>() == "diffmjx");
+  CHECK(app->document().config()["collision"]["softness"].get<double>() == 0.1);
   REQUIRE(app->apply_preset("box_toss_diffmjx"));
   CHECK(app->document().config()["integrator"]["rtol"].get<double>() == doctest::Approx(1e-7));
   CHECK(app->document().config()["integrator"]["events"].get<bool>());

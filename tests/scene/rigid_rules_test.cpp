@@ -134,3 +134,38 @@ TEST_CASE("solref and solimp rules hold for every geom, and CFD's solimp has its
   CHECK(message_at(cfd, "contact.cfd.solimp.3") == "mid: expected a number in (0, 1], got 1.5");
   CHECK(issue_at(cfd, "contact.cfd.solimp.1") == nullptr);
 }
+
+TEST_CASE(
+    "collision.mode agrees with collision.softness, and diffmjx covers box, sphere, ellipsoid on the plane") {
+  // auto (the default) keeps the softness' meaning: 0 exact, > 0 smooth.
+  CHECK(rigid("[{}]", {"collision.softness=0.001"}).ok());
+  CHECK(rigid("[{}]", {"collision.mode=exact"}).ok());
+  CHECK(rigid("[{}]", {"collision.mode=smooth", "collision.softness=0.001"}).ok());
+  CHECK(message_at(rigid("[{}]", {"collision.mode=exact", "collision.softness=0.001"}), "collision.mode") ==
+        "\"exact\" needs collision.softness=0 (got collision.softness=0.001); choose collision.mode=auto or "
+        "smooth, or collision.softness=0");
+  CHECK(contains(message_at(rigid("[{}]", {"collision.mode=smooth"}), "collision.mode"),
+                 "\"smooth\" needs collision.softness > 0"));
+  CHECK(
+      message_at(rigid("[{}]", {"collision.mode=diffmjx"}), "collision.mode") ==
+      "\"diffmjx\" needs collision.softness > 0, softjax's softness (got collision.softness=0); DiffMJX uses "
+      "collision.softness=0.1");
+  const std::vector<std::string> diffmjx = {"collision.mode=diffmjx", "collision.softness=0.1"};
+  for (const char* shape : {"box", "sphere", "ellipsoid"})
+    CHECK(rigid(std::string(R"([{"shape": ")") + shape + R"("}])", diffmjx).ok());
+  for (const char* shape : {"capsule", "cylinder"}) {
+    const LoadResult r =
+        rigid(R"([{"shape": "box"}, {"shape": ")" + std::string(shape) + R"("}])",
+              {"collision.mode=diffmjx", "collision.softness=0.1", "model.collide_bodies=false"});
+    CHECK(message_at(r, "collision.mode") ==
+          "collision.mode diffmjx supports box, sphere, ellipsoid; "
+          "model.bodies.1 is a " +
+              std::string(shape) + " (choose collision.mode=auto)");
+  }
+  CHECK(message_at(rigid(R"([{}, {}])", diffmjx), "collision.mode") ==
+        "collision.mode diffmjx collides bodies with the plane only; set model.collide_bodies=false");
+  CHECK(
+      rigid(R"([{}, {}])", {"collision.mode=diffmjx", "collision.softness=0.1", "model.collide_bodies=false"})
+          .ok());
+  CHECK(contains(message_at(rigid("[{}]", {"collision.mode=soft"}), "collision.mode"), "diffmjx"));
+}
