@@ -56,7 +56,7 @@ struct CfdParams {
   bool enabled = false;
   bool straight_through = true;
   S solimp[5] = {0.0, 0.01, 0.1, 1.0, 2.0};  // d_far, d_near, width, mid, power
-  S beta = 100.0;
+  S beta = 1e6;                              // min(r, 0) to a micrometre (docs/engine.md)
 };
 
 template <class S>

@@ -143,8 +143,11 @@ std::vector<FieldSpec> build_table() {
                  "Largest step factor after a rejected step."),
 
           number("gradient.fd_eps", 1e-6, above(0), fixed, "Finite-difference step for reference gradients."),
-          boolean("gradient.through_controller", false,
-                  "Propagate derivatives through the adaptive step-size controller (Diffrax stops them)."),
+          boolean(
+              "gradient.through_controller", false,
+              "Propagate derivatives through the adaptive step-size controller (Diffrax stops them). Across "
+              "contact this is the derivative of a map whose accept/reject pieces are tiny: it can be huge "
+              "(1e13 on the box toss without events) while being exact on its piece (docs/engine.md)."),
           boolean(
               "gradient.control_tangents", false,
               "Let the adaptive step-size controller see the forward-mode tangents' error too (AD runs "

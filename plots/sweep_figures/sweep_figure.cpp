@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace sg {
@@ -54,6 +55,29 @@ void fit_gradient_axis(plot::Axis& axis, const SweepResult& r) {
 
 }  // namespace
 
+namespace {
+
+// What the AD curve is and what it is compared against, so a figure names its reference.
+std::string ad_label(const Problem& problem) {
+  const bool rigid = problem.data.type == ModelType::rigid;
+  const bool surrogate = rigid && problem.data.rigid.cfd.enabled && problem.data.rigid.cfd.straight_through;
+  std::string label = "AD (forward mode";
+  if (surrogate) label += ", CFD surrogate";
+  if (is_adaptive(problem.integrator.method))
+    label += problem.integrator.through_controller ? ", through the controller" : ", frozen steps";
+  return label + ")";
+}
+
+std::string fd_label(const Problem& problem) {
+  char eps[32];
+  std::snprintf(eps, sizeof eps, "%g", problem.gradient.fd_eps);
+  const bool rigid = problem.data.type == ModelType::rigid;
+  const bool surrogate = rigid && problem.data.rigid.cfd.enabled && problem.data.rigid.cfd.straight_through;
+  return std::string("FD of the same simulation") + (surrogate ? " (plain model)" : "") + ", eps " + eps;
+}
+
+}  // namespace
+
 plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
   plot::Figure fig;
   fig.title = problem.name + ": sweep of " + problem.sweep.parameter;
@@ -73,9 +97,9 @@ plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
   grad.x.label = problem.sweep.parameter;
   grad.y.label = "dloss/d" + problem.sweep.parameter;
   fit_gradient_axis(grad.y, result);
-  plot::Series fd = column("finite difference", result, [](const PointResult& p) { return p.grad_fd; });
+  plot::Series fd = column(fd_label(problem), result, [](const PointResult& p) { return p.grad_fd; });
   fd.dashed = true;
-  grad.series.push_back(column("AD (forward mode)", result, [](const PointResult& p) { return p.grad; }));
+  grad.series.push_back(column(ad_label(problem), result, [](const PointResult& p) { return p.grad; }));
   grad.series.push_back(fd);
   if (smoothing) {
     grad.series.push_back(
