@@ -23,16 +23,26 @@ double as_double(const json& j, double fallback) {
   return j.is_number() ? j.get<double>() : fallback;
 }
 
+// A drag with the schema's bounds where they are finite (ImGui clamps while dragging, clamp_to_spec after).
+bool drag_double(const scene::FieldSpec& spec, const char* id, double* v, int components = 1) {
+  const double lo = std::isfinite(spec.min) ? spec.min : 0.0, hi = std::isfinite(spec.max) ? spec.max : 0.0;
+  const bool bounded = std::isfinite(spec.min) && std::isfinite(spec.max);
+  const float speed = static_cast<float>(drag_speed(spec, v[0]));
+  return ImGui::DragScalarN(id, ImGuiDataType_Double, v, components, speed, bounded ? &lo : nullptr,
+                            bounded ? &hi : nullptr, components > 1 ? "%.4g" : "%.6g");
+}
+
 std::optional<json> number_widget(const scene::FieldSpec& spec, const char* id, const json& current) {
   double v = as_double(current, 0.0);
-  if (!ImGui::InputDouble(id, &v, 0.0, 0.0, "%.6g")) return std::nullopt;
+  if (!drag_double(spec, id, &v)) return std::nullopt;
   return json(clamp_to_spec(spec, v));
 }
 
 std::optional<json> integer_widget(const scene::FieldSpec& spec, const char* id, const json& current) {
   std::int64_t v = current.is_number() ? current.get<std::int64_t>() : 0;
-  const std::int64_t step = 1;
-  if (!ImGui::InputScalar(id, ImGuiDataType_S64, &v, &step, nullptr, "%lld")) return std::nullopt;
+  // Counts (points, steps, substeps) span decades too: 1% per pixel, at least a fifth of a unit.
+  const float speed = static_cast<float>(std::max(0.2, 0.01 * std::fabs(static_cast<double>(v))));
+  if (!ImGui::DragScalar(id, ImGuiDataType_S64, &v, speed, nullptr, nullptr, "%lld")) return std::nullopt;
   return json(static_cast<std::int64_t>(std::llround(clamp_to_spec(spec, static_cast<double>(v)))));
 }
 
@@ -58,7 +68,7 @@ std::optional<json> number_or_inf_widget(const scene::FieldSpec& spec, const cha
     ImGui::SameLine();
     double v = as_double(current, 100.0);
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::InputDouble("##value", &v, 0.0, 0.0, "%.6g")) changed = json(clamp_to_spec(spec, v));
+    if (drag_double(spec, "##value", &v)) changed = json(clamp_to_spec(spec, v));
   }
   ImGui::PopID();
   return changed;
@@ -69,14 +79,21 @@ std::optional<json> vector_widget(const scene::FieldSpec& spec, const char* id, 
   if (current.is_array()) {
     for (std::size_t i = 0; i < v.size() && i < current.size(); ++i) v[i] = as_double(current[i], 0.0);
   }
-  if (!ImGui::InputScalarN(id, ImGuiDataType_Double, v.data(), static_cast<int>(v.size()), nullptr, nullptr,
-                           "%.4g"))
-    return std::nullopt;
+  if (!drag_double(spec, id, v.data(), static_cast<int>(v.size()))) return std::nullopt;
   for (double& x : v) x = clamp_to_spec(spec, x);
   return json(v);
 }
 
 }  // namespace
+
+double drag_speed(const scene::FieldSpec& spec, double v) {
+  const double magnitude = std::isfinite(v) ? std::fabs(v) : 0.0;
+  if (spec.min >= 0.0) {
+    const double floor = spec.min > 0.0 ? spec.min : 1e-9;  // a positive field at 0 still moves
+    return 0.01 * std::max(magnitude, floor);
+  }
+  return std::max(0.01 * magnitude, 1e-3);
+}
 
 double clamp_to_spec(const scene::FieldSpec& spec, double x) {
   constexpr double inf = std::numeric_limits<double>::infinity();

@@ -138,6 +138,15 @@ TEST_CASE("controls: every generated field path exists in a resolved scene, valu
   const sg::scene::FieldSpec* restitution = sg::scene::find_field("contact.elastic.restitution");
   REQUIRE(restitution != nullptr);
   CHECK(clamp_to_spec(*restitution, 1.5) == 1.0);
+  // Dragging: positive fields move by 1% of their value per pixel (a logarithmic feel across decades), also
+  // from 0; signed fields by 1% of their magnitude, at least 1e-3.
+  CHECK(drag_speed(*dt, 0.01) == doctest::Approx(1e-4));
+  CHECK(drag_speed(*dt, 1e-6) == doctest::Approx(1e-8));
+  CHECK(drag_speed(*dt, 0.0) > 0.0);
+  const sg::scene::FieldSpec* pos = sg::scene::find_field("model.particles.*.pos");
+  REQUIRE(pos != nullptr);
+  CHECK(drag_speed(*pos, 0.0) == doctest::Approx(1e-3));
+  CHECK(drag_speed(*pos, -50.0) == doctest::Approx(0.5));
 }
 
 TEST_CASE("presets: every row names an existing scene and valid overrides") {
