@@ -63,7 +63,8 @@ std::span<const Preset> preset_table() {
        "Box toss: DiffMJX",
        "toss_box_diffmjx.json",
        {"integrator.rtol=1e-7", "integrator.atol=1e-7"},
-       "DiffMJX: Tsit5 with rtol = atol = 1e-7 (one of the tolerances of DiffMJX's time-toss study; its sweep "
+       "DiffMJX: Tsit5 with rtol = atol = 1e-7 (one of the tolerances of DiffMJX's time-toss study; its "
+       "sweep "
        "figure uses the scene's 1e-8) on the same toss, contact events located: AD within 1% of the "
        "tight-tolerance reference (median)."},
       {"box_toss_diffmjx_plain",
@@ -77,7 +78,8 @@ std::span<const Preset> preset_table() {
        "toss_box_diffmjx.json",
        {"contact.cfd.enabled=true", "contact.cfd.solimp=[0,0.01,0.05,1,2]", "gradient.control_tangents=true"},
        "DiffMJX's CFD settings for the cube (solimp-CFD [0, 0.01, 0.05, 1, 2], straight-through): the same "
-       "simulation, the surrogate's gradient. The tangents are under error control: without it, contact events "
+       "simulation, the surrogate's gradient. The tangents are under error control: without it, contact "
+       "events "
        "let the steps run past the surrogate's own switches and the gradient is wild (try it)."},
       {"box_toss_diffmjx_softcol",
        "Box toss: DiffMJX soft collision",

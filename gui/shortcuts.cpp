@@ -67,6 +67,8 @@ std::vector<Action> triggered_actions(const KeyInput& input) {
   std::vector<Action> actions;
   if (input.want_text_input || !input.pressed) return actions;
   for (const Shortcut& shortcut : k_shortcuts) {
+    // Esc cancels a sweep (which may have run for minutes) only when nothing else wants it.
+    if (shortcut.key == GLFW_KEY_ESCAPE && input.escape_taken) continue;
     if (shortcut.mods == input.mods && input.pressed(shortcut.key)) actions.push_back(shortcut.action);
   }
   return actions;
@@ -78,6 +80,8 @@ KeyInput imgui_key_input() {
   input.pressed = [](int key) { return ImGui::IsKeyPressed(key, /*repeat=*/false); };
   input.mods = (io.KeyCtrl ? kCtrl : 0u) | (io.KeyShift ? kShift : 0u) | (io.KeyAlt ? kAlt : 0u);
   input.want_text_input = io.WantTextInput;
+  // Called before this frame's windows: popups opened in earlier frames are still on the stack here.
+  input.escape_taken = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId) || ImGui::IsAnyItemActive();
   return input;
 }
 

@@ -42,6 +42,7 @@ struct KeyInput {
   std::function<bool(int key)> pressed;  // true on the frame the key went down
   unsigned mods = kNoMods;
   bool want_text_input = false;  // a text field has focus: shortcuts must not fire
+  bool escape_taken = false;     // a popup is open or a widget is being edited: Esc closes or ends that
 };
 
 std::vector<Action> triggered_actions(const KeyInput& input);

@@ -26,6 +26,12 @@ long SweepSnapshot::failed() const {
   });
 }
 
+double SweepSnapshot::seconds_left() const {
+  const long total = static_cast<long>(result.points.size());
+  if (completed <= 0 || total <= completed) return completed >= total && total > 0 ? 0.0 : -1.0;
+  return elapsed_seconds * static_cast<double>(total - completed) / static_cast<double>(completed);
+}
+
 SweepSnapshot::StepTotals SweepSnapshot::step_totals() const {
   StepTotals t;
   for (const PointResult& p : result.points) {

@@ -25,6 +25,8 @@ struct SweepSnapshot {
   long completed = 0;
   double elapsed_seconds = 0.0;
   long failed() const;  // numerical failures among the computed points
+  // Time left while running, extrapolated from the points done so far; negative before the first point.
+  double seconds_left() const;
   // Over the computed points' AD runs: accepted steps, rejected attempts, located contact events.
   struct StepTotals {
     long accepted = 0, rejected = 0, events = 0;

@@ -183,7 +183,10 @@ StatusInfo WorkbenchApp::status() const {
       break;
     case SweepPhase::running:
       text += "sweeping " + std::to_string(snapshot_.completed) + "/" + std::to_string(total) + " points, " +
-              format_seconds(snapshot_.elapsed_seconds) + " (Esc cancels)";
+              format_seconds(snapshot_.elapsed_seconds);
+      if (const double left = snapshot_.seconds_left(); left >= 0.0)
+        text += ", about " + format_seconds(left) + " left";
+      text += " (Esc cancels)";
       info.progress = total > 0 ? static_cast<float>(snapshot_.completed) / static_cast<float>(total) : 0.0f;
       break;
     case SweepPhase::finished: {

@@ -48,3 +48,13 @@ TEST_CASE("shortcuts need exact modifiers and are ignored while typing") {
   input.want_text_input = true;
   CHECK(triggered_actions(input).empty());
 }
+
+TEST_CASE("Esc cancels a sweep only when no popup or edited widget takes it") {
+  KeyInput input;
+  input.pressed = [](int key) { return key == GLFW_KEY_ESCAPE; };
+  auto actions = triggered_actions(input);
+  REQUIRE(actions.size() == 1);
+  CHECK(actions[0] == Action::kCancelRun);
+  input.escape_taken = true;  // closing a popup must not throw away a long sweep
+  CHECK(triggered_actions(input).empty());
+}

@@ -12,6 +12,7 @@
 #include "gui/presets.hpp"
 #include "gui/scene_view_3d.hpp"
 #include "gui/scenes_folder.hpp"
+#include "gui/sweep_worker.hpp"
 #include "gui/trajectory_player.hpp"
 
 using namespace sg::gui;
@@ -178,4 +179,15 @@ TEST_CASE("plot thinning keeps short series, bounds long ones, keeps extremes an
   short_series.x = {0, 1, 2};
   short_series.y = {1, 2, 3};
   CHECK(decimate_series(short_series, 400).y == short_series.y);
+}
+
+TEST_CASE("a running sweep's time left is extrapolated from the points done") {
+  SweepSnapshot s;
+  s.result.points.resize(200);
+  CHECK(s.seconds_left() < 0.0);  // no point done yet: no estimate
+  s.completed = 50;
+  s.elapsed_seconds = 10.0;
+  CHECK(s.seconds_left() == doctest::Approx(30.0));
+  s.completed = 200;
+  CHECK(s.seconds_left() == 0.0);
 }
