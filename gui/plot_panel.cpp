@@ -113,6 +113,8 @@ const plot::Plot& PlotPanel::drawn_trajectory_plot(std::size_t index, float widt
     drawn.plot = decimate_plot(trajectory_.plots[index], display_points(width));
     drawn.width = static_cast<int>(width);
   }
+  drawn.plot.vertical_markers.clear();
+  if (time_) drawn.plot.vertical_markers.push_back(*time_);
   return drawn.plot;
 }
 

@@ -33,6 +33,9 @@ class PlotPanel {
   void set_body(int body);  // which particle / body the trajectory row shows (clamped)
   int body() const { return body_; }
   int body_count() const;
+  // The playback time, drawn as a vertical cursor in the trajectory plots (cheap: set every frame).
+  void set_time(std::optional<double> t) { time_ = t; }
+  std::optional<double> time() const { return time_; }
   void set_selected(std::optional<double> value) {
     selected_ = value;
     sweep_drawn_.clear();
@@ -57,6 +60,7 @@ class PlotPanel {
   std::vector<plot::Plot> sweep_shown_, trajectory_shown_;  // thinned copies for drawing
   std::vector<plot::Plot> pinned_, pinned_shown_;
   std::optional<double> selected_;
+  std::optional<double> time_;
   std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(8);
   // What draw() hands to the widget, kept until the data, the pin, the selection or the plot's pixel width
   // change: decorated and thinned to about one point per pixel column (min and max per two columns).

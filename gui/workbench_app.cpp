@@ -154,6 +154,7 @@ void WorkbenchApp::update(float delta_seconds) {
     player_.set_times(trajectory_ ? trajectory_->t : std::vector<double>{});
   }
   player_.advance(delta_seconds);
+  plots_.set_time(trajectory_ ? std::optional<double>(player_.time()) : std::nullopt);
   if (auto text = capture_->take_message()) message_ = *text;
 }
 

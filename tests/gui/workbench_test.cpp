@@ -313,3 +313,15 @@ TEST_CASE("workbench: animates while a job waits or runs or the trajectory plays
   app->update(0.0f);
   CHECK_FALSE(shell.animating());
 }
+
+TEST_CASE("workbench: the trajectory plots get a time cursor that follows playback") {
+  auto app = make_app();
+  REQUIRE(app->wait_until_idle(60s));
+  app->select_value(0.5);
+  REQUIRE(app->wait_until_idle(60s));
+  REQUIRE(app->trajectory() != nullptr);
+  REQUIRE(app->plots().time().has_value());
+  app->player().seek_frame(3);
+  app->update(0.0f);
+  CHECK(*app->plots().time() == doctest::Approx(app->trajectory()->t[3]));
+}
