@@ -116,10 +116,10 @@ ControlsPanel::ControlsPanel(std::filesystem::path scenes_folder, std::filesyste
   scene_files_ = list_scene_files(scenes_folder_);
 }
 
-ControlsRequest ControlsPanel::draw(const SceneDocument& doc) {
+ControlsRequest ControlsPanel::draw(const SceneDocument& doc, const std::string& active_preset) {
   ControlsRequest request;
   draw_scene_row(doc, request);
-  draw_presets(request);
+  draw_presets(request, active_preset);
   if (!doc.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
     ImGui::TextWrapped("%s", doc.error().c_str());
@@ -163,14 +163,18 @@ void ControlsPanel::draw_scene_row(const SceneDocument& doc, ControlsRequest& re
   }
 }
 
-void ControlsPanel::draw_presets(ControlsRequest& request) const {
+void ControlsPanel::draw_presets(ControlsRequest& request, const std::string& active_preset) const {
   if (!ImGui::CollapsingHeader("Presets (paper experiments)", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const float column = ImGui::GetContentRegionAvail().x * 0.5f - ImGui::GetStyle().ItemSpacing.x;
   int index = 0;
   for (const Preset& preset : preset_table()) {
     if (index++ % 2 == 1) ImGui::SameLine();
+    const bool active = active_preset == preset.name;
+    if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::Button(preset.label, ImVec2(column, 0.0f))) request.preset = preset.name;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset.help);
+    if (active) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s%s", preset.help, active ? "\n(the scene comes from this preset)" : "");
   }
 }
 

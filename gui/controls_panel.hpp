@@ -31,11 +31,12 @@ std::vector<std::string> expand_field_path(const std::string& pattern_path, cons
 class ControlsPanel {
  public:
   explicit ControlsPanel(std::filesystem::path scenes_folder, std::filesystem::path out_folder);
-  ControlsRequest draw(const SceneDocument& doc);
+  // active_preset: the preset the scene came from (highlighted), empty for none.
+  ControlsRequest draw(const SceneDocument& doc, const std::string& active_preset = {});
 
  private:
   void draw_scene_row(const SceneDocument& doc, ControlsRequest& request);
-  void draw_presets(ControlsRequest& request) const;
+  void draw_presets(ControlsRequest& request, const std::string& active_preset) const;
   void draw_fields(const SceneDocument& doc, ControlsRequest& request) const;
   std::filesystem::path scenes_folder_, out_folder_;
   std::vector<std::filesystem::path> scene_files_;

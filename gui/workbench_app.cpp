@@ -42,6 +42,7 @@ WorkbenchApp::WorkbenchApp(WorkbenchOptions options)
 
 bool WorkbenchApp::open_scene(const std::string& file, const std::vector<std::string>& overrides) {
   if (!doc_.open(file, overrides)) return false;
+  active_preset_.clear();
   selected_.reset();
   refit_camera();
   on_problem_changed();
@@ -50,6 +51,7 @@ bool WorkbenchApp::open_scene(const std::string& file, const std::vector<std::st
 
 bool WorkbenchApp::open_scene_text(const std::string& text, const std::string& source) {
   if (!doc_.open_text(text, source)) return false;
+  active_preset_.clear();
   selected_.reset();
   refit_camera();
   on_problem_changed();
@@ -63,6 +65,7 @@ bool WorkbenchApp::apply_preset(const std::string& name) {
     return false;
   }
   const bool ok = open_scene((options_.scenes_folder / preset->scene).string(), preset->overrides);
+  if (ok) active_preset_ = preset->name;
   message_ = ok ? std::string("preset: ") + preset->label : doc_.error();
   return ok;
 }
@@ -223,7 +226,7 @@ void WorkbenchApp::apply(const ControlsRequest& request) {
 }
 
 void WorkbenchApp::draw_controls() {
-  apply(controls_.draw(doc_));
+  apply(controls_.draw(doc_, active_preset_));
 }
 
 std::string WorkbenchApp::stem() const {

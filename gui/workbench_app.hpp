@@ -60,6 +60,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   std::shared_ptr<const Trajectory> trajectory() const { return trajectory_; }
   std::optional<double> selected_value() const { return selected_; }
   const std::string& message() const { return message_; }
+  const std::string& active_preset() const { return active_preset_; }  // empty when the scene is no preset
   const std::filesystem::path& scenes_folder() const { return options_.scenes_folder; }
   StatusInfo status() const;
   // The camera the view switches to on its next frame (set when a scene is opened), if any.
@@ -90,6 +91,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   bool fitted_rigid_ = false;  // the last fitted camera framed a rigid scene
   std::string message_;
   std::shared_ptr<FrameCapture> capture_ = std::make_shared<FrameCapture>();
+  std::string active_preset_;
   SweepWorker sweeper_;
   TrajectoryWorker simulator_;
 };

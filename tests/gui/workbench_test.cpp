@@ -325,3 +325,14 @@ TEST_CASE("workbench: the trajectory plots get a time cursor that follows playba
   app->update(0.0f);
   CHECK(*app->plots().time() == doctest::Approx(app->trajectory()->t[3]));
 }
+
+TEST_CASE("workbench: the active preset is remembered until another scene opens") {
+  auto app = make_app();
+  CHECK(app->active_preset().empty());
+  REQUIRE(app->apply_preset("toy_fine"));
+  CHECK(app->active_preset() == "toy_fine");
+  CHECK_FALSE(app->apply_preset("no_such_preset"));
+  CHECK(app->active_preset() == "toy_fine");  // a failed change keeps the state
+  REQUIRE(app->open_scene((k_scenes / "toy_point_mass.json").string()));
+  CHECK(app->active_preset().empty());
+}
