@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "engine/scene/readable_path.hpp"
+
 namespace sg {
 namespace {
 
@@ -80,12 +82,15 @@ std::string fd_label(const Problem& problem) {
 
 plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
   plot::Figure fig;
-  fig.title = problem.name + ": sweep of " + problem.sweep.parameter;
+  // Axis labels read as names, with the dotted path (what --set takes) after them.
+  const std::string name = scene::readable_path(problem.sweep.parameter);
+  const std::string x_label = name + "  (" + problem.sweep.parameter + ")";
+  fig.title = problem.name + ": sweep of " + name;
   const bool smoothing = problem.gradient.smoothing.samples > 0;
 
   plot::Plot loss;
   loss.title = "Loss";
-  loss.x.label = problem.sweep.parameter;
+  loss.x.label = x_label;
   loss.y.label = "loss";
   loss.series.push_back(column("loss", result, [](const PointResult& p) { return p.loss; }));
   if (smoothing)
@@ -94,8 +99,8 @@ plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
 
   plot::Plot grad;
   grad.title = "Gradient: AD vs finite differences";
-  grad.x.label = problem.sweep.parameter;
-  grad.y.label = "dloss/d" + problem.sweep.parameter;
+  grad.x.label = x_label;
+  grad.y.label = "d loss / d " + name;
   fit_gradient_axis(grad.y, result);
   plot::Series fd = column(fd_label(problem), result, [](const PointResult& p) { return p.grad_fd; });
   fd.dashed = true;
@@ -110,7 +115,7 @@ plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
 
   plot::Plot err;
   err.title = "Relative gradient difference |AD - FD| / max(|AD|, |FD|)";
-  err.x.label = problem.sweep.parameter;
+  err.x.label = x_label;
   err.y.label = "relative difference";
   err.y.scale = plot::Scale::log;
   err.series.push_back(column("relative difference", result, [](const PointResult& p) {
