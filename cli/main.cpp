@@ -2,8 +2,14 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#ifdef SOFTGRAD_HAVE_MJCF
+#include "mjcf/import.hpp"
+#endif
 
 int main(int argc, char** argv) {
+#ifdef SOFTGRAD_HAVE_MJCF
+  sg::mjcf::register_importer();  // scenes with model.type "mjcf"
+#endif
   CLI::App app{"softgrad: differentiable contact simulation workbench (headless commands)"};
   app.require_subcommand(1);
   int exit_code = sg::cli::kExitOk;

@@ -8,6 +8,9 @@
 #include "gui/app_settings.hpp"
 #include "gui/glfw_app.hpp"
 #include "gui/workbench_app.hpp"
+#ifdef SOFTGRAD_HAVE_MJCF
+#include "mjcf/import.hpp"
+#endif
 
 namespace {
 
@@ -36,6 +39,9 @@ bool parse_args(int argc, char** argv, Args* args) {
 int main(int argc, char** argv) {
   Args args;
   if (!parse_args(argc, argv, &args)) return 2;
+#ifdef SOFTGRAD_HAVE_MJCF
+  sg::mjcf::register_importer();
+#endif
   const std::filesystem::path dir = sg::gui::settings_directory();
   sg::gui::AppSettings settings;
   std::string error;

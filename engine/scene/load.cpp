@@ -6,6 +6,7 @@
 #include "engine/io/atomic_file.hpp"
 #include "engine/scene/cross_rules.hpp"
 #include "engine/scene/describe.hpp"
+#include "engine/scene/mjcf_source.hpp"
 #include "engine/scene/overrides.hpp"
 #include "engine/scene/scene.hpp"
 #include "engine/scene/schema_tree.hpp"
@@ -82,7 +83,7 @@ LoadResult failed(const std::string& source, Issue issue) {
   return result;
 }
 
-LoadResult resolve_unchecked(const json& doc, const std::string& source) {
+LoadResult resolve_document(const json& doc, const std::string& source) {
   LoadResult result;
   result.source = source;
   json config = doc;
@@ -102,11 +103,37 @@ LoadResult resolve_unchecked(const json& doc, const std::string& source) {
   return result;
 }
 
+// model.type and model.file choose what an mjcf scene imports, so their overrides apply before the import;
+// the others after it, so that they can address the imported bodies.
+bool picks_model_source(const std::string& assignment) {
+  std::string path = assignment.substr(0, assignment.find('='));
+  const auto first = path.find_first_not_of(" \t"), last = path.find_last_not_of(" \t");
+  path = first == std::string::npos ? "" : path.substr(first, last - first + 1);
+  return path == "model.type" || path == "model.file";
+}
+
+// Overrides, the MJCF import (model.type "mjcf"), then validation. A failed import reports only its own
+// problems: the rest of the scene cannot be judged without the model.
+LoadResult resolve_unchecked(json doc, const std::string& source, const std::vector<std::string>& overrides) {
+  std::vector<Issue> early, import_errors;
+  if (doc.is_object()) {
+    std::vector<std::string> source_sets, other_sets;
+    for (const auto& o : overrides) (picks_model_source(o) ? source_sets : other_sets).push_back(o);
+    apply_overrides(doc, source_sets, early);
+    expand_mjcf(doc, source, import_errors);
+    if (import_errors.empty()) apply_overrides(doc, other_sets, early);
+  }
+  LoadResult result = resolve_document(doc, source);
+  if (!import_errors.empty()) result.errors = std::move(import_errors);
+  result.errors.insert(result.errors.begin(), early.begin(), early.end());
+  return result;
+}
+
 }  // namespace
 
 LoadResult resolve_scene(const json& doc, const std::string& source) {
   try {
-    return resolve_unchecked(doc, source);
+    return resolve_unchecked(doc, source, {});
   } catch (const std::exception& e) {
     LoadResult result;
     result.source = source;
@@ -128,11 +155,7 @@ LoadResult load_scene_text(const std::string& text, const std::string& source,
     } catch (const json::parse_error& e) {
       return failed(source, syntax_issue(text, e.byte, e.what()));
     }
-    std::vector<Issue> override_errors;
-    if (doc.is_object()) apply_overrides(doc, overrides, override_errors);
-    LoadResult result = resolve_unchecked(doc, source);
-    result.errors.insert(result.errors.begin(), override_errors.begin(), override_errors.end());
-    return result;
+    return resolve_unchecked(std::move(doc), source, overrides);
   } catch (const std::exception& e) {
     LoadResult result;
     result.source = source;

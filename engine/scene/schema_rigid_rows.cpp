@@ -17,6 +17,9 @@ std::vector<FieldSpec> geom_contact_rows(const std::string& prefix) {
                    "MuJoCo solimp (dmin, dmax, width, mid, power): impedance as a function of penetration.")),
       rigid(integer_of(prefix + ".condim", 3, {1, 3},
                        "MuJoCo contact dimensionality: 1 frictionless, 3 sliding friction.")),
+      rigid(number(prefix + ".margin", 0, at_least(0), fixed,
+                   "MuJoCo contact margin in m: contacts are generated within this distance (a pair uses the "
+                   "larger value of its two geoms).")),
   };
 }
 
@@ -44,8 +47,6 @@ std::vector<FieldSpec> rigid_body_rows() {
   };
   for (auto& spec : geom_contact_rows("model.bodies.*")) t.push_back(std::move(spec));
   const std::vector<FieldSpec> rest = {
-      rigid(number("model.bodies.*.margin", 0, at_least(0), fixed,
-                   "MuJoCo contact margin in m: contacts are generated within this distance.")),
       rigid(number("model.bodies.*.damping", 0, at_least(0), diff,
                    "Linear and angular velocity damping in 1/s.")),
       rigid(object_array("model.bodies.*.forces", 0, 4, "External force and torque pulses; 0 to 4 entries.",

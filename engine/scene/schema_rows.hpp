@@ -111,7 +111,7 @@ inline FieldSpec gradient_in_first(int n, FieldSpec spec) {
   return spec;
 }
 
-// MuJoCo contact parameters of a geom (friction, solref, solimp, condim) under `prefix`
+// MuJoCo contact parameters of a geom (friction, solref, solimp, condim, margin) under `prefix`
 // ("model.plane", "model.bodies.*"); rigid-only. Defined in schema_rigid_rows.cpp.
 std::vector<FieldSpec> geom_contact_rows(const std::string& prefix);
 // model.bodies, its entries and their applied forces. Defined in schema_rigid_rows.cpp.

@@ -27,9 +27,12 @@ std::vector<FieldSpec> build_table() {
       text("name", "untitled", "Scene name; defaults to the file's stem."),
       text("description", "", "Free-form description of the scene."),
 
-      choice(
-          "model.type", {"particles", "rigid"}, "particles",
-          "Which model the scene simulates: point masses or 3-D rigid bodies; the other block is ignored."),
+      choice("model.type", {"particles", "rigid", "mjcf"}, "particles",
+             "Which model the scene simulates: point masses or 3-D rigid bodies; the other block is ignored. "
+             "mjcf imports the rigid bodies from model.file and reads as rigid once loaded."),
+      text("model.file", "",
+           "MJCF file of a model.type mjcf scene, relative to the scene file; after loading, the record of "
+           "where the rigid model came from."),
       vector("model.gravity", {0, 0, -9.81}, any(), diff, "Gravitational acceleration in m/s^2 (z is up)."),
       boolean("model.plane.enabled", true, "Whether the ground plane z = height (normal +z) takes part."),
       number("model.plane.height", 0, any(), diff, "Height of the ground plane in m."),

@@ -72,8 +72,16 @@ TEST_CASE("validate accepts every shipped scene") {
     if (entry.path().extension() != ".json") continue;
     const auto r = run_softgrad("validate " + entry.path().string());
     INFO(r.output);
-    CHECK(r.exit_code == 0);
     ++count;
+#ifndef SOFTGRAD_HAVE_MJCF
+    // Without libmujoco an MJCF scene cannot load, and says why.
+    if (read_json(entry.path().string())["model"].value("type", "") == "mjcf") {
+      CHECK(r.exit_code == 2);
+      CHECK(r.output.find("MJCF import needs libmujoco (libmujoco-dev)") != std::string::npos);
+      continue;
+    }
+#endif
+    CHECK(r.exit_code == 0);
   }
   CHECK(count >= 15);
 }

@@ -1,17 +1,16 @@
 #pragma once
 // The same rigid-body scene in MuJoCo 2.2.2: an MJCF text written from a RigidModel<double> (so the two
 // engines cannot drift apart by a typo), loaded through MuJoCo's virtual file system, and stepped with the
-// model's timed forces applied through xfrc_applied. Shared by the comparison tests and bench/mujoco_compare.
+// model's timed forces applied through xfrc_applied. Shared by the comparison tests and bench/mujoco_compare;
+// the model owner and loader are mjcf/mujoco_sim.hpp.
 #include <mujoco/mujoco.h>
 
-#include <cstring>
 #include <memory>
 #include <sstream>
-#include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "engine/model/rigid_model.hpp"
+#include "mjcf/mujoco_sim.hpp"
 
 namespace sg::mjcmp {
 
@@ -23,7 +22,9 @@ struct MujocoSolver {
 };
 
 // Our shape names are MJCF's geom type names.
-inline const char* mjcf_geom_type(GeomType t) { return geom_type_name(t); }
+inline const char* mjcf_geom_type(GeomType t) {
+  return geom_type_name(t);
+}
 
 // MuJoCo's size vector has as many entries as the shape uses.
 inline int mjcf_size_count(GeomType t) {
@@ -82,36 +83,6 @@ inline std::string mujoco_xml(const RigidModel<double>& m, double timestep, cons
   return os.str();
 }
 
-// Owns a loaded model and its data.
-struct MujocoSim {
-  mjModel* m = nullptr;
-  mjData* d = nullptr;
-  MujocoSim() = default;
-  MujocoSim(const MujocoSim&) = delete;
-  MujocoSim& operator=(const MujocoSim&) = delete;
-  ~MujocoSim() {
-    if (d) mj_deleteData(d);
-    if (m) mj_deleteModel(m);
-  }
-};
-
-inline std::unique_ptr<MujocoSim> load_mujoco(const std::string& xml) {
-  auto vfs = std::make_unique<mjVFS>();  // about 2 MB of file-name slots: not on the stack
-  mj_defaultVFS(vfs.get());
-  const char* name = "softgrad_compare.xml";
-  if (mj_makeEmptyFileVFS(vfs.get(), name, static_cast<int>(xml.size())) != 0)
-    throw std::runtime_error("mj_makeEmptyFileVFS failed");
-  const int slot = mj_findFileVFS(vfs.get(), name);
-  std::memcpy(vfs->filedata[slot], xml.data(), xml.size());
-  char error[1000] = "";
-  auto sim = std::make_unique<MujocoSim>();
-  sim->m = mj_loadXML(name, vfs.get(), error, sizeof error);
-  mj_deleteVFS(vfs.get());
-  if (!sim->m) throw std::runtime_error(std::string("mj_loadXML: ") + error + "\n" + xml);
-  sim->d = mj_makeData(sim->m);
-  return sim;
-}
-
 // Puts the model's initial velocities into qvel (free joint: linear world, angular body frame, as ours).
 inline void set_initial_velocities(const RigidModel<double>& model, MujocoSim& sim) {
   for (int i = 0; i < model.count; ++i) {
@@ -129,23 +100,6 @@ inline std::unique_ptr<MujocoSim> make_mujoco(const RigidModel<double>& model, d
   auto sim = load_mujoco(mujoco_xml(model, timestep, solver));
   set_initial_velocities(model, *sim);
   return sim;
-}
-
-// Writes the timed forces acting during output step `step` into xfrc_applied (world force, world torque).
-inline void apply_timed_forces(const RigidModel<double>& model, long step, MujocoSim& sim) {
-  for (int i = 0; i < model.count; ++i) {
-    mjtNum* xfrc = sim.d->xfrc_applied + 6 * (i + 1);  // body 0 is the world
-    for (int k = 0; k < 6; ++k) xfrc[k] = 0.0;
-    const RigidBody<double>& b = model.bodies[i];
-    for (int f = 0; f < b.force_count; ++f) {
-      const TimedForce<double>& tf = b.forces[f];
-      if (step < tf.from_step || step >= tf.to_step) continue;
-      for (int k = 0; k < 3; ++k) {
-        xfrc[k] += tf.force[k];
-        xfrc[3 + k] += tf.torque[k];
-      }
-    }
-  }
 }
 
 }  // namespace sg::mjcmp

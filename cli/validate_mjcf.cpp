@@ -1,0 +1,63 @@
+#include "cli/validate_mjcf.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.hpp"
+#include "engine/scene/mjcf_source.hpp"
+#ifdef SOFTGRAD_HAVE_MJCF
+#include "mjcf/compare_steps.hpp"
+#endif
+
+namespace sg::cli {
+
+#ifdef SOFTGRAD_HAVE_MJCF
+
+int check_against_mujoco(const Problem& problem, const std::string& scene_file, const MujocoCheckArgs& args) {
+  const std::string file =
+      scene::mjcf_file_path(scene_file, problem.config.at("model").at("file").get<std::string>());
+  mjcf::StepComparison c;
+  try {
+    c = mjcf::compare_with_mj_step(problem.data.rigid, file, args.steps);
+  } catch (const std::exception& e) {
+    std::printf("mj_step comparison: not possible: %s\n", e.what());
+    return kExitFailed;
+  }
+  const int version = mj_version();
+  std::printf(
+      "mj_step comparison with %s (MuJoCo %d.%d.%d): %ld Euler steps of %g s from the scene's initial "
+      "state; MuJoCo's solver Newton to tolerance %g (at most %d iterations)\n",
+      file.c_str(), version / 100, version / 10 % 10, version % 10, c.steps, c.timestep,
+      mjcf::StepComparison::kTolerance, c.solver_iterations);
+  const IntegratorSettings& s = problem.integrator;
+  if (s.method != Method::euler || s.dt != c.timestep || s.substeps != 1)
+    std::printf(
+        "  (the scene integrates with %s at dt %g; the comparison uses Euler at the MJCF's timestep "
+        "regardless)\n",
+        problem.config.at("integrator").at("type").get<std::string>().c_str(), s.dt);
+  for (const auto& geom : c.offset_geoms)
+    std::printf(
+        "  (%s sits off its body's origin: MuJoCo's Euler step moves the body origin, softgrad's the "
+        "geom's centre; a spinning body differs by O(timestep))\n",
+        geom.c_str());
+  const mjcmp::Deviation& d = c.deviation;
+  const bool ok = d.pos <= args.tolerance && d.quat <= args.tolerance && d.vel <= args.tolerance &&
+                  d.angvel <= args.tolerance;
+  std::printf(
+      "  max |dpos| %.3g m (step %ld), |dquat| %.3g, |dvel| %.3g m/s, |dangvel| %.3g rad/s: %s "
+      "(tolerance %g)\n",
+      d.pos, d.worst_pos_step, d.quat, d.vel, d.angvel, ok ? "ok" : "DIFFERENT", args.tolerance);
+  return ok ? kExitOk : kExitFailed;
+}
+
+#else
+
+int check_against_mujoco(const Problem&, const std::string&, const MujocoCheckArgs&) {
+  std::printf("mj_step comparison: skipped (built without libmujoco)\n");
+  return kExitOk;
+}
+
+#endif
+
+}  // namespace sg::cli

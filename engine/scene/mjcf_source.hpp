@@ -1,0 +1,36 @@
+#pragma once
+// model.type "mjcf": the scene names an MJCF file (model.file, relative to the scene file) whose model
+// becomes the scene's rigid model. Reading MJCF needs libmujoco, which the engine does not link: binaries
+// built with it register an importer (mjcf/import.hpp); without one an mjcf scene is a load error. See
+// docs/scene-format.md, "MJCF models".
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/scene/issue.hpp"
+
+namespace sg::scene {
+
+// What an importer makes of an MJCF file: the rigid scene keys it maps to ({"model": ..., "contact": ...,
+// "integrator": ...}), or the problems, each naming the file and the MJCF element.
+struct MjcfKeys {
+  nlohmann::json keys = nlohmann::json::object();
+  std::vector<std::string> errors;
+};
+using MjcfImporter = MjcfKeys (*)(const std::string& path);
+
+// Set once at start-up (nullptr removes it); read by every load.
+void set_mjcf_importer(MjcfImporter importer);
+bool has_mjcf_importer();
+
+// model.file as a path: relative to the folder of the scene file `scene_source` (or to the working folder
+// when the source has none).
+std::string mjcf_file_path(const std::string& scene_source, const std::string& file);
+
+// When doc's model.type is "mjcf": imports model.file and lays doc's own keys over the imported ones (the
+// scene wins; model.bodies merges entry by entry); model.type becomes "rigid" and model.file stays as the
+// record of where the model came from. Problems are reported at model.file and leave doc as it was.
+void expand_mjcf(nlohmann::json& doc, const std::string& source, std::vector<Issue>& errors);
+
+}  // namespace sg::scene

@@ -1,0 +1,16 @@
+#pragma once
+// MJCF import for model.type "mjcf" scenes (engine/scene/mjcf_source.hpp): libmujoco's own loader
+// (mj_loadXML), the supported-element check, and the mapping to rigid scene keys.
+#include <string>
+
+#include "engine/scene/mjcf_source.hpp"
+
+namespace sg::mjcf {
+
+// Every problem names the file and the MJCF element.
+scene::MjcfKeys import_mjcf(const std::string& path);
+
+// Makes scene loading use import_mjcf; binaries linked with softgrad_mjcf call it once at start-up.
+void register_importer();
+
+}  // namespace sg::mjcf
