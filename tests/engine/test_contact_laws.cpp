@@ -71,7 +71,7 @@ TEST_CASE("friction cone prox") {
   CHECK(q[1] == 0.0);
 }
 
-TEST_CASE("Gauss-Seidel: a single inelastic contact stops the normal velocity; smoothing scales it") {
+TEST_CASE("Gauss-Seidel: a single inelastic contact stops the normal velocity, smoothing scales it") {
   GaussSeidelProblem<double, 1> pb;
   pb.nc = 1;
   for (int a = 0; a < 3; ++a)

@@ -104,7 +104,7 @@ TEST_CASE("step times: grid stops are hit exactly, remainders are not absorbed, 
   CHECK(sparse.clip(0.1 * 3, 5.0) == 0.1 * 20);
 }
 
-TEST_CASE("step times: the horizon's end is snapped to within 100 ulps; a rejection near it halves") {
+TEST_CASE("step times: the horizon's end is snapped to within 100 ulps, a rejection near it halves") {
   const double t1 = 2.0, floor = ulps_below(t1, 100);
   CHECK(floor < t1);
   CHECK(clip_to_end(1.5, 1.9, t1, floor, true) == 1.9);

@@ -118,7 +118,7 @@ TEST_CASE(
   CHECK(on.stats.events_total > 0);
 }
 
-TEST_CASE("1-D toy: with events the loss converges to the closed form; without, Tsit5 1e-10 is off by 3e-8") {
+TEST_CASE("1-D toy: with events the loss converges to the closed form, without, Tsit5 1e-10 is off by 3e-8") {
   const ToyExact exact;
   const double q0 = 0.5;  // contact from t = 0.5 (exactly at an output time) to 0.945
   const double truth = std::fabs(exact.final_q(q0) - 1.0);

@@ -22,7 +22,7 @@ TEST_CASE("check_state tells a blown-up value from an overflowing tangent") {
   CHECK(check_state(plain, 2) == Status::blow_up);
 }
 
-TEST_CASE("an overflowing gradient fails the point and names the step; the finite loss is kept") {
+TEST_CASE("an overflowing gradient fails the point and names the step, the finite loss is kept") {
   Problem p = test::shipped("billiards_nogravity.json", {"model.bodies.0.angvel=[1e4,1e4,1e4]"});
   PointEvaluator eval(p);
   const PointResult r = eval.evaluate(p.sweep.from);

@@ -27,7 +27,7 @@ TEST_CASE("elastic toy: naive gradient +1, time-of-impact -1, the analytic answe
   }
 }
 
-TEST_CASE("penalty toy: coarse gradients oscillate with sign flips; fine and adaptive ones match a fine FD") {
+TEST_CASE("penalty toy: coarse gradients oscillate with sign flips, fine and adaptive ones match a fine FD") {
   const std::vector<std::string> range = {"sweep.from=0.2", "sweep.to=1.6", "sweep.points=141"};
   const SweepResult coarse = run_sweep(test::shipped("toy_point_mass.json", range));
   int flips = 0;

@@ -161,7 +161,7 @@ TEST_CASE("rigid: the box toss opens, sweeps, a click selects a value, the box t
   CHECK(fig.plots[1].series[2].y[60] == doctest::Approx(tr->v[60][2]));
 }
 
-TEST_CASE("rigid: billiards shows CFD virtual contact lines only with CFD; the plots pick a body") {
+TEST_CASE("rigid: billiards shows CFD virtual contact lines only with CFD, the plots pick a body") {
   Billiards on, off;
   simulate_billiards(true, on);
   simulate_billiards(false, off);

@@ -192,7 +192,7 @@ TEST_CASE("workbench: frames stay under 33 ms of UI CPU while a slow sweep runs"
   app->cancel();
 }
 
-TEST_CASE("workbench: clicking selects a point, its trajectory plays; pin keeps a faded sweep") {
+TEST_CASE("workbench: clicking selects a point, its trajectory plays, pin keeps a faded sweep") {
   auto app = make_app();
   REQUIRE(app->wait_until_idle(60s));
   app->select_value(0.55);

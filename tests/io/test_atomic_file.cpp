@@ -72,7 +72,7 @@ TEST_CASE("the file's permissions are kept") {
   CHECK((st.st_mode & 0777) == 0640);
 }
 
-TEST_CASE("special files are written in place; /dev/full reports no space") {
+TEST_CASE("special files are written in place, /dev/full reports no space") {
   std::string error;
   CHECK(write_file_atomic("/dev/null", "data", &error));
   CHECK(fs::is_character_file("/dev/null"));

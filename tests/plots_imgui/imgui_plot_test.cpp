@@ -97,7 +97,7 @@ TEST_CASE("mouse wheel zooms about the cursor (relative tolerance 1e-6)") {
   CHECK(after.layout.ymap.to_data(cursor.y) == doctest::Approx(y_under).epsilon(1e-6));
 }
 
-TEST_CASE("dragging pans the view and is not a click; double-click autofits") {
+TEST_CASE("dragging pans the view and is not a click, double-click autofits") {
   ImGuiHarness ui;
   const Plot plot = two_series_plot();
   PlotViewState state;
