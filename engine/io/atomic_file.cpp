@@ -14,7 +14,9 @@
 namespace sg::io {
 namespace {
 
-std::string errno_text(int code) { return std::strerror(code); }
+std::string errno_text(int code) {
+  return std::strerror(code);
+}
 
 std::string describe_size(std::size_t bytes) {
   constexpr std::size_t kMiB = 1024 * 1024;
@@ -105,7 +107,7 @@ bool replace_regular(const std::string& target, const std::string& content, cons
   int code = 0;
   bool ok = write_all(fd, content, &code);
   if (ok && old) (void)fchmod(fd, old->st_mode & 07777);  // keep the file's permissions
-  if (ok && ::fsync(fd) != 0) ok = false, code = errno;    // the data is on disk before the rename
+  if (ok && ::fsync(fd) != 0) ok = false, code = errno;   // the data is on disk before the rename
   if (::close(fd) != 0 && ok) ok = false, code = errno;
   if (ok && std::rename(temp.c_str(), target.c_str()) != 0) ok = false, code = errno;
   if (!ok) {
@@ -154,7 +156,8 @@ bool write_file_atomic(const std::string& path, const std::string& content, std:
   return replace_regular(follow_dangling_links(path), content, nullptr, error);
 }
 
-bool read_file_limited(const std::string& path, std::size_t max_bytes, std::string* content, std::string* error) {
+bool read_file_limited(const std::string& path, std::size_t max_bytes, std::string* content,
+                       std::string* error) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     if (error) *error = errno == ENOENT ? "file not found" : errno_text(errno);

@@ -17,6 +17,7 @@ std::string check_output_path(const std::string& path);
 bool write_file_atomic(const std::string& path, const std::string& content, std::string* error);
 
 // Reads a whole file of at most max_bytes (streamed: a device such as /dev/zero stops at the limit).
-bool read_file_limited(const std::string& path, std::size_t max_bytes, std::string* content, std::string* error);
+bool read_file_limited(const std::string& path, std::size_t max_bytes, std::string* content,
+                       std::string* error);
 
 }  // namespace sg::io

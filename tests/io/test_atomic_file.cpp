@@ -33,7 +33,9 @@ std::string slurp(const fs::path& path) {
   return text.str();
 }
 
-long entries(const fs::path& dir) { return std::distance(fs::directory_iterator(dir), fs::directory_iterator()); }
+long entries(const fs::path& dir) {
+  return std::distance(fs::directory_iterator(dir), fs::directory_iterator());
+}
 
 }  // namespace
 

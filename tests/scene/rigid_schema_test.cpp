@@ -152,7 +152,8 @@ TEST_CASE("the sweep parameter of a rigid scene must be one of the rigid paths")
   CHECK(load_scene_text(kTwoSpheres, "x", {"sweep.parameter=model.bodies.1.euler.0"}).ok());
   // Rigid-only parameters are not sweepable in a particle scene; the collision softness is a setting.
   CHECK(issue_at(load_scene_text(R"({"sweep": {"parameter": "contact.cfd.beta"}})", "x"), "sweep.parameter"));
-  CHECK(issue_at(load_scene_text(kTwoSpheres, "x", {"sweep.parameter=collision.softness"}), "sweep.parameter"));
+  CHECK(
+      issue_at(load_scene_text(kTwoSpheres, "x", {"sweep.parameter=collision.softness"}), "sweep.parameter"));
 }
 
 TEST_CASE("overrides reach into bodies and their forces") {
