@@ -5,6 +5,7 @@
 
 #include "engine/scene/describe.hpp"
 #include "engine/scene/suggest.hpp"
+#include "engine/scene/text_limits.hpp"
 
 namespace sg::scene {
 namespace {
@@ -102,7 +103,14 @@ void check_field(const FieldSpec& spec, json& value, const std::string& path, st
     case FieldKind::choice:
       return check_choice(spec, value, path, errors);
     case FieldKind::text:
-      if (!value.is_string()) add(errors, path, expected_got(spec, describe_value(value)));
+      if (!value.is_string()) return add(errors, path, expected_got(spec, describe_value(value)));
+      // One message with the limit, before any rule looks at a path or name 100,000 characters long.
+      if (const std::size_t n = value.get_ref<const std::string&>().size(); n > kMaxTextChars) {
+        add(errors, path,
+            "expected a string of at most " + std::to_string(kMaxTextChars) + " characters, got " +
+                std::to_string(n));
+        value = spec.default_value;  // reported once: the rules after this see the default
+      }
       return;
     case FieldKind::number_or_inf:
       return check_number_or_inf(spec, value, path, errors);

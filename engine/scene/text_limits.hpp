@@ -13,6 +13,7 @@ namespace sg::scene {
 constexpr std::size_t kMaxSceneBytes = 4u << 20;      // a scene file
 constexpr std::size_t kMaxOverrideBytes = 64u << 10;  // one --set value
 constexpr int kMaxNesting = 32;                       // arrays and objects inside each other
+constexpr std::size_t kMaxTextChars = 16u << 10;      // a text field (a description, a path, a name)
 
 // The first problem in text that the parser would not report well: nesting deeper than max_depth, or a
 // number literal too large for a double. Positions are 1-based line and column.

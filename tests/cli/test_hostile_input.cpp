@@ -82,7 +82,7 @@ TEST_CASE("100,000 particles and a 100,000-character path are rejected at once w
   expect("validate " + f, 2, "model.particles: expected an array of 1 to 16 objects, got 100000 entries");
   const std::string long_path(60000, 'x');
   const std::string g = write_temp("long.json", "{\"sweep\": {\"parameter\": \"" + long_path + "\"}}");
-  expect("validate " + g, 2, "sweep.parameter");
+  expect("validate " + g, 2, "sweep.parameter: expected a string of at most 16384 characters, got 60000");
   const std::string h = write_temp("long_key.json", "{\"" + long_path + "\": 1}");
   expect("validate " + h, 2, "unknown key");
 }
