@@ -223,7 +223,8 @@ TEST_CASE("workbench: clicking selects a point, its trajectory plays, pin keeps 
   CHECK(faded == 1);
   CHECK(live == 1);
   app->unpin();
-  for (const auto& s : app->plots().shown_figure().plots[0].series) CHECK_FALSE(s.faded);
+  const sg::plot::Figure unpinned = app->plots().shown_figure();  // kept: the loop reads into it
+  for (const auto& s : unpinned.plots[0].series) CHECK_FALSE(s.faded);
 }
 
 TEST_CASE("workbench: every preset loads") {
