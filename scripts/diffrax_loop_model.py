@@ -21,17 +21,12 @@ import sys
 sys.dont_write_bytecode = True  # importing the generator's helpers leaves no __pycache__ in scripts/
 
 from diffrax_reference import (  # noqa: E402
-    CONFIGS,
     MAX_STEPS,
-    METHODS,
     PID,
-    TOLERANCES,
     config_entry,
-    load_toy,
+    generate,
     output_grid,
     parse_args,
-    sweep_values,
-    write_reference,
 )
 
 SAFETY, FACTOR_MIN, FACTOR_MAX = 0.9, 0.2, 10.0  # PIDController's defaults
@@ -192,22 +187,14 @@ def solve(toy, method, tol, config, q0):
     return accepted, rejected, loss, True
 
 
+def run_config(toy, values, method, tol, config):
+    runs = [solve(toy, method, tol, config, q0) for q0 in values]
+    return config_entry(config, method, tol, *map(list, zip(*runs)))
+
+
 def main():
     args = parse_args(__doc__.splitlines()[0], "/tmp/diffrax_loop_model.json")
-    toy = load_toy(args.scene)
-    sweep = dict(toy["sweep"])
-    if args.points is not None:
-        sweep["points"] = args.points
-    values = sweep_values(sweep)
-    configs = []
-    for config in CONFIGS:
-        for method in METHODS:
-            for tol in TOLERANCES:
-                print(f"{config} {method} {tol:g}", file=sys.stderr)
-                runs = [solve(toy, method, tol, config, q0) for q0 in values]
-                configs.append(config_entry(config, method, tol, *map(list, zip(*runs))))
-    versions = {"model of": "diffrax 0.7.2"}
-    write_reference(args.out, toy, sweep, values, configs, versions, "scripts/diffrax_loop_model.py")
+    generate(args, run_config, {"model of": "diffrax 0.7.2"}, "scripts/diffrax_loop_model.py")
 
 
 if __name__ == "__main__":

@@ -186,15 +186,8 @@ def run_config(toy, values, method, tol, config):
     return config_entry(config, method, tol, accepted, rejected, losses, ok)
 
 
-def main():
-    args = parse_args(__doc__.splitlines()[0], ROOT / "tests" / "data" / "diffrax_toy_reference.json")
-    import jax
-
-    jax.config.update("jax_enable_x64", True)
-    import diffrax as dfx
-
-    if dfx.__version__ != "0.7.2":
-        print(f"warning: Diffrax {dfx.__version__}, the reference is defined for 0.7.2", file=sys.stderr)
+def generate(args, run_config, versions, generator):
+    """Runs run_config(toy, values, method, tol, config) for every configuration and writes the reference."""
     toy = load_toy(args.scene)
     sweep = dict(toy["sweep"])
     if args.points is not None:
@@ -206,8 +199,20 @@ def main():
             for tol in TOLERANCES:
                 print(f"{config} {method} {tol:g}", file=sys.stderr)
                 configs.append(run_config(toy, values, method, tol, config))
+    write_reference(args.out, toy, sweep, values, configs, versions, generator)
+
+
+def main():
+    args = parse_args(__doc__.splitlines()[0], ROOT / "tests" / "data" / "diffrax_toy_reference.json")
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    import diffrax as dfx
+
+    if dfx.__version__ != "0.7.2":
+        print(f"warning: Diffrax {dfx.__version__}, the reference is defined for 0.7.2", file=sys.stderr)
     versions = {"diffrax": dfx.__version__, "jax": jax.__version__}
-    write_reference(args.out, toy, sweep, values, configs, versions, "scripts/diffrax_reference.py")
+    generate(args, run_config, versions, "scripts/diffrax_reference.py")
 
 
 if __name__ == "__main__":
