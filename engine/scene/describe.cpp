@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "engine/scene/text_limits.hpp"
+
 namespace sg::scene {
 
 std::string format_number(double x) {
@@ -55,8 +57,7 @@ std::string describe_value(const nlohmann::json& value) {
   constexpr std::size_t kMaxLength = 60;
   std::string text;
   describe_into(value, text, kMaxLength);
-  if (text.size() > kMaxLength) text = text.substr(0, kMaxLength - 3) + "...";
-  return text;
+  return shorten(text, kMaxLength);
 }
 
 std::string describe_bounds(double min, double max, bool min_exclusive, bool max_exclusive) {

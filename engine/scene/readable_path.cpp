@@ -31,28 +31,11 @@ bool is_index(const std::string& s) {
 
 // Words of the schema that read better spelled out; components of 3-vectors are axes.
 const char* word_for(const std::string& key) {
+  // Words not listed read as they are ("kappa", "mass", "friction", ...).
   static const std::pair<const char*, const char*> words[] = {
-      {"pos", "position"},
-      {"vel", "velocity"},
-      {"angvel", "angular velocity"},
-      {"euler", "orientation"},
-      {"dt", "step"},
-      {"rtol", "rtol"},
-      {"atol", "atol"},
-      {"k", "stiffness k"},
-      {"c", "damping c"},
-      {"fd_eps", "FD step"},
-      {"restitution", "restitution"},
-      {"friction", "friction"},
-      {"force", "force"},
-      {"torque", "torque"},
-      {"weight", "weight"},
-      {"target", "target"},
-      {"height", "height"},
-      {"gravity", "gravity"},
-      {"mass", "mass"},
-      {"density", "density"},
-      {"kappa", "kappa"},
+      {"pos", "position"},      {"vel", "velocity"},   {"angvel", "angular velocity"},
+      {"euler", "orientation"}, {"dt", "step"},        {"k", "stiffness k"},
+      {"c", "damping c"},       {"fd_eps", "FD step"},
   };
   for (const auto& [from, to] : words)
     if (key == from) return to;
