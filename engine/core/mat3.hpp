@@ -36,7 +36,7 @@ struct Mat3 {
 };
 
 template <class S>
-SG_HD inline Mat3<S> transpose(const Mat3<S>& a) {
+SG_INLINE Mat3<S> transpose(const Mat3<S>& a) {
   Mat3<S> r;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) r.m[i][j] = a.m[j][i];
@@ -44,7 +44,7 @@ SG_HD inline Mat3<S> transpose(const Mat3<S>& a) {
 }
 
 template <class S>
-SG_HD inline Mat3<S> operator*(const Mat3<S>& a, const Mat3<S>& b) {
+SG_INLINE Mat3<S> operator*(const Mat3<S>& a, const Mat3<S>& b) {
   Mat3<S> r;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
@@ -53,7 +53,7 @@ SG_HD inline Mat3<S> operator*(const Mat3<S>& a, const Mat3<S>& b) {
 }
 
 template <class S>
-SG_HD inline Vec3<S> operator*(const Mat3<S>& a, const Vec3<S>& v) {
+SG_INLINE Vec3<S> operator*(const Mat3<S>& a, const Vec3<S>& v) {
   return {a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z,
           a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
           a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z};
@@ -61,14 +61,14 @@ SG_HD inline Vec3<S> operator*(const Mat3<S>& a, const Vec3<S>& v) {
 
 // a^T v without forming the transpose: world-to-local for a rotation matrix.
 template <class S>
-SG_HD inline Vec3<S> mul_transpose(const Mat3<S>& a, const Vec3<S>& v) {
+SG_INLINE Vec3<S> mul_transpose(const Mat3<S>& a, const Vec3<S>& v) {
   return {a.m[0][0] * v.x + a.m[1][0] * v.y + a.m[2][0] * v.z,
           a.m[0][1] * v.x + a.m[1][1] * v.y + a.m[2][1] * v.z,
           a.m[0][2] * v.x + a.m[1][2] * v.y + a.m[2][2] * v.z};
 }
 
 template <class S>
-SG_HD inline Mat3<S> operator+(const Mat3<S>& a, const Mat3<S>& b) {
+SG_INLINE Mat3<S> operator+(const Mat3<S>& a, const Mat3<S>& b) {
   Mat3<S> r;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) r.m[i][j] = a.m[i][j] + b.m[i][j];
@@ -76,7 +76,7 @@ SG_HD inline Mat3<S> operator+(const Mat3<S>& a, const Mat3<S>& b) {
 }
 
 template <class S>
-SG_HD inline Mat3<S> operator-(const Mat3<S>& a, const Mat3<S>& b) {
+SG_INLINE Mat3<S> operator-(const Mat3<S>& a, const Mat3<S>& b) {
   Mat3<S> r;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) r.m[i][j] = a.m[i][j] - b.m[i][j];
@@ -84,7 +84,7 @@ SG_HD inline Mat3<S> operator-(const Mat3<S>& a, const Mat3<S>& b) {
 }
 
 template <class S, class T>
-SG_HD inline Mat3<S> operator*(const Mat3<S>& a, const T& s) {
+SG_INLINE Mat3<S> operator*(const Mat3<S>& a, const T& s) {
   Mat3<S> r;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) r.m[i][j] = a.m[i][j] * s;
@@ -93,7 +93,7 @@ SG_HD inline Mat3<S> operator*(const Mat3<S>& a, const T& s) {
 
 // skew(v) w = v x w.
 template <class S>
-SG_HD inline Mat3<S> skew(const Vec3<S>& v) {
+SG_INLINE Mat3<S> skew(const Vec3<S>& v) {
   Mat3<S> r;
   r.m[0][1] = -v.z;
   r.m[0][2] = v.y;
@@ -106,7 +106,7 @@ SG_HD inline Mat3<S> skew(const Vec3<S>& v) {
 
 // outer(a, b) = a b^T.
 template <class S>
-SG_HD inline Mat3<S> outer(const Vec3<S>& a, const Vec3<S>& b) {
+SG_INLINE Mat3<S> outer(const Vec3<S>& a, const Vec3<S>& b) {
   Mat3<S> r;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) r.m[i][j] = a[i] * b[j];

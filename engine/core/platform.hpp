@@ -6,3 +6,13 @@
 #else
 #define SG_HD
 #endif
+
+// The small arithmetic of dual numbers and 3-vectors, always inlined: GCC's inliner gives up on them in the
+// large contact functions (a call per dot product of duals measured 6% of a gradient run).
+#if defined(__CUDACC__)
+#define SG_INLINE __host__ __device__ __forceinline__
+#elif defined(__GNUC__)
+#define SG_INLINE __attribute__((always_inline)) inline
+#else
+#define SG_INLINE inline
+#endif

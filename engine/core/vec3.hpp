@@ -15,22 +15,22 @@ struct Vec3 {
   template <class T>
   SG_HD explicit Vec3(const Vec3<T>& o) : x(S(o.x)), y(S(o.y)), z(S(o.z)) {}
 
-  SG_HD S& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
-  SG_HD const S& operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
+  SG_INLINE S& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
+  SG_INLINE const S& operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
 
-  SG_HD Vec3& operator+=(const Vec3& o) {
+  SG_INLINE Vec3& operator+=(const Vec3& o) {
     x += o.x;
     y += o.y;
     z += o.z;
     return *this;
   }
-  SG_HD Vec3& operator-=(const Vec3& o) {
+  SG_INLINE Vec3& operator-=(const Vec3& o) {
     x -= o.x;
     y -= o.y;
     z -= o.z;
     return *this;
   }
-  SG_HD Vec3& operator*=(const S& s) {
+  SG_INLINE Vec3& operator*=(const S& s) {
     x *= s;
     y *= s;
     z *= s;
@@ -39,43 +39,43 @@ struct Vec3 {
 };
 
 template <class S>
-SG_HD inline Vec3<S> operator+(Vec3<S> a, const Vec3<S>& b) {
+SG_INLINE Vec3<S> operator+(Vec3<S> a, const Vec3<S>& b) {
   return a += b;
 }
 template <class S>
-SG_HD inline Vec3<S> operator-(Vec3<S> a, const Vec3<S>& b) {
+SG_INLINE Vec3<S> operator-(Vec3<S> a, const Vec3<S>& b) {
   return a -= b;
 }
 template <class S>
-SG_HD inline Vec3<S> operator-(const Vec3<S>& a) {
+SG_INLINE Vec3<S> operator-(const Vec3<S>& a) {
   return {-a.x, -a.y, -a.z};
 }
 template <class S, class T>
-SG_HD inline Vec3<S> operator*(const Vec3<S>& a, const T& s) {
+SG_INLINE Vec3<S> operator*(const Vec3<S>& a, const T& s) {
   return {a.x * s, a.y * s, a.z * s};
 }
 template <class S, class T>
-SG_HD inline Vec3<S> operator*(const T& s, const Vec3<S>& a) {
+SG_INLINE Vec3<S> operator*(const T& s, const Vec3<S>& a) {
   return {a.x * s, a.y * s, a.z * s};
 }
 template <class S, class T>
-SG_HD inline Vec3<S> operator/(const Vec3<S>& a, const T& s) {
+SG_INLINE Vec3<S> operator/(const Vec3<S>& a, const T& s) {
   return {a.x / s, a.y / s, a.z / s};
 }
 template <class S>
-SG_HD inline S dot(const Vec3<S>& a, const Vec3<S>& b) {
+SG_INLINE S dot(const Vec3<S>& a, const Vec3<S>& b) {
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 template <class S>
-SG_HD inline Vec3<S> cross(const Vec3<S>& a, const Vec3<S>& b) {
+SG_INLINE Vec3<S> cross(const Vec3<S>& a, const Vec3<S>& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 template <class S>
-SG_HD inline S norm2(const Vec3<S>& a) {
+SG_INLINE S norm2(const Vec3<S>& a) {
   return dot(a, a);
 }
 template <class S>
-SG_HD inline S norm(const Vec3<S>& a) {
+SG_INLINE S norm(const Vec3<S>& a) {
   return sqrt(dot(a, a));
 }
 
