@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <random>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
@@ -16,8 +18,30 @@ namespace {
 struct SimulateArgs {
   SceneArgs scene;
   std::optional<double> value;
-  std::string out, svg;
+  std::string out, svg, positions;
+  double noise = 0.0;
+  unsigned long seed = 1;
 };
+
+// The positions at every output time as CSV t,body,x,y,z (the format `softgrad fit --data` reads), with
+// optional Gaussian noise of standard deviation `noise` metres per coordinate (synthetic measurements).
+std::string positions_csv(const Trajectory& tr, double noise, unsigned long seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, noise > 0.0 ? noise : 1.0);
+  const std::size_t stride = tr.layout == "rigid" ? 7 : 3;
+  std::ostringstream out;
+  out.precision(17);
+  out << "t,body,x,y,z\n";
+  for (std::size_t i = 0; i < tr.t.size(); ++i) {
+    const std::vector<double>& q = tr.q[i];
+    for (std::size_t b = 0; b * stride < q.size(); ++b) {
+      out << tr.t[i] << ',' << b;
+      for (std::size_t k = 0; k < 3; ++k) out << ',' << q[b * stride + k] + (noise > 0.0 ? normal(rng) : 0.0);
+      out << '\n';
+    }
+  }
+  return out.str();
+}
 
 int run(const SimulateArgs& args) {
   std::optional<Problem> problem = load_scene_or_report(args.scene);
@@ -25,6 +49,10 @@ int run(const SimulateArgs& args) {
   const double x = args.value.value_or(problem->sweep.from);
   if (!std::isfinite(x)) {
     std::fprintf(stderr, "--value: expected a finite number\n");
+    return kExitBadInput;
+  }
+  if (!(args.noise >= 0.0) || !std::isfinite(args.noise)) {
+    std::fprintf(stderr, "--noise: expected a finite number >= 0\n");
     return kExitBadInput;
   }
   const Trajectory tr = simulate_trajectory(*problem, x);
@@ -42,6 +70,11 @@ int run(const SimulateArgs& args) {
     written &= ok;
     if (ok) std::printf("plot: %s\n", args.svg.c_str());
   }
+  if (!args.positions.empty() && tr.status == "ok") {
+    const bool ok = write_output(args.positions, positions_csv(tr, args.noise, args.seed));
+    written &= ok;
+    if (ok) std::printf("positions: %s\n", args.positions.c_str());
+  }
   if (!written) return kExitFailed;
   return tr.status == "ok" ? kExitOk : kExitFailed;
 }
@@ -55,6 +88,12 @@ void register_simulate(CLI::App& app, int& exit_code) {
   cmd->add_option("--value", args->value, "Value of the sweep parameter (default: sweep.from)");
   cmd->add_option("--out", args->out, "Write the trajectory JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg, "Write a plot of the trajectory here")->check(output_path());
+  cmd->add_option(
+         "--positions", args->positions,
+         "Write the positions at the output times as CSV t,body,x,y,z (input of `softgrad fit --data`)")
+      ->check(output_path());
+  cmd->add_option("--noise", args->noise, "Gaussian noise (m) added to the --positions values (default 0)");
+  cmd->add_option("--seed", args->seed, "Seed of the --noise samples (default 1)");
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

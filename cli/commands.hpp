@@ -14,6 +14,8 @@ void register_simulate(CLI::App& app, int& exit_code);
 void register_validate(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
 void register_optimize(CLI::App& app, int& exit_code);
+void register_gradient(CLI::App& app, int& exit_code);
+void register_fit(CLI::App& app, int& exit_code);
 #ifdef SOFTGRAD_HAVE_GUI
 void register_screenshot(CLI::App& app, int& exit_code);
 #endif

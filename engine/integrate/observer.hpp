@@ -1,5 +1,6 @@
 #pragma once
 // What a solve reports back: counts and the final status. Observers receive output states and accepted steps.
+#include "engine/core/scalar.hpp"
 #include "engine/core/status.hpp"
 #include "engine/integrate/events.hpp"
 

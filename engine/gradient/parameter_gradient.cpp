@@ -1,0 +1,194 @@
+#include "engine/gradient/parameter_gradient.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "engine/gradient/point_eval.hpp"
+#include "engine/scene/suggest.hpp"
+
+namespace sg {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+template <class S>
+std::ptrdiff_t offset_of(ProblemData<S>& pd, const std::string& path) {
+  S* slot = parameter_slot(pd, path);
+  return slot ? reinterpret_cast<char*>(slot) - reinterpret_cast<char*>(&pd) : -1;
+}
+
+template <class S>
+S& slot_at(ProblemData<S>& pd, std::ptrdiff_t offset) {
+  return *reinterpret_cast<S*>(reinterpret_cast<char*>(&pd) + offset);
+}
+
+bool is_mass_path(const std::string& path) {
+  const std::string tail = ".mass";
+  return path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::string> paths,
+                                     const TrajectoryData* data)
+    : paths_(std::move(paths)),
+      base_(problem.data),
+      base_lanes_(convert_problem<Lanes>(problem.data)),
+      integrator_(problem.integrator),
+      data_(data),
+      ws_double_(std::make_unique<SimWorkspace<double>>()),
+      ws_lanes_(std::make_unique<SimWorkspace<Lanes>>()) {
+  if (paths_.empty()) throw std::invalid_argument("--wrt: no parameter given");
+  const std::vector<std::string> known = differentiable_parameters(problem);
+  for (std::size_t i = 0; i < paths_.size(); ++i) {
+    const std::string& p = paths_[i];
+    if (std::find(paths_.begin(), paths_.begin() + static_cast<std::ptrdiff_t>(i), p) !=
+        paths_.begin() + static_cast<std::ptrdiff_t>(i))
+      throw std::invalid_argument(p + ": given twice");
+    const std::ptrdiff_t od = offset_of(base_, p), ol = offset_of(base_lanes_, p);
+    if (od < 0 || ol < 0) {
+      std::string message = p + ": not a differentiable number of this scene";
+      if (const auto near = scene::nearest(p, known)) message += " (nearest: " + *near + ")";
+      throw std::invalid_argument(message);
+    }
+    if (is_mass_path(p) && slot_at(base_, od) == 0.0)
+      throw std::invalid_argument(p +
+                                  ": is 0, which means the mass comes from the shape and the density; set a "
+                                  "mass to differentiate with respect to it, or use the density");
+    offset_double_.push_back(od);
+    offset_lanes_.push_back(ol);
+  }
+}
+
+std::vector<double> ParameterGradient::initial_values() const {
+  ProblemData<double> copy = base_;
+  std::vector<double> out;
+  for (std::ptrdiff_t o : offset_double_) out.push_back(slot_at(copy, o));
+  return out;
+}
+
+template <class S>
+RunOutput<S> ParameterGradient::run(ProblemData<S>& pd, SimWorkspace<S>& ws, std::vector<S>* residuals) {
+  if (!data_) {
+    NullObserver obs;
+    return run_simulation(pd, integrator_, ws, obs);
+  }
+  DataMismatch<S> obs;
+  obs.data = data_;
+  obs.residuals = residuals;
+  RunOutput<S> out = run_simulation(pd, integrator_, ws, obs);
+  if (out.stats.status != Status::ok) return out;
+  out.loss = obs.mean();
+  if (!std::isfinite(value(out.loss)))
+    out.stats.status = Status::nonfinite_loss;
+  else if (!isfinite(out.loss))
+    out.stats.status = Status::nonfinite_gradient;
+  return out;
+}
+
+double ParameterGradient::objective(const std::vector<double>& values, SolveStats* stats) {
+  ProblemData<double> pd = base_;
+  for (std::size_t j = 0; j < paths_.size(); ++j) slot_at(pd, offset_double_[j]) = values[j];
+  const RunOutput<double> r = run(pd, *ws_double_);
+  if (stats) *stats = r.stats;
+  return r.stats.status == Status::ok ? r.loss : kNaN;
+}
+
+ObjectiveGradient ParameterGradient::forward(const std::vector<double>& values) {
+  ObjectiveGradient out;
+  out.grad.assign(paths_.size(), kNaN);
+  const std::size_t n = paths_.size();
+  for (std::size_t first = 0; first < n; first += kLanes) {
+    ProblemData<Lanes> pd = base_lanes_;
+    for (std::size_t j = 0; j < n; ++j) slot_at(pd, offset_lanes_[j]) = Lanes(values[j]);
+    const std::size_t last = std::min(n, first + kLanes);
+    for (std::size_t j = first; j < last; ++j)
+      slot_at(pd, offset_lanes_[j]) = seeded<Lanes>(values[j], static_cast<int>(j - first));
+    const RunOutput<Lanes> r = run(pd, *ws_lanes_);
+    ++out.runs;
+    if (first == 0) {
+      out.stats = r.stats;
+      out.loss = std::isfinite(r.loss.v) ? r.loss.v : kNaN;
+    }
+    if (r.stats.status != Status::ok) {
+      if (out.status == "ok") out.status = describe_failure(r.stats);
+      continue;
+    }
+    for (std::size_t j = first; j < last; ++j) out.grad[j] = r.loss.d[j - first];
+  }
+  if (out.status != "ok" && out.stats.status != Status::ok) out.loss = kNaN;
+  return out;
+}
+
+ResidualJacobian ParameterGradient::residuals(const std::vector<double>& values) {
+  ResidualJacobian out;
+  if (!data_) {
+    out.status = "residuals need trajectory data";
+    return out;
+  }
+  const std::size_t n = paths_.size(), m = 3 * static_cast<std::size_t>(data_->count);
+  out.r.assign(m, kNaN);
+  out.J.assign(m * n, kNaN);
+  std::vector<Lanes> res;
+  res.reserve(m);
+  for (std::size_t first = 0; first < n; first += kLanes) {
+    ProblemData<Lanes> pd = base_lanes_;
+    for (std::size_t j = 0; j < n; ++j) slot_at(pd, offset_lanes_[j]) = Lanes(values[j]);
+    const std::size_t last = std::min(n, first + kLanes);
+    for (std::size_t j = first; j < last; ++j)
+      slot_at(pd, offset_lanes_[j]) = seeded<Lanes>(values[j], static_cast<int>(j - first));
+    res.clear();
+    const RunOutput<Lanes> r = run(pd, *ws_lanes_, &res);
+    ++out.runs;
+    if (r.stats.status != Status::ok || res.size() != m) {
+      out.status = describe_failure(r.stats);
+      return out;
+    }
+    for (std::size_t i = 0; i < m; ++i) {
+      out.r[i] = res[i].v;
+      for (std::size_t j = first; j < last; ++j) out.J[i * n + j] = res[i].d[j - first];
+    }
+  }
+  return out;
+}
+
+ObjectiveGradient ParameterGradient::finite_difference(const std::vector<double>& values, double eps) {
+  ObjectiveGradient out;
+  out.grad.assign(paths_.size(), kNaN);
+  out.loss = objective(values, &out.stats);
+  out.runs = 1;
+  if (out.stats.status != Status::ok) out.status = describe_failure(out.stats);
+  std::vector<double> x = values;
+  for (std::size_t j = 0; j < paths_.size(); ++j) {
+    const double h = values[j] != 0.0 ? eps * std::fabs(values[j]) : eps;
+    SolveStats sp, sm;
+    x[j] = values[j] + h;
+    const double plus = objective(x, &sp);
+    x[j] = values[j] - h;
+    const double minus = objective(x, &sm);
+    x[j] = values[j];
+    out.runs += 2;
+    const SolveStats& bad = sp.status != Status::ok ? sp : sm;
+    if (bad.status != Status::ok) {
+      if (out.status == "ok") out.status = paths_[j] + " +- h: " + describe_failure(bad);
+      continue;
+    }
+    out.grad[j] = (plus - minus) / (2.0 * h);
+  }
+  return out;
+}
+
+std::vector<std::string> all_gradient_paths(const Problem& problem, bool with_loss_targets) {
+  std::vector<std::string> out;
+  ProblemData<double> copy = problem.data;
+  visit_problem_params(copy, [&](const std::string& name, double& slot) {
+    if (is_mass_path(name) && slot == 0.0) return;
+    if (!with_loss_targets && name.rfind("loss.", 0) == 0) return;
+    out.push_back(name);
+  });
+  return out;
+}
+
+}  // namespace sg

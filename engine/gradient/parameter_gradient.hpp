@@ -1,0 +1,75 @@
+#pragma once
+// Derivatives of one objective with respect to any set of the scene's differentiable numbers at once (dotted
+// paths, as in the scene file): forward mode carries kLanes tangents per run (ceil(P / kLanes) runs), central
+// finite differences take two runs per parameter. The objective is the scene's loss, or with trajectory data
+// the mean squared position error against it (engine/gradient/trajectory_data.hpp).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "engine/core/dual.hpp"
+#include "engine/gradient/trajectory_data.hpp"
+#include "engine/problem/problem.hpp"
+#include "engine/simulate/run.hpp"
+
+namespace sg {
+
+enum class GradientMode : unsigned char { forward, fd };
+
+struct ObjectiveGradient {
+  double loss = 0.0;
+  std::vector<double> grad;   // per parameter, in the order given; NaN where it failed
+  std::string status = "ok";  // the first failure, described
+  long runs = 0;              // simulations it took
+  SolveStats stats;           // of the first run
+};
+
+// The position errors against trajectory data and their Jacobian with respect to the parameters (forward
+// mode): what a least-squares fit needs.
+struct ResidualJacobian {
+  std::vector<double> r;  // m residuals (3 per data sample)
+  std::vector<double> J;  // m x P, row-major
+  std::string status = "ok";
+  long runs = 0;
+};
+
+class ParameterGradient {
+ public:
+  static constexpr int kLanes = 4;
+  using Lanes = Dual<kLanes>;
+
+  // Throws std::invalid_argument with "PATH: why" for a path that is not a differentiable number of this
+  // scene (with the nearest one), a repeated path, or a mass of 0 (meaning: from the shape and density).
+  // data may be null (the scene's loss); it must outlive the evaluator.
+  ParameterGradient(const Problem& problem, std::vector<std::string> paths, const TrajectoryData* data);
+
+  const std::vector<std::string>& paths() const { return paths_; }
+  // The parameters' values in the scene.
+  std::vector<double> initial_values() const;
+
+  double objective(const std::vector<double>& values, SolveStats* stats = nullptr);
+  ObjectiveGradient forward(const std::vector<double>& values);
+  // Needs trajectory data.
+  ResidualJacobian residuals(const std::vector<double>& values);
+  // Central differences with step eps * |x| (eps where x = 0), per parameter.
+  ObjectiveGradient finite_difference(const std::vector<double>& values, double eps);
+
+ private:
+  template <class S>
+  RunOutput<S> run(ProblemData<S>& pd, SimWorkspace<S>& ws, std::vector<S>* residuals = nullptr);
+
+  std::vector<std::string> paths_;
+  std::vector<std::ptrdiff_t> offset_double_, offset_lanes_;
+  ProblemData<double> base_;
+  ProblemData<Lanes> base_lanes_;
+  IntegratorSettings integrator_;
+  const TrajectoryData* data_;
+  std::unique_ptr<SimWorkspace<double>> ws_double_;
+  std::unique_ptr<SimWorkspace<Lanes>> ws_lanes_;
+};
+
+// The paths `--wrt all` means: every differentiable number of the scene except masses of 0 (derived from
+// the density) and the loss targets (which a trajectory fit does not read).
+std::vector<std::string> all_gradient_paths(const Problem& problem, bool with_loss_targets);
+
+}  // namespace sg

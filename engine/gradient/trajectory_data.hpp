@@ -1,0 +1,61 @@
+#pragma once
+// Measured positions to fit a simulation to: a CSV file with a header line `t,body,x,y,z` and one row per
+// body and time (seconds; body index as in the scene; world-frame position in metres). The times must lie
+// on the scene's output grid (integrator.dt), within the horizon. The mismatch observer sums the squared
+// position errors at those output times during a run, with forward-mode tangents when S is a dual.
+#include <string>
+#include <vector>
+
+#include "engine/integrate/observer.hpp"
+#include "engine/model/particle_system.hpp"
+#include "engine/model/rigid_system.hpp"
+
+namespace sg {
+
+struct PositionSample {
+  int body = 0;
+  double pos[3] = {0.0, 0.0, 0.0};
+};
+
+struct TrajectoryData {
+  std::string source;                                // the file, for messages
+  std::vector<std::vector<PositionSample>> by_step;  // per output index 0..steps: the samples at that time
+  long count = 0;                                    // samples in all
+};
+
+// Reads and checks a data file against the grid (dt, steps) and the number of bodies. On failure returns
+// false with "file:line: message" in *error.
+bool read_trajectory_data(const std::string& path, double dt, long steps, int bodies, TrajectoryData* out,
+                          std::string* error);
+// The same from text (source names it in messages).
+bool parse_trajectory_data(const std::string& text, const std::string& source, double dt, long steps,
+                           int bodies, TrajectoryData* out, std::string* error);
+
+// Accumulates sum over samples of |position - measured|^2, divided by the sample count at the end.
+template <class S>
+struct DataMismatch {
+  const TrajectoryData* data = nullptr;
+  const RigidSystem<S>* rigid = nullptr;
+  const ParticleSystem<S>* particles = nullptr;
+  S sum = 0.0;
+  std::vector<S>* residuals = nullptr;  // when set: every position error, in data order (3 per sample)
+
+  void bind(const RigidSystem<S>& sys) { rigid = &sys; }
+  void bind(const ParticleSystem<S>& sys) { particles = &sys; }
+  void on_output(long i, double, const S* y, int) {
+    if (i < 0 || i >= static_cast<long>(data->by_step.size())) return;
+    for (const PositionSample& s : data->by_step[static_cast<std::size_t>(i)])
+      for (int axis = 0; axis < 3; ++axis) {
+        const S x = rigid ? rigid->coordinate(y, 0, s.body, axis) : particles->coordinate(y, 0, s.body, axis);
+        const S e = x - s.pos[axis];
+        sum += e * e;
+        if (residuals) residuals->push_back(e);
+      }
+  }
+  void on_accept(double) {}
+  void on_reject(double) {}
+  void on_event(double, const EventId&) {}
+  S mean() const { return data->count > 0 ? sum / static_cast<double>(data->count) : S(0.0); }
+};
+
+}  // namespace sg

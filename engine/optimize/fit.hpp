@@ -1,0 +1,51 @@
+#pragma once
+// Identification: several scene parameters at once, fitted to trajectory data (the mean squared position
+// error of engine/gradient/trajectory_data.hpp) with derivatives from forward mode
+// (engine/gradient/parameter_gradient.hpp).
+//
+// - lm (default): Levenberg-Marquardt on the position residuals. Forward mode gives their whole Jacobian in
+//   ceil(P / 4) runs, and Gauss-Newton steps converge in tens of iterations where gradient descent needs
+//   thousands; the damping (Marquardt's diagonal scaling) falls after a step that lowers the error and rises
+//   after one that does not.
+// - adam: gradient descent on the mean squared error, the learning rate decaying geometrically from lr to
+//   lr_final (the last steps settle instead of circling the minimum).
+// Each parameter moves in units of its start value (x = x0 + |x0| z), so friction 0.5, a time constant 0.005
+// and a mass 0.1 take comparable steps; a parameter that starts positive stays positive (a step may at most
+// halve it).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/gradient/parameter_gradient.hpp"
+
+namespace sg {
+
+enum class FitMethod : unsigned char { lm, adam };
+
+struct FitSettings {
+  FitMethod method = FitMethod::lm;
+  int steps = 200;         // iterations (lm: accepted steps)
+  double lr = 0.05;        // first step size, relative to the start values
+  double lr_final = 1e-3;  // last
+  double tolerance = 0.0;  // stop once the objective is at or below this
+  double lambda = 1e-3;    // lm: the first damping
+};
+
+struct FitStep {
+  int iteration = 0;
+  double loss = 0.0;
+  std::vector<double> values, grad;
+};
+
+struct FitResult {
+  std::vector<FitStep> path;  // one entry per accepted point; the last is where the fit ended
+  std::string status = "ok";  // or why it failed
+  std::string stopped;        // why it stopped: "steps", "tolerance", "no further decrease"
+  long runs = 0;              // simulations it took
+};
+
+// on_step (may be empty) sees every step as it is taken, for printing progress.
+FitResult fit_parameters(ParameterGradient& gradient, const std::vector<double>& start,
+                         const FitSettings& settings, const std::function<void(const FitStep&)>& on_step);
+
+}  // namespace sg

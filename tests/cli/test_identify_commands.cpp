@@ -1,0 +1,85 @@
+// `softgrad gradient`, `simulate --positions` and `softgrad fit` through the real binary: the printed and
+// written results, and clear refusals of bad parameters and data.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+using sg::test::run_softgrad;
+using sg::test::scene;
+
+namespace {
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+std::string temp(const std::string& name) {
+  return std::string(SOFTGRAD_BINARY_DIR) + "/identify_" + name;
+}
+
+}  // namespace
+
+TEST_CASE("gradient prints and writes forward and finite-difference derivatives of every parameter") {
+  const std::string out = temp("gradient.json");
+  const auto r =
+      run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt all --mode both --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("model.bodies.0.vel.2") != std::string::npos);
+  const auto j = read_json(out);
+  CHECK(j["mode"] == "both");
+  REQUIRE(j["parameters"].size() >= 40);
+  for (const auto& row : j["parameters"]) {
+    if (row["path"] != "model.bodies.0.vel.2") continue;
+    // The sweep's own derivative at v_z = -2 (forward 0.5765, FD of the same simulation 0.5763).
+    CHECK(row["forward"].get<double>() == doctest::Approx(row["fd"].get<double>()).epsilon(2e-3));
+  }
+}
+
+TEST_CASE("gradient refuses unknown, repeated and derived parameters") {
+  const auto typo =
+      run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt model.bodies.0.vel.7");
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.output.find("model.bodies.0.vel.7: not a differentiable number") != std::string::npos);
+  const auto mass = run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt model.bodies.0.mass");
+  CHECK(mass.exit_code == 2);
+  CHECK(mass.output.find("set a mass") != std::string::npos);
+  CHECK(run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt all --mode reverse").exit_code ==
+        2);
+  CHECK(run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt all --fd-eps -1").exit_code == 2);
+}
+
+TEST_CASE("fit recovers the cube's parameters from the positions simulate writes") {
+  const std::string data = temp("truth.csv"), out = temp("fit.json");
+  const auto sim = run_softgrad("simulate " + scene("identify_cube_toss.json") + " --positions " + data);
+  INFO(sim.output);
+  REQUIRE(sim.exit_code == 0);
+  const auto r = run_softgrad("fit " + scene("identify_cube_toss.json") + " --data " + data +
+                              " --wrt model.bodies.0.friction.0 --wrt model.bodies.0.solref.0"
+                              " --set model.bodies.0.friction.0=0.45 --set model.bodies.0.solref=[0.025,0.7]"
+                              " --out " +
+                              out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto j = read_json(out);
+  CHECK(j["fitted"][0].get<double>() == doctest::Approx(0.6).epsilon(1e-3));
+  CHECK(j["fitted"][1].get<double>() == doctest::Approx(0.02).epsilon(1e-3));
+  CHECK(j["path"].back()["loss"].get<double>() < 1e-12);
+}
+
+TEST_CASE("fit refuses bad data files with the file and line") {
+  const std::string bad = temp("bad.csv");
+  std::ofstream(bad) << "t,body,x,y,z\n0,0,0,0,0.1\n0.013,0,0,0,0.1\n";
+  const auto r = run_softgrad("fit " + scene("identify_cube_toss.json") + " --data " + bad +
+                              " --wrt model.bodies.0.friction.0");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find(bad + ":3: t = 0.013 is not on the output grid") != std::string::npos);
+  const auto missing = run_softgrad("fit " + scene("identify_cube_toss.json") + " --data " +
+                                    temp("none.csv") + " --wrt model.bodies.0.friction.0");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.output.find("cannot read data file") != std::string::npos);
+}

@@ -1,0 +1,111 @@
+// Identification (engine/optimize/fit, engine/gradient/trajectory_data): measured positions are read and
+// checked with file:line messages, and the synthetic cube identification recovers its parameters from the
+// engine's own noise-free trajectory.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "engine/optimize/fit.hpp"
+#include "engine/simulate/trajectory.hpp"
+#include "scene_helpers.hpp"
+
+using namespace sg;
+using sg::test::shipped;
+
+namespace {
+
+std::string parse_error(const std::string& text) {
+  TrajectoryData data;
+  std::string error;
+  if (parse_trajectory_data(text, "m.csv", 0.01, 100, 2, &data, &error)) return "accepted";
+  return error;
+}
+
+// The positions of a simulated trajectory as the CSV `softgrad simulate --positions` writes.
+std::string positions_of(const Trajectory& tr) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "t,body,x,y,z\n";
+  for (std::size_t i = 0; i < tr.t.size(); ++i)
+    out << tr.t[i] << ",0," << tr.q[i][0] << ',' << tr.q[i][1] << ',' << tr.q[i][2] << '\n';
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("trajectory data is checked line by line") {
+  CHECK(parse_error("t,body,x,y,z\n0,0,1,2,3\n0.5,1,1,2,3\n") == "accepted");
+  CHECK(parse_error("") == "m.csv:0: empty: expected the header t,body,x,y,z and data rows");
+  CHECK(parse_error("time,x\n").find("m.csv:1: expected the header") == 0);
+  CHECK(parse_error("t,body,x,y,z\n").find("no data rows") != std::string::npos);
+  CHECK(parse_error("t,body,x,y,z\n0,0,1,2\n").find("m.csv:2: expected 5 values") == 0);
+  CHECK(parse_error("t,body,x,y,z\n0,0,1,nan,3\n").find("m.csv:2: y: expected a finite number") == 0);
+  CHECK(parse_error("t,body,x,y,z\n# comment\n0.005,0,1,2,3\n")
+            .find("m.csv:3: t = 0.005 is not on the output grid") == 0);
+  CHECK(parse_error("t,body,x,y,z\n2,0,1,2,3\n").find("outside the scene's horizon") != std::string::npos);
+  CHECK(parse_error("t,body,x,y,z\n0,2,1,2,3\n").find("body = 2 is not a body index") != std::string::npos);
+  CHECK(parse_error("t,body,x,y,z\n0,0.5,1,2,3\n").find("not a body index") != std::string::npos);
+}
+
+TEST_CASE("the synthetic cube identification recovers friction, solref and the throw speed") {
+  const Problem truth = shipped("identify_cube_toss.json");
+  const Trajectory tr = simulate_trajectory(truth, truth.sweep.from);
+  REQUIRE(tr.status == "ok");
+  TrajectoryData data;
+  std::string error;
+  REQUIRE(parse_trajectory_data(positions_of(tr), "truth", truth.integrator.dt, truth.integrator.steps, 1,
+                                &data, &error));
+  CHECK(data.count == 101);
+  const std::vector<std::string> paths = {"model.bodies.0.friction.0", "model.bodies.0.solref.0",
+                                          "model.bodies.0.solref.1", "model.bodies.0.vel.0"};
+  const std::vector<double> expected = {0.6, 0.02, 0.7, 1.5};
+  const Problem start = shipped(
+      "identify_cube_toss.json",
+      {"model.bodies.0.friction.0=0.4", "model.bodies.0.solref=[0.03,1]", "model.bodies.0.vel.0=1.2"});
+  ParameterGradient g(start, paths, &data);
+  // The residual Jacobian agrees with the gradient of the mean squared error from forward mode.
+  const std::vector<double> x0 = g.initial_values();
+  const ResidualJacobian rj = g.residuals(x0);
+  const ObjectiveGradient fwd = g.forward(x0);
+  REQUIRE(rj.status == "ok");
+  for (std::size_t j = 0; j < paths.size(); ++j) {
+    double from_jacobian = 0.0;
+    for (std::size_t i = 0; i < rj.r.size(); ++i) from_jacobian += 2.0 * rj.r[i] * rj.J[i * paths.size() + j];
+    from_jacobian /= static_cast<double>(data.count);
+    CHECK(std::fabs(from_jacobian - fwd.grad[j]) <= 1e-10 * std::fabs(fwd.grad[j]));
+  }
+  for (FitMethod method : {FitMethod::lm}) {
+    FitSettings settings;
+    settings.method = method;
+    settings.steps = 50;
+    const FitResult fit = fit_parameters(g, x0, settings, {});
+    REQUIRE(fit.status == "ok");
+    const FitStep& last = fit.path.back();
+    CHECK(last.loss < 1e-12);
+    for (std::size_t j = 0; j < paths.size(); ++j) {
+      CAPTURE(paths[j]);
+      CHECK(std::fabs(last.values[j] - expected[j]) <= 0.01 * expected[j]);  // the 1%
+    }
+  }
+}
+
+TEST_CASE("Adam lowers the identification error too (slower than Levenberg-Marquardt)") {
+  const Problem truth = shipped("identify_cube_toss.json");
+  const Trajectory tr = simulate_trajectory(truth, truth.sweep.from);
+  REQUIRE(tr.status == "ok");
+  TrajectoryData data;
+  std::string error;
+  REQUIRE(parse_trajectory_data(positions_of(tr), "truth", truth.integrator.dt, truth.integrator.steps, 1,
+                                &data, &error));
+  const Problem start = shipped("identify_cube_toss.json", {"model.bodies.0.friction.0=0.45"});
+  ParameterGradient g(start, {"model.bodies.0.friction.0"}, &data);
+  FitSettings settings;
+  settings.method = FitMethod::adam;
+  settings.steps = 40;
+  settings.lr = 0.05;
+  const FitResult fit = fit_parameters(g, g.initial_values(), settings, {});
+  REQUIRE(fit.status == "ok");
+  CHECK(fit.path.back().loss < 0.05 * fit.path.front().loss);
+  CHECK(std::fabs(fit.path.back().values[0] - 0.6) < 0.05);
+}
