@@ -1,5 +1,6 @@
 // softgrad gradient: the loss and its derivative with respect to every requested scene number at once
-// (forward mode with several tangent lanes per run, or central finite differences, or both side by side).
+// (forward mode with several tangent lanes per run, reverse mode with a tape, central finite differences, or
+// several side by side).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -59,44 +60,58 @@ int run(const GradientArgs& args) {
     return kExitBadInput;
   }
   const std::vector<double> x = eval->initial_values();
-  const bool want_forward = args.mode != "fd", want_fd = args.mode != "forward";
-  const auto t0 = std::chrono::steady_clock::now();
-  ObjectiveGradient fwd, fd;
-  if (want_forward) fwd = eval->forward(x);
-  const auto t1 = std::chrono::steady_clock::now();
-  if (want_fd) fd = eval->finite_difference(x, eps);
-  const auto t2 = std::chrono::steady_clock::now();
-  const ObjectiveGradient& main = want_forward ? fwd : fd;
-
+  // The columns to compute, in this order: the first is the result, the others compare with it.
+  std::vector<std::string> modes;
+  if (args.mode == "both")
+    modes = {"forward", "fd"};
+  else if (args.mode == "all")
+    modes = {"forward", "reverse", "fd"};
+  else
+    modes = {args.mode};
+  std::vector<ObjectiveGradient> results;
+  std::vector<double> seconds;
+  for (const std::string& m : modes) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (m == "forward") results.push_back(eval->forward(x));
+    if (m == "reverse") results.push_back(eval->reverse(x));
+    if (m == "fd") results.push_back(eval->finite_difference(x, eps));
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  const ObjectiveGradient& main = results[0];
   std::printf("%s: loss %.12g (%zu parameters", problem->name.c_str(), main.loss, paths.size());
-  if (want_forward)
-    std::printf("; forward mode: %ld runs of %d lanes, %.3f s", fwd.runs, ParameterGradient::kLanes,
-                std::chrono::duration<double>(t1 - t0).count());
-  if (want_fd)
-    std::printf("; finite differences: %ld runs, step %g x |value|, %.3f s", fd.runs, eps,
-                std::chrono::duration<double>(t2 - t1).count());
+  for (std::size_t c = 0; c < modes.size(); ++c) {
+    if (modes[c] == "forward")
+      std::printf("; forward: %ld runs of %d lanes", results[c].runs, ParameterGradient::kLanes);
+    if (modes[c] == "reverse")
+      std::printf("; reverse: 1 taped run, %ld nodes, %.1f MB", eval->tape_nodes(), eval->tape_bytes() / 1e6);
+    if (modes[c] == "fd") std::printf("; fd: %ld runs, step %g x |value|", results[c].runs, eps);
+    std::printf(", %.3f s", seconds[c]);
+  }
   std::printf(")\n");
-  std::printf("%-36s %14s %20s", "parameter", "value",
-              want_forward ? "d loss / d param" : "finite difference");
-  if (want_forward && want_fd) std::printf(" %20s %10s", "finite difference", "rel. diff");
+  std::printf("%-36s %14s", "parameter", "value");
+  for (std::size_t c = 0; c < modes.size(); ++c) std::printf(" %20s", ("d loss / d p: " + modes[c]).c_str());
+  if (modes.size() > 1) std::printf(" %12s", "max rel diff");
   std::printf("\n");
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t j = 0; j < paths.size(); ++j) {
-    const double g = main.grad[j];
-    std::printf("%-36s %14.6g %20.10g", paths[j].c_str(), x[j], g);
+    std::printf("%-36s %14.6g", paths[j].c_str(), x[j]);
     nlohmann::json row = {{"path", paths[j]}, {"value", x[j]}};
-    if (want_forward) row["forward"] = number_or_null(fwd.grad[j]);
-    if (want_fd) row["fd"] = number_or_null(fd.grad[j]);
-    if (want_forward && want_fd) {
-      const double rel = relative_difference(fwd.grad[j], fd.grad[j]);
-      std::printf(" %20.10g %10.2e", fd.grad[j], rel);
-      row["relative_difference"] = number_or_null(rel);
+    double worst = 0.0;
+    for (std::size_t c = 0; c < modes.size(); ++c) {
+      std::printf(" %20.10g", results[c].grad[j]);
+      row[modes[c]] = number_or_null(results[c].grad[j]);
+      if (c > 0) worst = std::max(worst, relative_difference(results[0].grad[j], results[c].grad[j]));
+    }
+    if (modes.size() > 1) {
+      std::printf(" %12.2e", worst);
+      row["relative_difference"] = number_or_null(worst);
     }
     std::printf("\n");
     rows.push_back(row);
   }
-  std::string status = want_forward ? fwd.status : fd.status;
-  if (status == "ok" && want_fd && fd.status != "ok") status = "finite differences: " + fd.status;
+  std::string status = "ok";
+  for (std::size_t c = 0; c < modes.size() && status == "ok"; ++c)
+    if (results[c].status != "ok") status = modes[c] + ": " + results[c].status;
   if (status != "ok") std::fprintf(stderr, "%s\n", status.c_str());
   if (!args.out.empty()) {
     const nlohmann::json out = {
@@ -114,7 +129,7 @@ void register_gradient(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<GradientArgs>();
   CLI::App* cmd = app.add_subcommand(
       "gradient",
-      "The loss and its derivative with respect to many scene numbers at once (forward mode or FD)");
+      "The loss and its derivative with respect to many scene numbers at once (forward, reverse, FD)");
   add_scene_args(*cmd, args->scene);
   cmd->add_option("--value", args->value, "Value of the sweep parameter (default: the scene's own)");
   cmd->add_option("--wrt", args->wrt,
@@ -122,9 +137,9 @@ void register_gradient(CLI::App& app, int& exit_code) {
                   "differentiable number of the scene")
       ->required();
   cmd->add_option("--mode", args->mode,
-                  "forward (tangent lanes), fd (central differences) or both (side by side); reverse mode is "
-                  "not implemented yet")
-      ->check(CLI::IsMember({"forward", "fd", "both"}));
+                  "forward (tangent lanes), reverse (one taped run), fd (central differences), both (forward "
+                  "and fd side by side) or all (forward, reverse and fd)")
+      ->check(CLI::IsMember({"forward", "reverse", "fd", "both", "all"}));
   cmd->add_option("--fd-eps", args->fd_eps,
                   "Relative finite-difference step: h = eps |value| (eps where the value is 0); default "
                   "gradient.fd_eps");

@@ -20,8 +20,17 @@ SG_HD inline S mujoco_impedance(const S solimp[5], const S& r) {
   S y;
   if (power == 1.0) {
     y = x;
-  } else if (power == 2.0 && tangent_free(power)) {  // MuJoCo's default: the same values without pow
-    y = x <= mid ? S(x * x / mid) : S(1.0 - (1.0 - x) * (1.0 - x) / (1.0 - mid));
+  } else if (power == 2.0) {  // MuJoCo's default: the same values without pow
+    const bool low = x <= mid;
+    y = low ? S(x * x / mid) : S(1.0 - (1.0 - x) * (1.0 - x) / (1.0 - mid));
+    if (!tangent_free(power)) {
+      // d y / d power at 2 (y (ln x - ln mid), or (y - 1)(ln(1 - x) - ln(1 - mid))), added with value 0:
+      // the values must not depend on which parameters carry derivatives.
+      const double xv = value(x), mv = value(mid), yv = value(y);
+      const double dy_dp = low ? (xv > 0.0 ? yv * (std::log(xv) - std::log(mv)) : 0.0)
+                               : (yv - 1.0) * (std::log(1.0 - xv) - std::log(1.0 - mv));
+      y += (power - value(power)) * dy_dp;
+    }
   } else if (x <= mid) {
     y = pow(x, power) / pow(mid, power - 1.0);
   } else {

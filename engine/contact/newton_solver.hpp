@@ -144,6 +144,30 @@ SG_HD inline void solve_hessian(const NewtonWorkspace<MB>& ws, int n, double* x)
   for (int b = 0; 6 * b < n; ++b) cholesky_solve(ws.H + 6 * b * (ld + 1), 6, ld, x + 6 * b);
 }
 
+// Reverse mode: a' = H^-1 res' as an expression the tape records, acc_k = a_k + sum_i (H^-1)_ki (res_i -
+// value(res_i)) (value a_k, derivative that of the implicit function). H^-1 column by column from the
+// factor; exact zeros (other bodies of a block-diagonal H) add no node.
+template <class S, int MB>
+inline void implicit_adjoint_combination(const NewtonWorkspace<MB>& ws, int n, int bodies, const S* res,
+                                         BodyVelocity<S>* acc) {
+  S out[NewtonWorkspace<MB>::kMaxN];
+  for (int k = 0; k < n; ++k) out[k] = S(ws.a[k]);
+  for (int i = 0; i < n; ++i) {
+    if (tangent_free(res[i])) continue;
+    double column[NewtonWorkspace<MB>::kMaxN];
+    for (int k = 0; k < n; ++k) column[k] = k == i ? 1.0 : 0.0;
+    solve_hessian(ws, n, column);  // column i of H^-1 = row i (H is symmetric)
+    const S delta = res[i] - value(res[i]);
+    for (int k = 0; k < n; ++k)
+      if (column[k] != 0.0) out[k] += column[k] * delta;
+  }
+  for (int b = 0; b < bodies; ++b)
+    for (int k = 0; k < 3; ++k) {
+      acc[b].lin[k] = out[6 * b + k];
+      acc[b].ang[k] = out[6 * b + 3 + k];
+    }
+}
+
 // The solution's values are in ws.a; writes acc (with derivatives by implicit differentiation when S is a
 // dual) and each row's force D (aref - J a) on active rows, 0 on the others; clamp_forces keeps them >= 0.
 template <class S, int MB>
@@ -151,7 +175,7 @@ SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* bo
                                   const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
                                   NewtonWorkspace<MB>& ws, bool clamp_forces, bool derivatives = true) {
   const int n = 6 * bodies;
-  if constexpr (is_dual_v<S>) {
+  if constexpr (has_derivatives_v<S>) {
     if (!derivatives) {  // values only (a switching margin needs no more): the tangents are left at zero
       for (int b = 0; b < bodies; ++b)
         for (int k = 0; k < 3; ++k) {
@@ -197,22 +221,26 @@ SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* bo
           res[6 * row.body_b + 3 + k] += row.jb.ang[k] * w;
         }
     }
-    constexpr int lanes = ScalarTraits<S>::lanes;
-    for (int l = 0; l < lanes; ++l) {
-      double rhs[NewtonWorkspace<MB>::kMaxN];
-      for (int i = 0; i < n; ++i) rhs[i] = res[i].d[l];
-      solve_hessian(ws, n, rhs);
+    if constexpr (is_dual_v<S>) {
+      constexpr int lanes = ScalarTraits<S>::lanes;
+      for (int l = 0; l < lanes; ++l) {
+        double rhs[NewtonWorkspace<MB>::kMaxN];
+        for (int i = 0; i < n; ++i) rhs[i] = res[i].d[l];
+        solve_hessian(ws, n, rhs);
+        for (int b = 0; b < bodies; ++b)
+          for (int k = 0; k < 3; ++k) {
+            acc[b].lin[k].d[l] = rhs[6 * b + k];
+            acc[b].ang[k].d[l] = rhs[6 * b + 3 + k];
+          }
+      }
       for (int b = 0; b < bodies; ++b)
         for (int k = 0; k < 3; ++k) {
-          acc[b].lin[k].d[l] = rhs[6 * b + k];
-          acc[b].ang[k].d[l] = rhs[6 * b + 3 + k];
+          acc[b].lin[k].v = ws.a[6 * b + k];
+          acc[b].ang[k].v = ws.a[6 * b + 3 + k];
         }
+    } else {
+      implicit_adjoint_combination(ws, n, bodies, res, acc);
     }
-    for (int b = 0; b < bodies; ++b)
-      for (int k = 0; k < 3; ++k) {
-        acc[b].lin[k].v = ws.a[6 * b + k];
-        acc[b].ang[k].v = ws.a[6 * b + 3 + k];
-      }
   } else {
     (void)body_mass, (void)body_inertia;
     for (int b = 0; b < bodies; ++b)

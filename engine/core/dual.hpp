@@ -33,9 +33,11 @@ struct Dual {
     v *= o.v;
     return *this;
   }
+  // The value by a true division (not v * (1 / o.v), which rounds differently): a dual run must take the
+  // same steps as a double run, and adaptive error estimates amplify a one-ulp difference.
   SG_INLINE Dual& operator/=(const Dual& o) {
     const double inv = 1.0 / o.v;
-    v *= inv;
+    v /= o.v;
     for (int i = 0; i < N; ++i) d[i] = (d[i] - v * o.d[i]) * inv;
     return *this;
   }
@@ -110,7 +112,7 @@ SG_INLINE Dual<N> operator/(const Dual<N>& a, double b) {
 template <int N>
 SG_INLINE Dual<N> operator/(double a, const Dual<N>& b) {
   const double inv = 1.0 / b.v;
-  return chain(b, a * inv, -a * inv * inv);
+  return chain(b, a / b.v, -a * inv * inv);
 }
 
 // Comparisons look at the value only: branches in the model pick a piece, derivatives follow it.

@@ -7,21 +7,35 @@
 
 #include "engine/core/dual.hpp"
 #include "engine/core/platform.hpp"
+#include "engine/core/reverse.hpp"
 
 namespace sg {
 
 template <class S>
 struct ScalarTraits {
   static constexpr bool is_dual = false;
+  static constexpr bool is_reverse = false;
   static constexpr int lanes = 0;
 };
 template <int N>
 struct ScalarTraits<Dual<N>> {
   static constexpr bool is_dual = true;
+  static constexpr bool is_reverse = false;
   static constexpr int lanes = N;
+};
+template <>
+struct ScalarTraits<Rev> {
+  static constexpr bool is_dual = false;
+  static constexpr bool is_reverse = true;
+  static constexpr int lanes = 0;
 };
 template <class S>
 inline constexpr bool is_dual_v = ScalarTraits<S>::is_dual;
+template <class S>
+inline constexpr bool is_reverse_v = ScalarTraits<S>::is_reverse;
+// Carries derivatives of some kind (forward tangents or a tape).
+template <class S>
+inline constexpr bool has_derivatives_v = is_dual_v<S> || is_reverse_v<S>;
 
 // Plain-double versions so unqualified calls inside namespace sg resolve for both scalar kinds.
 SG_HD inline double sqrt(double x) {
@@ -77,6 +91,9 @@ template <int N>
 SG_HD inline double value(const Dual<N>& x) {
   return x.v;
 }
+inline double value(const Rev& x) {
+  return x.v;
+}
 
 // Tangent lane i of x (0 for plain doubles).
 SG_HD inline double tangent(double, int) {
@@ -109,6 +126,12 @@ SG_HD inline bool tangent_free(const Dual<N>& x) {
     if (x.d[i] != 0.0) return false;
   return true;
 }
+inline bool tangent_free(const Rev& x) {
+  return x.i <= 0;
+}
+inline bool is_zero(const Rev& x) {
+  return x.v == 0.0 && x.i <= 0;
+}
 
 // The value of x with its derivatives cut: the "stop gradient" of JAX.
 SG_HD inline double detach(double x) {
@@ -118,6 +141,9 @@ template <int N>
 SG_HD inline Dual<N> detach(const Dual<N>& x) {
   return Dual<N>(x.v);
 }
+inline Rev detach(const Rev& x) {
+  return Rev(x.v);
+}
 
 // Value of `primal`, derivatives of `surrogate`: the straight-through estimator used by CFD.
 SG_HD inline double straight_through(double primal, double) {
@@ -126,6 +152,11 @@ SG_HD inline double straight_through(double primal, double) {
 template <int N>
 SG_HD inline Dual<N> straight_through(const Dual<N>& primal, const Dual<N>& surrogate) {
   Dual<N> r = surrogate;
+  r.v = primal.v;
+  return r;
+}
+inline Rev straight_through(const Rev& primal, const Rev& surrogate) {
+  Rev r = surrogate;
   r.v = primal.v;
   return r;
 }

@@ -40,6 +40,7 @@ ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::st
       data_(data),
       ws_double_(std::make_unique<SimWorkspace<double>>()),
       ws_lanes_(std::make_unique<SimWorkspace<Lanes>>()) {
+  base_rev_ = std::make_unique<ProblemData<Rev>>(convert_problem<Rev>(problem.data));
   if (paths_.empty()) throw std::invalid_argument("--wrt: no parameter given");
   const std::vector<std::string> known = differentiable_parameters(problem);
   for (std::size_t i = 0; i < paths_.size(); ++i) {
@@ -59,6 +60,7 @@ ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::st
                                   "mass to differentiate with respect to it, or use the density");
     offset_double_.push_back(od);
     offset_lanes_.push_back(ol);
+    offset_rev_.push_back(offset_of(*base_rev_, p));
   }
 }
 
@@ -119,6 +121,51 @@ ObjectiveGradient ParameterGradient::forward(const std::vector<double>& values) 
     for (std::size_t j = first; j < last; ++j) out.grad[j] = r.loss.d[j - first];
   }
   if (out.status != "ok" && out.stats.status != Status::ok) out.loss = kNaN;
+  return out;
+}
+
+ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) {
+  ObjectiveGradient out;
+  const std::size_t n = paths_.size();
+  out.grad.assign(n, kNaN);
+  out.loss = kNaN;
+  if (integrator_.through_controller && is_adaptive(integrator_.method)) {
+    out.status =
+        "reverse mode differentiates frozen step sizes: set gradient.through_controller=false (or "
+        "use forward mode)";
+    return out;
+  }
+  if (!ws_rev_) ws_rev_ = std::make_unique<SimWorkspace<Rev>>();
+  RevTape& tape = RevTape::current();
+  tape.clear();
+  tape.reserve(static_cast<std::size_t>(tape_nodes_) + tape_nodes_ / 4 + 1024);
+  auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
+  std::vector<int> leaf(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    Rev& slot = slot_at(*pd, offset_rev_[j]);
+    slot = Rev::variable(values[j]);
+    leaf[j] = slot.i;
+  }
+  const RunOutput<Rev> r = run(*pd, *ws_rev_);
+  out.runs = 1;
+  out.stats = r.stats;
+  tape_nodes_ = tape.size();
+  tape_bytes_ = tape.bytes();
+  if (r.stats.status != Status::ok) {
+    out.status = describe_failure(r.stats);
+    tape.clear();
+    return out;
+  }
+  out.loss = r.loss.v;
+  const std::vector<double> adj = reverse_sweep(tape, r.loss.i);
+  for (std::size_t j = 0; j < n; ++j) {
+    out.grad[j] = r.loss.i <= 0 ? 0.0 : adj[static_cast<std::size_t>(leaf[j])];
+    if (!std::isfinite(out.grad[j]) && out.status == "ok") {
+      out.stats.status = Status::nonfinite_gradient;
+      out.status = "nonfinite_gradient: d loss / d " + paths_[j] + " overflowed";
+    }
+  }
+  tape.clear();
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Derivatives of one objective with respect to any set of the scene's differentiable numbers at once (dotted
-// paths, as in the scene file): forward mode carries kLanes tangents per run (ceil(P / kLanes) runs), central
+// paths, as in the scene file): forward mode carries kLanes tangents per run (ceil(P / kLanes) runs), reverse
+// mode records one run on a tape (engine/core/reverse.hpp) and sweeps it back once for all P, central
 // finite differences take two runs per parameter. The objective is the scene's loss, or with trajectory data
 // the mean squared position error against it (engine/gradient/trajectory_data.hpp).
 #include <cstddef>
@@ -14,7 +15,7 @@
 
 namespace sg {
 
-enum class GradientMode : unsigned char { forward, fd };
+enum class GradientMode : unsigned char { forward, reverse, fd };
 
 struct ObjectiveGradient {
   double loss = 0.0;
@@ -49,6 +50,12 @@ class ParameterGradient {
 
   double objective(const std::vector<double>& values, SolveStats* stats = nullptr);
   ObjectiveGradient forward(const std::vector<double>& values);
+  // One taped run and one reverse sweep. Refuses (status) integrator.through_controller, whose step-size
+  // derivatives only forward mode carries.
+  ObjectiveGradient reverse(const std::vector<double>& values);
+  // The last reverse run's tape: nodes and bytes.
+  long tape_nodes() const { return tape_nodes_; }
+  std::size_t tape_bytes() const { return tape_bytes_; }
   // Needs trajectory data.
   ResidualJacobian residuals(const std::vector<double>& values);
   // Central differences with step eps * |x| (eps where x = 0), per parameter.
@@ -62,6 +69,11 @@ class ParameterGradient {
   std::vector<std::ptrdiff_t> offset_double_, offset_lanes_;
   ProblemData<double> base_;
   ProblemData<Lanes> base_lanes_;
+  std::vector<std::ptrdiff_t> offset_rev_;
+  std::unique_ptr<ProblemData<Rev>> base_rev_;
+  std::unique_ptr<SimWorkspace<Rev>> ws_rev_;
+  long tape_nodes_ = 0;
+  std::size_t tape_bytes_ = 0;
   IntegratorSettings integrator_;
   const TrajectoryData* data_;
   std::unique_ptr<SimWorkspace<double>> ws_double_;

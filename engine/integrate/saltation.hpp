@@ -31,6 +31,16 @@ SG_HD bool apply_saltation(const System& sys, typename System::Scalar* y,
       for (int i = 0; i < n; ++i) y[i].d[l] += (value(f_minus[i]) - value(f_plus[i])) * dtau;
     }
     return changed;
+  } else if constexpr (is_reverse_v<S>) {
+    // The same jump as an expression: dtau = -(g - value(g)) / rate has value 0 and the derivative of the
+    // switching time, so the tape records y+ = y- + (f- - f+) dtau with the values unchanged.
+    if (!event_jumps(id.kind) || id.tangential || !sys.saltation_applies()) return false;
+    const S g = sys.event_value(y, id);
+    const double rate = sys.event_rate(y, id);
+    if (!(std::fabs(rate) > 1e-12) || tangent_free(g)) return false;
+    const S dtau = (detach(g) - g) / rate;
+    for (int i = 0; i < sys.dim(); ++i) y[i] += (value(f_minus[i]) - value(f_plus[i])) * dtau;
+    return true;
   } else {
     (void)sys, (void)y, (void)f_minus, (void)f_plus, (void)id;
     return false;

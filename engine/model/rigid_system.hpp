@@ -68,7 +68,7 @@ class RigidSystem {
     if (!cfd.enabled) return simulated_accelerations(y, false, acc, true);
     if (!cfd.straight_through) return simulated_accelerations(y, true, acc, true);
     simulated_accelerations(y, false, acc, true);
-    if constexpr (is_dual_v<S>) {
+    if constexpr (has_derivatives_v<S>) {
       // The surrogate only supplies derivatives: solved afresh each time, never part of the mode, from the
       // contacts the simulated model just collected (out to the CFD width).
       BodyVelocity<S> surrogate[kMaxBodies];
@@ -326,7 +326,7 @@ class RigidSystem {
   // in a straight-through dual run the CFD width too, so that the surrogate reuses the same contacts.
   SG_HD double collection_band(bool with_cfd) const {
     double band = frozen_ ? cfd_width() + kLookahead : cfd_band(with_cfd);
-    if (is_dual_v<S> && model_->cfd.enabled && model_->cfd.straight_through) {
+    if (has_derivatives_v<S> && model_->cfd.enabled && model_->cfd.straight_through) {
       const double width = value(model_->cfd.solimp[2]);
       if (width > band) band = width;
     }

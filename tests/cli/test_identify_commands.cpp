@@ -48,7 +48,7 @@ TEST_CASE("gradient refuses unknown, repeated and derived parameters") {
   const auto mass = run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt model.bodies.0.mass");
   CHECK(mass.exit_code == 2);
   CHECK(mass.output.find("set a mass") != std::string::npos);
-  CHECK(run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt all --mode reverse").exit_code ==
+  CHECK(run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt all --mode backward").exit_code ==
         2);
   CHECK(run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt all --fd-eps -1").exit_code == 2);
 }

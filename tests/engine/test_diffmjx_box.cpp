@@ -87,8 +87,9 @@ TEST_CASE(
   CHECK(std::fabs(a.loss - -0.3017952) < 1e-7);
   // Frozen-step AD without events depends on the step sequence (a 0.4% bias here), and ours is not exactly
   // DiffMJX's (their state integrates the body rate with RKMK, and their error norm covers 19 entries):
-  // measured 0.1725536, 0.09% from the paper's.
-  CHECK(std::fabs(a.grad - 0.17239) < 3e-4);
+  // measured 0.172737, 0.2% from the paper's (0.1725536 while dual runs rounded divisions differently from
+  // double runs and so took slightly different steps than the run they differentiate).
+  CHECK(std::fabs(a.grad - 0.17239) < 5e-4);
   CHECK(std::fabs(a.grad_fd - 0.17146) < 1e-5);
 
   PointEvaluator on(test::shipped("toss_box_diffmjx_softcol.json", with(sets, {"gradient.fd_eps=1e-5"})));

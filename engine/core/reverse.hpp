@@ -1,0 +1,245 @@
+#pragma once
+// Reverse-mode scalar: a value and the index of the tape node that computed it (0: a constant; node 0 is a
+// placeholder, so that zero-filled scratch memory reads as the constant 0, as a zero-filled Dual does). Every
+// operation on Rev appends one node with at most two parents and the local partial derivatives; a reverse
+// sweep over the tape (reverse_sweep) then gives the derivative of one output with respect to every
+// variable at once. Running the engine's templated step on Rev is the discrete adjoint of exactly the
+// computation a double run does: values are computed by the same formulas, so they match a double run bit
+// for bit, and comparisons look at values only (branches pick a piece, derivatives follow it), as for Dual.
+//
+// The tape is per thread (sweeps run points on workers), cleared by the caller before a run, and reserved
+// up front from the previous run's size so that steps do not allocate once it has grown. Host only: device
+// sweeps use forward mode.
+#include <cmath>
+#include <vector>
+
+namespace sg {
+
+struct RevNode {
+  int a, b;       // parents (0: none)
+  double da, db;  // d node / d parent
+};
+
+class RevTape {
+ public:
+  static RevTape& current() {
+    thread_local RevTape tape;
+    return tape;
+  }
+  void clear() {
+    nodes_.clear();
+    nodes_.push_back({0, 0, 0.0, 0.0});  // node 0: the constants' placeholder, never swept
+  }
+  void reserve(std::size_t n) { nodes_.reserve(n); }
+  int size() const { return static_cast<int>(nodes_.size()); }
+  std::size_t bytes() const { return nodes_.capacity() * sizeof(RevNode); }
+  const RevNode& node(int i) const { return nodes_[static_cast<std::size_t>(i)]; }
+  int push(int a, double da, int b, double db) {
+    nodes_.push_back({a, b, da, db});
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+
+ private:
+  std::vector<RevNode> nodes_;
+};
+
+struct Rev {
+  double v;
+  int i;  // tape node, 0 for a constant
+
+  Rev() = default;                                 // uninitialised like a double
+  constexpr Rev(double value) : v(value), i(0) {}  // NOLINT(google-explicit-constructor)
+
+  // A new independent variable on the current tape.
+  static Rev variable(double value) {
+    Rev r;
+    r.v = value;
+    r.i = RevTape::current().push(0, 0.0, 0, 0.0);
+    return r;
+  }
+
+  inline Rev& operator+=(const Rev& o);
+  inline Rev& operator-=(const Rev& o);
+  inline Rev& operator*=(const Rev& o);
+  inline Rev& operator/=(const Rev& o);
+};
+
+// The result of an operation with value v and parents a, b (constants are dropped).
+inline Rev rev_node(double v, int a, double da, int b, double db) {
+  if (b <= 0) {
+    if (a <= 0) return Rev(v);
+    Rev r;
+    r.v = v;
+    r.i = RevTape::current().push(a, da, 0, 0.0);
+    return r;
+  }
+  if (a <= 0) {
+    Rev r;
+    r.v = v;
+    r.i = RevTape::current().push(b, db, 0, 0.0);
+    return r;
+  }
+  Rev r;
+  r.v = v;
+  r.i = RevTape::current().push(a, da, b, db);
+  return r;
+}
+inline Rev rev_chain(const Rev& x, double fx, double dfx) {
+  return rev_node(fx, x.i, dfx, 0, 0.0);
+}
+
+inline Rev operator+(const Rev& a, const Rev& b) {
+  return rev_node(a.v + b.v, a.i, 1.0, b.i, 1.0);
+}
+inline Rev operator-(const Rev& a, const Rev& b) {
+  return rev_node(a.v - b.v, a.i, 1.0, b.i, -1.0);
+}
+inline Rev operator*(const Rev& a, const Rev& b) {
+  return rev_node(a.v * b.v, a.i, b.v, b.i, a.v);
+}
+inline Rev operator/(const Rev& a, const Rev& b) {
+  const double inv = 1.0 / b.v;
+  const double q = a.v / b.v;
+  return rev_node(q, a.i, inv, b.i, -q * inv);
+}
+inline Rev operator-(const Rev& a) {
+  return rev_chain(a, -a.v, -1.0);
+}
+inline Rev operator+(const Rev& a) {
+  return a;
+}
+inline Rev operator+(const Rev& a, double b) {
+  return rev_chain(a, a.v + b, 1.0);
+}
+inline Rev operator+(double a, const Rev& b) {
+  return rev_chain(b, a + b.v, 1.0);
+}
+inline Rev operator-(const Rev& a, double b) {
+  return rev_chain(a, a.v - b, 1.0);
+}
+inline Rev operator-(double a, const Rev& b) {
+  return rev_chain(b, a - b.v, -1.0);
+}
+inline Rev operator*(const Rev& a, double b) {
+  return rev_chain(a, a.v * b, b);
+}
+inline Rev operator*(double a, const Rev& b) {
+  return rev_chain(b, a * b.v, a);
+}
+inline Rev operator/(const Rev& a, double b) {
+  return rev_chain(a, a.v / b, 1.0 / b);
+}
+inline Rev operator/(double a, const Rev& b) {
+  const double inv = 1.0 / b.v;
+  return rev_chain(b, a / b.v, -a * inv * inv);  // a true division: the values of a double run
+}
+inline Rev& Rev::operator+=(const Rev& o) {
+  return *this = *this + o;
+}
+inline Rev& Rev::operator-=(const Rev& o) {
+  return *this = *this - o;
+}
+inline Rev& Rev::operator*=(const Rev& o) {
+  return *this = *this * o;
+}
+inline Rev& Rev::operator/=(const Rev& o) {
+  return *this = *this / o;
+}
+
+#define SG_REV_COMPARE(op)                              \
+  inline bool operator op(const Rev& a, const Rev& b) { \
+    return a.v op b.v;                                  \
+  }                                                     \
+  inline bool operator op(const Rev& a, double b) {     \
+    return a.v op b;                                    \
+  }                                                     \
+  inline bool operator op(double a, const Rev& b) {     \
+    return a op b.v;                                    \
+  }
+SG_REV_COMPARE(<)
+SG_REV_COMPARE(<=)
+SG_REV_COMPARE(>)
+SG_REV_COMPARE(>=)
+SG_REV_COMPARE(==)
+SG_REV_COMPARE(!=)
+#undef SG_REV_COMPARE
+
+inline Rev sqrt(const Rev& x) {
+  const double s = std::sqrt(x.v);
+  return rev_chain(x, s, 0.5 / s);
+}
+inline Rev exp(const Rev& x) {
+  const double e = std::exp(x.v);
+  return rev_chain(x, e, e);
+}
+inline Rev log(const Rev& x) {
+  return rev_chain(x, std::log(x.v), 1.0 / x.v);
+}
+inline Rev log1p(const Rev& x) {
+  return rev_chain(x, std::log1p(x.v), 1.0 / (1.0 + x.v));
+}
+inline Rev sin(const Rev& x) {
+  return rev_chain(x, std::sin(x.v), std::cos(x.v));
+}
+inline Rev cos(const Rev& x) {
+  return rev_chain(x, std::cos(x.v), -std::sin(x.v));
+}
+inline Rev tan(const Rev& x) {
+  const double t = std::tan(x.v);
+  return rev_chain(x, t, 1.0 + t * t);
+}
+inline Rev tanh(const Rev& x) {
+  const double t = std::tanh(x.v);
+  return rev_chain(x, t, 1.0 - t * t);
+}
+inline Rev atan(const Rev& x) {
+  return rev_chain(x, std::atan(x.v), 1.0 / (1.0 + x.v * x.v));
+}
+inline Rev atan2(const Rev& y, const Rev& x) {
+  const double inv = 1.0 / (x.v * x.v + y.v * y.v);
+  return rev_node(std::atan2(y.v, x.v), y.i, x.v * inv, x.i, -y.v * inv);
+}
+inline Rev abs(const Rev& x) {
+  return x.v < 0.0 ? -x : x;
+}
+inline Rev fabs(const Rev& x) {
+  return abs(x);
+}
+inline Rev pow(const Rev& x, double p) {
+  if (p == 0.0) return Rev(1.0);
+  return rev_chain(x, std::pow(x.v, p), p * std::pow(x.v, p - 1.0));
+}
+// As pow(Dual, Dual): finite at x = 0, values from std::pow.
+inline Rev pow(const Rev& x, const Rev& p) {
+  const double v = std::pow(x.v, p.v);
+  const double dx = p.v == 0.0 ? 0.0 : p.v * std::pow(x.v, p.v - 1.0);
+  const double dp = v == 0.0 ? 0.0 : v * std::log(x.v);
+  return rev_node(v, x.i, dx, p.i, dp);
+}
+inline Rev min(const Rev& a, const Rev& b) {
+  return b.v < a.v ? b : a;
+}
+inline Rev max(const Rev& a, const Rev& b) {
+  return a.v < b.v ? b : a;
+}
+// Derivatives are only known after the reverse sweep: a Rev is finite when its value is.
+inline bool isfinite(const Rev& x) {
+  return std::isfinite(x.v);
+}
+
+// d output / d node for every node of the tape (the adjoints), by one reverse sweep.
+inline std::vector<double> reverse_sweep(const RevTape& tape, int output) {
+  std::vector<double> adj(static_cast<std::size_t>(tape.size()), 0.0);
+  if (output <= 0) return adj;
+  adj[static_cast<std::size_t>(output)] = 1.0;
+  for (int k = output; k > 0; --k) {
+    const double g = adj[static_cast<std::size_t>(k)];
+    if (g == 0.0) continue;
+    const RevNode& n = tape.node(k);
+    adj[static_cast<std::size_t>(n.a)] += g * n.da;  // node 0 collects what constants would get
+    adj[static_cast<std::size_t>(n.b)] += g * n.db;
+  }
+  return adj;
+}
+
+}  // namespace sg
