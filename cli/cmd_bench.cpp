@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
+#include "engine/gradient/parameter_gradient.hpp"
 #include "engine/gradient/point_eval.hpp"
 #include "engine/problem/load_problem.hpp"
 #include "engine/sweep/sweep.hpp"
@@ -93,7 +94,8 @@ void bench_3d_sweeps(const BenchArgs& args, int repeats, double budget) {
       {"toss_box_mjx", {}, ""},
       {"toss_box_diffmjx", {}, ""},
       {"toss_box_diffmjx", {"integrator.rtol=1e-7", "integrator.atol=1e-7"}, "tsit5 1e-7"},
-      {"toss_box_diffmjx", {"integrator.rtol=1e-7", "integrator.atol=1e-7", "integrator.events=false"},
+      {"toss_box_diffmjx",
+       {"integrator.rtol=1e-7", "integrator.atol=1e-7", "integrator.events=false"},
        "tsit5 1e-7, events off"},
       {"toss_capsule_diffmjx", {}, ""},
       {"toss_cylinder_diffmjx", {}, ""},
@@ -102,7 +104,8 @@ void bench_3d_sweeps(const BenchArgs& args, int repeats, double budget) {
       {"billiards_nogravity", {}, ""},
   };
   std::printf(
-      "| scene | integrator | points | sweep wall time | accepted / point | rejected / point | events / point | "
+      "| scene | integrator | points | sweep wall time | accepted / point | rejected / point | events / "
+      "point | "
       "us / step | us / gradient step |\n|---|---|---|---|---|---|---|---|---|\n");
   for (const SweepCase& c : cases) {
     ProblemLoad loaded = load_problem_file(args.scenes + "/" + c.scene + ".json", c.sets);
@@ -123,8 +126,8 @@ void bench_3d_sweeps(const BenchArgs& args, int repeats, double budget) {
     if (*c.label) method = c.label;
     std::printf("| %s | %s | %ld | %.3f s | %.0f | %.1f | %.1f | %.2f | %.2f |\n", c.scene, method.c_str(),
                 best.stats.points, best.stats.seconds, static_cast<double>(best.stats.steps_total) / n,
-                static_cast<double>(best.stats.rejected_total) / n, static_cast<double>(best.stats.events_total) / n,
-                1e-3 * cost.ns_plain, 1e-3 * cost.ns_grad);
+                static_cast<double>(best.stats.rejected_total) / n,
+                static_cast<double>(best.stats.events_total) / n, 1e-3 * cost.ns_plain, 1e-3 * cost.ns_grad);
   }
 }
 
@@ -148,6 +151,52 @@ void bench_sweep(const BenchArgs& args, int repeats) {
   }
 }
 
+// Every differentiable number of a scene at once: one plain run, forward mode (ceil(P/4) runs of 4 lanes) and
+// reverse mode (one taped run and a sweep), best of `rounds`; with the reverse tape's size.
+void bench_all_gradients(const BenchArgs& args, int rounds) {
+  struct Case {
+    const char* scene;
+    std::vector<std::string> sets;
+    const char* label;
+  };
+  const std::vector<Case> cases = {
+      {"toss_box_diffmjx", {}, "1 s"},
+      {"billiards", {}, "1.6 s"},
+      {"identify_cube_toss", {}, "1 s"},
+      {"identify_cube_toss", {"integrator.steps=1000"}, "10 s"},
+  };
+  std::printf(
+      "| scene | horizon | parameters | plain run | forward, all | reverse, all | reverse / plain | accepted "
+      "steps | tape nodes | tape memory |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const Case& c : cases) {
+    ProblemLoad loaded = load_problem_file(args.scenes + "/" + c.scene + ".json", c.sets);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s", loaded.errors.c_str());
+      continue;
+    }
+    const Problem& p = *loaded.problem;
+    ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
+    const std::vector<double> x = g.initial_values();
+    double plain = 1e30, forward = 1e30, reverse = 1e30;
+    SolveStats stats;
+    for (int r = 0; r < rounds; ++r) {
+      auto t0 = Clock::now();
+      g.objective(x, &stats);
+      auto t1 = Clock::now();
+      g.forward(x);
+      auto t2 = Clock::now();
+      g.reverse(x);
+      auto t3 = Clock::now();
+      plain = std::min(plain, std::chrono::duration<double>(t1 - t0).count());
+      forward = std::min(forward, std::chrono::duration<double>(t2 - t1).count());
+      reverse = std::min(reverse, std::chrono::duration<double>(t3 - t2).count());
+    }
+    std::printf("| %s | %s | %zu | %.2f ms | %.1f ms | %.1f ms | %.0fx | %ld | %.2fM | %.0f MB |\n", c.scene,
+                c.label, x.size(), 1e3 * plain, 1e3 * forward, 1e3 * reverse, reverse / plain, stats.accepted,
+                1e-6 * static_cast<double>(g.tape_nodes()), 1e-6 * static_cast<double>(g.tape_bytes()));
+  }
+}
+
 int run(const BenchArgs& args) {
   const double budget = args.quick ? 0.02 : 0.3;
   std::printf("Per-step cost at the middle of each sweep range (ns per accepted step, best of 5 rounds)\n\n");
@@ -160,9 +209,12 @@ int run(const BenchArgs& args) {
               args.quick ? 2 : 20);
   bench_sweep(args, args.quick ? 2 : 20);
   if (args.quick) return kExitOk;  // the 3-D part takes a minute more
-  std::printf("\n3-D scenes: sweeps with AD and central FD on all cores (best of 3), per-point step counts of the AD "
-              "runs, cost per accepted step at the middle of the range (best of 3 rounds)\n\n");
+  std::printf(
+      "\n3-D scenes: sweeps with AD and central FD on all cores (best of 3), per-point step counts of the AD "
+      "runs, cost per accepted step at the middle of the range (best of 3 rounds)\n\n");
   bench_3d_sweeps(args, 3, 1.5);
+  std::printf("\nGradients of every differentiable number of the scene, single thread (best of 3)\n\n");
+  bench_all_gradients(args, 3);
   return kExitOk;
 }
 

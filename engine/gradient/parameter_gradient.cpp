@@ -150,7 +150,6 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
   out.runs = 1;
   out.stats = r.stats;
   tape_nodes_ = tape.size();
-  tape_bytes_ = tape.bytes();
   if (r.stats.status != Status::ok) {
     out.status = describe_failure(r.stats);
     tape.clear();

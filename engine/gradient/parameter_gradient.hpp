@@ -53,9 +53,11 @@ class ParameterGradient {
   // One taped run and one reverse sweep. Refuses (status) integrator.through_controller, whose step-size
   // derivatives only forward mode carries.
   ObjectiveGradient reverse(const std::vector<double>& values);
-  // The last reverse run's tape: nodes and bytes.
+  // The last reverse run's tape: nodes, and the memory its sweep needs (nodes and their adjoints).
   long tape_nodes() const { return tape_nodes_; }
-  std::size_t tape_bytes() const { return tape_bytes_; }
+  std::size_t tape_bytes() const {
+    return static_cast<std::size_t>(tape_nodes_) * (sizeof(RevNode) + sizeof(double));
+  }
   // Needs trajectory data.
   ResidualJacobian residuals(const std::vector<double>& values);
   // Central differences with step eps * |x| (eps where x = 0), per parameter.
@@ -73,7 +75,6 @@ class ParameterGradient {
   std::unique_ptr<ProblemData<Rev>> base_rev_;
   std::unique_ptr<SimWorkspace<Rev>> ws_rev_;
   long tape_nodes_ = 0;
-  std::size_t tape_bytes_ = 0;
   IntegratorSettings integrator_;
   const TrajectoryData* data_;
   std::unique_ptr<SimWorkspace<double>> ws_double_;

@@ -41,6 +41,7 @@ PointEvaluator::PointEvaluator(const Problem& problem)
       ws_double_(std::make_unique<SimWorkspace<double>>()),
       ws_dual_(std::make_unique<SimWorkspace<Dual1>>()) {
   offset_double_ = slot_offset(base_, problem.sweep.parameter);
+  sweep_parameter_ = problem.sweep.parameter;
   offset_dual_ = slot_offset(base_dual_, problem.sweep.parameter);
   const SmoothingSettings& sm = problem.gradient.smoothing;
   std::mt19937_64 rng(sm.seed);
@@ -49,7 +50,36 @@ PointEvaluator::PointEvaluator(const Problem& problem)
   for (double& w : noise_) w = normal(rng);
 }
 
+LossSample PointEvaluator::loss_and_grad_reverse(double x) {
+  if (!base_rev_) {
+    base_rev_ = std::make_unique<ProblemData<Rev>>(convert_problem<Rev>(base_));
+    offset_rev_ = slot_offset(*base_rev_, sweep_parameter_);
+    ws_rev_ = std::make_unique<SimWorkspace<Rev>>();
+  }
+  RevTape& tape = RevTape::current();
+  tape.clear();
+  tape.reserve(static_cast<std::size_t>(tape_hint_ + tape_hint_ / 4 + 1024));
+  auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
+  Rev& slot = slot_at(*pd, offset_rev_);
+  slot = Rev::variable(x);
+  const int leaf = slot.i;
+  NullObserver obs;
+  const RunOutput<Rev> run = run_simulation(*pd, integrator_, *ws_rev_, obs);
+  tape_hint_ = tape.size();
+  LossSample out;
+  out.stats = run.stats;
+  out.loss = run.stats.status == Status::ok ? run.loss.v : kNaN;
+  out.grad = kNaN;
+  if (run.stats.status == Status::ok) {
+    out.grad = run.loss.i > 0 ? reverse_sweep(tape, run.loss.i)[static_cast<std::size_t>(leaf)] : 0.0;
+    if (!std::isfinite(out.grad)) out.stats.status = Status::nonfinite_gradient;
+  }
+  tape.clear();
+  return out;
+}
+
 LossSample PointEvaluator::loss_and_grad(double x) {
+  if (gradient_.reverse) return loss_and_grad_reverse(x);
   ProblemData<Dual1> pd = base_dual_;
   slot_at(pd, offset_dual_) = seeded<Dual1>(x, 0);
   NullObserver obs;

@@ -42,7 +42,7 @@ class PointEvaluator {
   explicit PointEvaluator(const Problem& problem);
 
   PointResult evaluate(double x);
-  LossSample loss_and_grad(double x);  // one Dual<1> run
+  LossSample loss_and_grad(double x);  // one Dual<1> run, or a taped run with gradient.mode = reverse
   LossSample loss_only(double x);      // one double run
 
  private:
@@ -53,6 +53,13 @@ class PointEvaluator {
   std::ptrdiff_t offset_double_ = 0, offset_dual_ = 0;
   std::unique_ptr<SimWorkspace<double>> ws_double_;
   std::unique_ptr<SimWorkspace<Dual1>> ws_dual_;
+  // Reverse mode (gradient.mode = reverse), built on first use.
+  LossSample loss_and_grad_reverse(double x);
+  std::unique_ptr<ProblemData<Rev>> base_rev_;
+  std::ptrdiff_t offset_rev_ = 0;
+  std::unique_ptr<SimWorkspace<Rev>> ws_rev_;
+  long tape_hint_ = 0;
+  std::string sweep_parameter_;
   std::vector<double> noise_;  // the smoothing samples, the same at every point (common random numbers)
 };
 

@@ -59,6 +59,7 @@ struct SmoothingSettings {
 
 struct GradientSettings {
   double fd_eps = 1e-6;
+  bool reverse = false;  // gradient.mode: reverse (a taped run) instead of forward (a dual run)
   SmoothingSettings smoothing;
 };
 

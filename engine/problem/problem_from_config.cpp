@@ -201,6 +201,7 @@ Problem problem_from_config(const json& c) {
   p.integrator = read_integrator(c);
   const json& g = c.at("gradient");
   p.gradient.fd_eps = g.at("fd_eps").get<double>();
+  p.gradient.reverse = g.at("mode").get<std::string>() == "reverse";
   p.gradient.smoothing = {g.at("smoothing").at("samples").get<long>(),
                           g.at("smoothing").at("sigma").get<double>(),
                           g.at("smoothing").at("seed").get<unsigned long>()};

@@ -89,6 +89,19 @@ void step_to_outputs_needs_no_events(const RuleContext& ctx, std::vector<Issue>&
                     "intervals; set integrator.events=false to step across them as DiffMJX)"});
 }
 
+// Reverse mode differentiates the run with its step sizes frozen, and has no tangents during the run.
+void reverse_mode_needs_frozen_steps(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto mode = ctx.text("gradient.mode");
+  if (!mode || *mode != "reverse") return;
+  for (const char* key : {"gradient.through_controller", "gradient.control_tangents"}) {
+    const auto on = ctx.value(key);
+    if (on && on->is_boolean() && on->get<bool>())
+      errors.push_back({key,
+                        "true needs gradient.mode = forward (reverse mode records the run with its step "
+                        "sizes frozen and carries no tangents while it runs)"});
+  }
+}
+
 const std::vector<Rule>& rules() {
   static const std::vector<Rule> table = {sweep_range,
                                           sweep_parameter,
@@ -96,6 +109,7 @@ const std::vector<Rule>& rules() {
                                           contact_needs_integrator,
                                           dt_min_below_dt,
                                           step_to_outputs_needs_no_events,
+                                          reverse_mode_needs_frozen_steps,
                                           check_mujoco_parameters,
                                           check_rigid_rules};
   return table;

@@ -146,6 +146,10 @@ std::vector<FieldSpec> build_table() {
                  "Largest step factor after a rejected step."),
 
           number("gradient.fd_eps", 1e-6, above(0), fixed, "Finite-difference step for reference gradients."),
+          choice(
+              "gradient.mode", {"forward", "reverse"}, "forward",
+              "How the AD gradient is computed: forward (a dual number, one tangent per run) or reverse (one "
+              "taped run and a reverse sweep, every parameter at once); a sweep gives the same curve."),
           boolean(
               "gradient.through_controller", false,
               "Propagate derivatives through the adaptive step-size controller (Diffrax stops them). Across "

@@ -100,3 +100,31 @@ TEST_CASE("reverse mode refuses step sizes differentiated through the controller
   CHECK(rev.status.find("gradient.through_controller=false") != std::string::npos);
   CHECK(std::isnan(rev.grad[0]));
 }
+
+TEST_CASE("gradient.mode = reverse gives the forward sweep's curve") {
+  for (const char* name : {"toy_point_mass.json", "toss_box_diffmjx.json"}) {
+    CAPTURE(name);
+    const std::vector<std::string> few = {"sweep.points=12"};
+    std::vector<std::string> rev = few;
+    rev.push_back("gradient.mode=reverse");
+    PointEvaluator forward(test::shipped(name, few)), reverse(test::shipped(name, rev));
+    const Problem p = test::shipped(name, few);
+    for (long i = 0; i < p.sweep.points; ++i) {
+      const double x = p.sweep.value_at(i);
+      const LossSample a = forward.loss_and_grad(x), b = reverse.loss_and_grad(x);
+      REQUIRE(a.stats.status == Status::ok);
+      REQUIRE(b.stats.status == Status::ok);
+      CHECK(b.loss == a.loss);
+      CHECK(std::fabs(b.grad - a.grad) <= 1e-9 * std::max(std::fabs(a.grad), 1e-3));
+    }
+  }
+}
+
+TEST_CASE("gradient.mode = reverse refuses settings that need tangents during the run") {
+  for (const char* key : {"gradient.through_controller=true", "gradient.control_tangents=true"}) {
+    const ProblemLoad loaded =
+        load_problem_file(test::scene_path("toss_box_diffmjx.json"), {"gradient.mode=reverse", key});
+    CHECK_FALSE(loaded.ok());
+    CHECK(loaded.errors.find("needs gradient.mode = forward") != std::string::npos);
+  }
+}
