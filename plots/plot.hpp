@@ -37,9 +37,22 @@ struct Series {
   bool visible = true;  // legend toggle
 };
 
+// A scalar field on a regular grid, drawn as coloured cells beneath the series (2-D sweeps).
+struct Heatmap {
+  long nx = 0, ny = 0;  // 0: no heatmap
+  // Centres of the first and last cells along each axis.
+  double x_from = 0.0, x_to = 1.0, y_from = 0.0, y_to = 1.0;
+  std::vector<double> values;  // row-major: ny rows of nx; NaN: no value (drawn grey)
+  bool diverging = false;      // blue - white - red around 0 (signed quantities); else dark to bright
+  // Colour range; NaN: robust, the 2nd and 98th percentiles (diverging: symmetric about 0).
+  double lo = std::numeric_limits<double>::quiet_NaN();
+  double hi = std::numeric_limits<double>::quiet_NaN();
+};
+
 struct Plot {
   std::string title;
   Axis x, y;
+  Heatmap heatmap;
   std::vector<Series> series;
   std::vector<double> vertical_markers;  // e.g. the selected sweep value
   bool legend = true;

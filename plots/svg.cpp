@@ -7,6 +7,7 @@
 
 #include "engine/io/atomic_file.hpp"
 #include "plots/axis_math.hpp"
+#include "plots/heatmap.hpp"
 
 namespace sg::plot {
 namespace {
@@ -184,6 +185,27 @@ void draw_legend(std::string& out, const Plot& plot, const Frame& f, const std::
   out += "</g>\n";
 }
 
+// One rectangle per cell, beneath the series; cells extend half a step beyond the outer centres.
+void draw_heatmap(std::string& out, const Frame& f, const Heatmap& h) {
+  if (h.nx <= 0 || h.ny <= 0 || h.values.size() != static_cast<std::size_t>(h.nx * h.ny)) return;
+  const Range colours = heat_range(h);
+  const Range xe = heat_x_edges(h), ye = heat_y_edges(h);
+  const double dx = (xe.hi - xe.lo) / static_cast<double>(h.nx),
+               dy = (ye.hi - ye.lo) / static_cast<double>(h.ny);
+  for (long iy = 0; iy < h.ny; ++iy)
+    for (long ix = 0; ix < h.nx; ++ix) {
+      const double x0 = f.xmap.to_pixel(xe.lo + dx * static_cast<double>(ix));
+      const double x1 = f.xmap.to_pixel(xe.lo + dx * static_cast<double>(ix + 1));
+      const double y0 = f.ymap.to_pixel(ye.lo + dy * static_cast<double>(iy));
+      const double y1 = f.ymap.to_pixel(ye.lo + dy * static_cast<double>(iy + 1));
+      const Color c = heat_color(h, colours, h.values[static_cast<std::size_t>(iy * h.nx + ix)]);
+      // A hair wider than the cell, so that anti-aliasing leaves no seams.
+      out += "<rect x=\"" + num(std::min(x0, x1)) + "\" y=\"" + num(std::min(y0, y1)) + "\" width=\"" +
+             num(std::fabs(x1 - x0) + 0.5) + "\" height=\"" + num(std::fabs(y1 - y0) + 0.5) + "\" fill=\"" +
+             rgb(c) + "\"/>\n";
+    }
+}
+
 void draw_plot(std::string& out, const Plot& plot, const Rect& cell, std::size_t index) {
   const Frame f = make_frame(plot, cell);
   const std::string clip_id = "plot-clip-" + std::to_string(index);
@@ -193,6 +215,7 @@ void draw_plot(std::string& out, const Plot& plot, const Rect& cell, std::size_t
   draw_x_ticks(out, f);
   draw_y_ticks(out, f);
   out += "<g clip-path=\"url(#" + clip_id + ")\">\n";
+  draw_heatmap(out, f, plot.heatmap);
   const std::vector<Color> colors = resolve_colors(plot);
   for (bool faded_pass : {true, false}) {  // pinned reference sweeps go behind the live ones
     for (std::size_t i = 0; i < plot.series.size(); ++i) {

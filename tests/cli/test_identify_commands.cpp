@@ -2,6 +2,7 @@
 // written results, and clear refusals of bad parameters and data.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -82,4 +83,28 @@ TEST_CASE("fit refuses bad data files with the file and line") {
                                     temp("none.csv") + " --wrt model.bodies.0.friction.0");
   CHECK(missing.exit_code == 2);
   CHECK(missing.output.find("cannot read data file") != std::string::npos);
+}
+
+TEST_CASE("sweep2d writes the grid's maps and refuses bad axes") {
+  const std::string out = temp("grid.json"), svg = temp("grid.svg");
+  const auto r = run_softgrad("sweep2d " + scene("toy_point_mass.json") +
+                              " --set integrator.type=tsit5 --x model.particles.0.pos.2 0.2 2 5"
+                              " --y model.particles.0.vel.2 -2 -0.5 3 --out " +
+                              out + " --svg " + svg);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto j = read_json(out);
+  REQUIRE(j["loss"].size() == 3);
+  REQUIRE(j["loss"][0].size() == 5);
+  CHECK(j["x"]["values"][4].get<double>() == doctest::Approx(2.0));
+  // z0 = 2, v = -2 ends in the penalty contact, where the continuous ODE's derivative is 0.80035 (issue 8).
+  CHECK(j["grad_x"][0][4].get<double>() == doctest::Approx(0.80035).epsilon(1e-4));
+  CHECK(run_softgrad("sweep2d " + scene("toy_point_mass.json") +
+                     " --x model.particles.0.pos.2 0 1 1 --y "
+                     "model.particles.0.vel.2 0 1 3")
+            .exit_code == 2);
+  CHECK(run_softgrad("sweep2d " + scene("toy_point_mass.json") +
+                     " --x nope 0 1 3 --y model.particles.0.vel.2 0 "
+                     "1 3")
+            .exit_code == 2);
 }

@@ -1,0 +1,79 @@
+#include "plots/heatmap.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace sg::plot {
+namespace {
+
+double quantile(std::vector<double> v, double q) {
+  const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+Color mix(Color a, Color b, double t) {
+  auto c = [t](std::uint8_t x, std::uint8_t y) {
+    return static_cast<std::uint8_t>(std::lround(x + (y - x) * t));
+  };
+  return {c(a.r, b.r), c(a.g, b.g), c(a.b, b.b), 255};
+}
+
+// Piecewise-linear through stops at equal spacing.
+Color ramp(const Color* stops, int count, double t) {
+  t = std::clamp(t, 0.0, 1.0) * (count - 1);
+  const int i = std::min(static_cast<int>(t), count - 2);
+  return mix(stops[i], stops[i + 1], t - i);
+}
+
+Range edges(double from, double to, long n) {
+  const double half = n > 1 ? 0.5 * (to - from) / static_cast<double>(n - 1) : 0.5;
+  return {from - half, to + half};
+}
+
+}  // namespace
+
+Range heat_range(const Heatmap& h) {
+  std::vector<double> finite;
+  for (double v : h.values)
+    if (std::isfinite(v)) finite.push_back(h.diverging ? std::fabs(v) : v);
+  Range r{h.lo, h.hi};
+  if (!finite.empty()) {
+    if (h.diverging) {
+      const double m = quantile(finite, 0.98);
+      if (!std::isfinite(r.lo)) r.lo = -m;
+      if (!std::isfinite(r.hi)) r.hi = m;
+    } else {
+      if (!std::isfinite(r.lo)) r.lo = quantile(finite, 0.02);
+      if (!std::isfinite(r.hi)) r.hi = quantile(finite, 0.98);
+    }
+  }
+  if (!std::isfinite(r.lo) || !std::isfinite(r.hi)) r = {0.0, 1.0};
+  if (!(r.hi > r.lo)) {
+    const double pad = std::max(std::fabs(r.lo), 1.0) * 1e-3;
+    r = {r.lo - pad, r.hi + pad};
+  }
+  return r;
+}
+
+Color heat_color(const Heatmap& h, Range range, double v) {
+  if (!std::isfinite(v)) return {190, 190, 190, 255};
+  const double t = (v - range.lo) / (range.hi - range.lo);
+  if (h.diverging) {
+    static const Color stops[] = {{33, 102, 172, 255}, {247, 247, 247, 255}, {178, 24, 43, 255}};
+    return ramp(stops, 3, t);
+  }
+  static const Color stops[] = {
+      {48, 18, 59, 255}, {40, 100, 200, 255}, {30, 180, 170, 255}, {150, 210, 70, 255}, {250, 230, 40, 255}};
+  return ramp(stops, 5, t);
+}
+
+Range heat_x_edges(const Heatmap& h) {
+  return edges(h.x_from, h.x_to, h.nx);
+}
+Range heat_y_edges(const Heatmap& h) {
+  return edges(h.y_from, h.y_to, h.ny);
+}
+
+}  // namespace sg::plot
