@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/optimize/fit.hpp"
+#include "engine/problem/json_number.hpp"
 
 namespace sg::cli {
 namespace {
@@ -24,10 +25,6 @@ struct FitArgs {
   int print_every = 1;
   std::string out;
 };
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
 
 void print_step(const FitStep& s) {
   std::printf("%4d  loss %-14.8g", s.iteration, s.loss);

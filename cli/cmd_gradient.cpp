@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
+#include "engine/problem/json_number.hpp"
 
 namespace sg::cli {
 namespace {
@@ -25,10 +26,6 @@ struct GradientArgs {
   std::optional<double> fd_eps;
   std::string out;
 };
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
 
 double relative_difference(double a, double b) {
   const double scale = std::max(std::fabs(a), std::fabs(b));

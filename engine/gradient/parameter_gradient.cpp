@@ -13,17 +13,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-template <class S>
-std::ptrdiff_t offset_of(ProblemData<S>& pd, const std::string& path) {
-  S* slot = parameter_slot(pd, path);
-  return slot ? reinterpret_cast<char*>(slot) - reinterpret_cast<char*>(&pd) : -1;
-}
-
-template <class S>
-S& slot_at(ProblemData<S>& pd, std::ptrdiff_t offset) {
-  return *reinterpret_cast<S*>(reinterpret_cast<char*>(&pd) + offset);
-}
-
 bool is_mass_path(const std::string& path) {
   const std::string tail = ".mass";
   return path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
@@ -48,26 +37,26 @@ ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::st
     if (std::find(paths_.begin(), paths_.begin() + static_cast<std::ptrdiff_t>(i), p) !=
         paths_.begin() + static_cast<std::ptrdiff_t>(i))
       throw std::invalid_argument(p + ": given twice");
-    const std::ptrdiff_t od = offset_of(base_, p), ol = offset_of(base_lanes_, p);
+    const std::ptrdiff_t od = parameter_offset(base_, p), ol = parameter_offset(base_lanes_, p);
     if (od < 0 || ol < 0) {
       std::string message = p + ": not a differentiable number of this scene";
       if (const auto near = scene::nearest(p, known)) message += " (nearest: " + *near + ")";
       throw std::invalid_argument(message);
     }
-    if (is_mass_path(p) && slot_at(base_, od) == 0.0)
+    if (is_mass_path(p) && parameter_at(base_, od) == 0.0)
       throw std::invalid_argument(p +
                                   ": is 0, which means the mass comes from the shape and the density; set a "
                                   "mass to differentiate with respect to it, or use the density");
     offset_double_.push_back(od);
     offset_lanes_.push_back(ol);
-    offset_rev_.push_back(offset_of(*base_rev_, p));
+    offset_rev_.push_back(parameter_offset(*base_rev_, p));
   }
 }
 
 std::vector<double> ParameterGradient::initial_values() const {
   ProblemData<double> copy = base_;
   std::vector<double> out;
-  for (std::ptrdiff_t o : offset_double_) out.push_back(slot_at(copy, o));
+  for (std::ptrdiff_t o : offset_double_) out.push_back(parameter_at(copy, o));
   return out;
 }
 
@@ -92,10 +81,20 @@ RunOutput<S> ParameterGradient::run(ProblemData<S>& pd, SimWorkspace<S>& ws, std
 
 double ParameterGradient::objective(const std::vector<double>& values, SolveStats* stats) {
   ProblemData<double> pd = base_;
-  for (std::size_t j = 0; j < paths_.size(); ++j) slot_at(pd, offset_double_[j]) = values[j];
+  for (std::size_t j = 0; j < paths_.size(); ++j) parameter_at(pd, offset_double_[j]) = values[j];
   const RunOutput<double> r = run(pd, *ws_double_);
   if (stats) *stats = r.stats;
   return r.stats.status == Status::ok ? r.loss : kNaN;
+}
+
+ProblemData<ParameterGradient::Lanes> ParameterGradient::seeded_chunk(const std::vector<double>& values,
+                                                                      std::size_t first) const {
+  ProblemData<Lanes> pd = base_lanes_;
+  const std::size_t n = paths_.size(), last = std::min(n, first + kLanes);
+  for (std::size_t j = 0; j < n; ++j)
+    parameter_at(pd, offset_lanes_[j]) =
+        j >= first && j < last ? seeded<Lanes>(values[j], static_cast<int>(j - first)) : Lanes(values[j]);
+  return pd;
 }
 
 ObjectiveGradient ParameterGradient::forward(const std::vector<double>& values) {
@@ -103,11 +102,8 @@ ObjectiveGradient ParameterGradient::forward(const std::vector<double>& values) 
   out.grad.assign(paths_.size(), kNaN);
   const std::size_t n = paths_.size();
   for (std::size_t first = 0; first < n; first += kLanes) {
-    ProblemData<Lanes> pd = base_lanes_;
-    for (std::size_t j = 0; j < n; ++j) slot_at(pd, offset_lanes_[j]) = Lanes(values[j]);
+    ProblemData<Lanes> pd = seeded_chunk(values, first);
     const std::size_t last = std::min(n, first + kLanes);
-    for (std::size_t j = first; j < last; ++j)
-      slot_at(pd, offset_lanes_[j]) = seeded<Lanes>(values[j], static_cast<int>(j - first));
     const RunOutput<Lanes> r = run(pd, *ws_lanes_);
     ++out.runs;
     if (first == 0) {
@@ -142,7 +138,7 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
   auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
   std::vector<int> leaf(n);
   for (std::size_t j = 0; j < n; ++j) {
-    Rev& slot = slot_at(*pd, offset_rev_[j]);
+    Rev& slot = parameter_at(*pd, offset_rev_[j]);
     slot = Rev::variable(values[j]);
     leaf[j] = slot.i;
   }
@@ -180,11 +176,8 @@ ResidualJacobian ParameterGradient::residuals(const std::vector<double>& values)
   std::vector<Lanes> res;
   res.reserve(m);
   for (std::size_t first = 0; first < n; first += kLanes) {
-    ProblemData<Lanes> pd = base_lanes_;
-    for (std::size_t j = 0; j < n; ++j) slot_at(pd, offset_lanes_[j]) = Lanes(values[j]);
+    ProblemData<Lanes> pd = seeded_chunk(values, first);
     const std::size_t last = std::min(n, first + kLanes);
-    for (std::size_t j = first; j < last; ++j)
-      slot_at(pd, offset_lanes_[j]) = seeded<Lanes>(values[j], static_cast<int>(j - first));
     res.clear();
     const RunOutput<Lanes> r = run(pd, *ws_lanes_, &res);
     ++out.runs;

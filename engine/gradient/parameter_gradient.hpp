@@ -64,6 +64,8 @@ class ParameterGradient {
   ObjectiveGradient finite_difference(const std::vector<double>& values, double eps);
 
  private:
+  // The data at `values` with parameters first .. first + kLanes - 1 seeded in lanes 0, 1, ...
+  ProblemData<Lanes> seeded_chunk(const std::vector<double>& values, std::size_t first) const;
   template <class S>
   RunOutput<S> run(ProblemData<S>& pd, SimWorkspace<S>& ws, std::vector<S>* residuals = nullptr);
 

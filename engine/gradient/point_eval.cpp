@@ -13,15 +13,10 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 template <class S>
 std::ptrdiff_t slot_offset(ProblemData<S>& pd, const std::string& path) {
-  S* slot = parameter_slot(pd, path);
-  if (!slot)
+  const std::ptrdiff_t offset = parameter_offset(pd, path);
+  if (offset < 0)
     throw std::invalid_argument("sweep.parameter: \"" + path + "\" is not a differentiable parameter");
-  return reinterpret_cast<char*>(slot) - reinterpret_cast<char*>(&pd);
-}
-
-template <class S>
-S& slot_at(ProblemData<S>& pd, std::ptrdiff_t offset) {
-  return *reinterpret_cast<S*>(reinterpret_cast<char*>(&pd) + offset);
+  return offset;
 }
 
 }  // namespace
@@ -60,7 +55,7 @@ LossSample PointEvaluator::loss_and_grad_reverse(double x) {
   tape.clear();
   tape.reserve(static_cast<std::size_t>(tape_hint_ + tape_hint_ / 4 + 1024));
   auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
-  Rev& slot = slot_at(*pd, offset_rev_);
+  Rev& slot = parameter_at(*pd, offset_rev_);
   slot = Rev::variable(x);
   const int leaf = slot.i;
   NullObserver obs;
@@ -81,7 +76,7 @@ LossSample PointEvaluator::loss_and_grad_reverse(double x) {
 LossSample PointEvaluator::loss_and_grad(double x) {
   if (gradient_.reverse) return loss_and_grad_reverse(x);
   ProblemData<Dual1> pd = base_dual_;
-  slot_at(pd, offset_dual_) = seeded<Dual1>(x, 0);
+  parameter_at(pd, offset_dual_) = seeded<Dual1>(x, 0);
   NullObserver obs;
   const RunOutput<Dual1> run = run_simulation(pd, integrator_, *ws_dual_, obs);
   LossSample out;
@@ -96,7 +91,7 @@ LossSample PointEvaluator::loss_and_grad(double x) {
 
 LossSample PointEvaluator::loss_only(double x) {
   ProblemData<double> pd = base_;
-  slot_at(pd, offset_double_) = x;
+  parameter_at(pd, offset_double_) = x;
   NullObserver obs;
   const RunOutput<double> run = run_simulation(pd, integrator_, *ws_double_, obs);
   LossSample out;

@@ -100,4 +100,16 @@ S* parameter_slot(ProblemData<S>& p, const std::string& path) {
   return found;
 }
 
+// The slot's byte offset within ProblemData<S> (-1 when path is not a differentiable number): found once,
+// it addresses the same parameter in every copy of the data.
+template <class S>
+std::ptrdiff_t parameter_offset(ProblemData<S>& p, const std::string& path) {
+  S* slot = parameter_slot(p, path);
+  return slot ? reinterpret_cast<char*>(slot) - reinterpret_cast<char*>(&p) : -1;
+}
+template <class S>
+S& parameter_at(ProblemData<S>& p, std::ptrdiff_t offset) {
+  return *reinterpret_cast<S*>(reinterpret_cast<char*>(&p) + offset);
+}
+
 }  // namespace sg

@@ -1,4 +1,5 @@
 #include "engine/simulate/trajectory.hpp"
+#include "engine/problem/json_number.hpp"
 
 #include <cmath>
 #include <functional>
@@ -75,10 +76,6 @@ struct Recorder {
     out->events.push_back({t, event_kind_name(id.kind), id.a, id.b, id.feature, id.row});
   }
 };
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "engine/sweep/sweep.hpp"
+#include "engine/problem/json_number.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -20,10 +21,6 @@ double relative_difference(double a, double b) {
 
 int sign_of(double x) {
   return (x > 1e-12) - (x < -1e-12);
-}
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
 }
 
 void evaluate_range(const Problem& problem, const SweepControl& control, SweepResult& result, long begin,

@@ -1,4 +1,5 @@
 #include "engine/sweep/sweep2d.hpp"
+#include "engine/problem/json_number.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -17,10 +18,6 @@ namespace sg {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
 
 void check_axis(const GridAxis& a, const char* option) {
   if (!(a.points >= 2 && a.points <= 1000))

@@ -3,7 +3,10 @@
 #include <sys/wait.h>
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 namespace sg::test {
 
@@ -22,6 +25,11 @@ inline CliResult run_softgrad(const std::string& args) {
   const int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+inline nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
 }
 
 inline std::string scene(const std::string& name) {

@@ -7,17 +7,9 @@
 
 #include "cli_runner.hpp"
 
+using sg::test::read_json;
 using sg::test::run_softgrad;
 using sg::test::scene;
-
-namespace {
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
-}  // namespace
 
 TEST_CASE("sweep writes the result contract, a CSV and an SVG") {
   const std::string out = SOFTGRAD_BINARY_DIR "/sweep_contract";

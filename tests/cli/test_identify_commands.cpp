@@ -8,15 +8,11 @@
 
 #include "cli_runner.hpp"
 
+using sg::test::read_json;
 using sg::test::run_softgrad;
 using sg::test::scene;
 
 namespace {
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
 
 std::string temp(const std::string& name) {
   return std::string(SOFTGRAD_BINARY_DIR) + "/identify_" + name;

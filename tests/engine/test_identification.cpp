@@ -32,6 +32,18 @@ std::string positions_of(const Trajectory& tr) {
   return out.str();
 }
 
+// The scene's own noise-free positions, as identification data.
+TrajectoryData truth_data() {
+  const Problem truth = shipped("identify_cube_toss.json");
+  const Trajectory tr = simulate_trajectory(truth, truth.sweep.from);
+  REQUIRE(tr.status == "ok");
+  TrajectoryData data;
+  std::string error;
+  REQUIRE(parse_trajectory_data(positions_of(tr), "truth", truth.integrator.dt, truth.integrator.steps, 1,
+                                &data, &error));
+  return data;
+}
+
 }  // namespace
 
 TEST_CASE("trajectory data is checked line by line") {
@@ -49,13 +61,7 @@ TEST_CASE("trajectory data is checked line by line") {
 }
 
 TEST_CASE("the synthetic cube identification recovers friction, solref and the throw speed") {
-  const Problem truth = shipped("identify_cube_toss.json");
-  const Trajectory tr = simulate_trajectory(truth, truth.sweep.from);
-  REQUIRE(tr.status == "ok");
-  TrajectoryData data;
-  std::string error;
-  REQUIRE(parse_trajectory_data(positions_of(tr), "truth", truth.integrator.dt, truth.integrator.steps, 1,
-                                &data, &error));
+  const TrajectoryData data = truth_data();
   CHECK(data.count == 101);
   const std::vector<std::string> paths = {"model.bodies.0.friction.0", "model.bodies.0.solref.0",
                                           "model.bodies.0.solref.1", "model.bodies.0.vel.0"};
@@ -91,13 +97,7 @@ TEST_CASE("the synthetic cube identification recovers friction, solref and the t
 }
 
 TEST_CASE("Adam lowers the identification error too (slower than Levenberg-Marquardt)") {
-  const Problem truth = shipped("identify_cube_toss.json");
-  const Trajectory tr = simulate_trajectory(truth, truth.sweep.from);
-  REQUIRE(tr.status == "ok");
-  TrajectoryData data;
-  std::string error;
-  REQUIRE(parse_trajectory_data(positions_of(tr), "truth", truth.integrator.dt, truth.integrator.steps, 1,
-                                &data, &error));
+  const TrajectoryData data = truth_data();
   const Problem start = shipped("identify_cube_toss.json", {"model.bodies.0.friction.0=0.45"});
   ParameterGradient g(start, {"model.bodies.0.friction.0"}, &data);
   FitSettings settings;
