@@ -59,6 +59,7 @@ ExportKind requested_export(const plot::PlotInteraction& in) {
 
 void PlotPanel::set_sweep(const SweepSnapshot& snapshot) {
   if (!snapshot.problem) return;
+  live_problem_ = snapshot.problem;
   sweep_ = sg::sweep_figure(*snapshot.problem, snapshot.result);
   plot::Series markers = failure_markers(snapshot.result);
   if (!markers.x.empty() && !sweep_.plots.empty()) sweep_.plots[0].series.push_back(std::move(markers));
@@ -83,19 +84,33 @@ void PlotPanel::set_body(int body) {
   trajectory_drawn_.clear();
 }
 
+void PlotPanel::record(const SweepSnapshot& snapshot) {
+  if (!snapshot.problem) return;
+  history_.record(snapshot.problem, sg::sweep_figure(*snapshot.problem, snapshot.result));
+}
+
+void PlotPanel::set_live_config(const nlohmann::json& config) {
+  history_.set_live_config(config);
+}
+
 void PlotPanel::pin() {
-  pinned_ = sweep_.plots;
-  pinned_shown_ = sweep_shown_;
-  sweep_drawn_.clear();
+  if (!live_problem_) return;
+  history_.set_pinned(history_.record(live_problem_, sweep_), true);
+}
+
+void PlotPanel::set_pinned(std::size_t record, bool pinned) {
+  history_.set_pinned(record, pinned);
 }
 
 void PlotPanel::unpin() {
-  pinned_.clear();
-  pinned_shown_.clear();
-  sweep_drawn_.clear();
+  history_.unpin_all();
 }
 
 const plot::Plot& PlotPanel::drawn_sweep_plot(std::size_t index, float width) {
+  if (history_version_ != history_.version()) {
+    sweep_drawn_.clear();
+    history_version_ = history_.version();
+  }
   if (sweep_drawn_.size() != sweep_.plots.size()) sweep_drawn_.assign(sweep_.plots.size(), {});
   DrawnPlot& drawn = sweep_drawn_[index];
   if (!width_matches(drawn.width, width)) {
@@ -120,17 +135,8 @@ const plot::Plot& PlotPanel::drawn_trajectory_plot(std::size_t index, float widt
 
 plot::Plot PlotPanel::decorated_sweep_plot(std::size_t index, bool display) const {
   plot::Plot p = display ? sweep_shown_[index] : sweep_.plots[index];
-  const std::vector<plot::Plot>& pinned = display ? pinned_shown_ : pinned_;
-  if (index < pinned.size()) {
-    std::vector<plot::Series> series;
-    for (plot::Series s : pinned[index].series) {
-      s.faded = true;
-      s.name = "pinned: " + s.name;
-      series.push_back(std::move(s));
-    }
-    for (plot::Series& s : p.series) series.push_back(std::move(s));
-    p.series = std::move(series);
-  }
+  // Live series first, so they keep their palette colours; pins are drawn behind them anyway (faded).
+  for (plot::Series& s : history_.pinned_series(index, display)) p.series.push_back(std::move(s));
   if (selected_) p.vertical_markers.push_back(*selected_);
   return p;
 }
@@ -145,13 +151,55 @@ plot::Figure PlotPanel::shown_figure() const {
   return figure;
 }
 
-PlotPanelEvents PlotPanel::draw(ImVec2 size) {
-  PlotPanelEvents events;
-  const ImVec2 top_left = ImGui::GetCursorScreenPos();
-  if (ImGui::Button(pinned() ? "Re-pin" : "Pin")) events.pin = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep this sweep as faded reference series (P)");
+void PlotPanel::draw_pins_popup() {
+  if (!ImGui::BeginPopup("pins")) return;
+  const std::vector<SweepRecord>& records = history_.records();
+  if (records.empty()) ImGui::TextDisabled("No finished sweeps yet.");
+  ImGui::TextDisabled("Recent sweeps, newest last; pinned ones are drawn behind the live sweep");
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const SweepRecord& r = records[i];
+    ImGui::PushID(static_cast<int>(i));
+    bool pinned = r.pinned;
+    if (ImGui::Checkbox("##pinned", &pinned)) set_pinned(i, pinned);
+    ImGui::SameLine();
+    if (r.pinned) {
+      ImGui::ColorButton("##colour", ImVec4(r.color.r / 255.0f, r.color.g / 255.0f, r.color.b / 255.0f, 1.0f),
+                         ImGuiColorEditFlags_NoTooltip,
+                         ImVec2(ImGui::GetTextLineHeight(), ImGui::GetTextLineHeight()));
+      ImGui::SameLine();
+    }
+    const bool live = r.problem == live_problem_;
+    ImGui::Text("%s%s", r.label.c_str(), live ? "  (live)" : "");
+    ImGui::PopID();
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Unpin all", nullptr, false, pinned())) unpin();
+  ImGui::EndPopup();
+}
+
+void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
+  if (ImGui::Button("Pin")) events.pin = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Keep this sweep as a reference behind the live one, labelled by what differs (P)");
   ImGui::SameLine();
-  if (ImGui::Button("Unpin")) events.unpin = true;
+  const std::string pins = "Pins (" + std::to_string(history_.pin_count()) + ")";
+  if (ImGui::Button(pins.c_str())) ImGui::OpenPopup("pins");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Recent sweeps: pin or unpin any of them");
+  draw_pins_popup();
+  ImGui::SameLine();
+  // One click to a symmetric log gradient axis: FD spikes and small gradients both stay readable.
+  plot::PlotViewState& grad_view = views_[1];
+  const plot::Scale grad_scale =
+      grad_view.y_scale.value_or(sweep_.plots.size() > 1 ? sweep_.plots[1].y.scale : plot::Scale::linear);
+  bool symlog = grad_scale == plot::Scale::symlog;
+  if (ImGui::Checkbox("symlog", &symlog)) {
+    grad_view.y_scale = symlog ? plot::Scale::symlog : plot::Scale::linear;
+    grad_view.autofit = true;
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Gradient axis: symmetric log (linear near 0) or linear. Triangles at the plot's edge "
+        "mark points outside the view.");
   ImGui::SameLine();
   ImGui::TextDisabled("|  export all:");
   for (auto [label, kind] : {std::pair{"PNG", ExportKind::png}, std::pair{"SVG", ExportKind::svg},
@@ -169,6 +217,12 @@ PlotPanelEvents PlotPanel::draw(ImVec2 size) {
   }
   ImGui::SameLine();
   ImGui::TextDisabled("|  click a sweep plot to simulate that point; right-click a plot for more");
+}
+
+PlotPanelEvents PlotPanel::draw(ImVec2 size) {
+  PlotPanelEvents events;
+  const ImVec2 top_left = ImGui::GetCursorScreenPos();
+  draw_toolbar(events);
 
   const ImGuiStyle& style = ImGui::GetStyle();
   const float used = ImGui::GetCursorScreenPos().y - top_left.y;

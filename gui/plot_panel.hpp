@@ -1,12 +1,14 @@
 #pragma once
 // The plot area: the sweep (loss, AD vs FD gradient, gradient error) on the first row and the selected
-// point's trajectory on the second. Pin keeps a sweep as faded reference series; a click selects a value.
+// point's trajectory on the second. Recent sweeps are kept; pinned ones are drawn behind the live sweep, each
+// labelled by what differs from the live settings. A click selects a value.
 #include <imgui.h>
 
 #include <optional>
 #include <vector>
 
 #include "engine/simulate/trajectory.hpp"
+#include "gui/sweep_history.hpp"
 #include "gui/sweep_worker.hpp"
 #include "plots/imgui_plot.hpp"
 #include "plots/plot.hpp"
@@ -40,9 +42,15 @@ class PlotPanel {
     selected_ = value;
     sweep_drawn_.clear();
   }
-  void pin();  // the current sweep becomes the faded reference
-  void unpin();
-  bool pinned() const { return !pinned_.empty(); }
+  // Keeps a finished sweep in the history (the workbench calls it once per finished sweep).
+  void record(const SweepSnapshot& snapshot);
+  // Labels of pinned and recent sweeps say what differs from these (the live) settings.
+  void set_live_config(const nlohmann::json& config);
+  void pin();  // the live sweep (finished or not) becomes a pinned reference
+  void set_pinned(std::size_t record, bool pinned);
+  void unpin();  // all
+  bool pinned() const { return history_.pin_count() > 0; }
+  const SweepHistory& history() const { return history_; }
 
   PlotPanelEvents draw(ImVec2 size);
 
@@ -58,7 +66,9 @@ class PlotPanel {
   int body_ = 0;
   plot::Figure sweep_, trajectory_;
   std::vector<plot::Plot> sweep_shown_, trajectory_shown_;  // thinned copies for drawing
-  std::vector<plot::Plot> pinned_, pinned_shown_;
+  std::shared_ptr<const Problem> live_problem_;
+  SweepHistory history_;
+  long history_version_ = -1;  // of the pins drawn in sweep_drawn_
   std::optional<double> selected_;
   std::optional<double> time_;
   std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(8);
@@ -69,6 +79,8 @@ class PlotPanel {
     int width = -1;
   };
   const plot::Plot& drawn_sweep_plot(std::size_t index, float width);
+  void draw_toolbar(PlotPanelEvents& events);
+  void draw_pins_popup();
   const plot::Plot& drawn_trajectory_plot(std::size_t index, float width);
   std::vector<DrawnPlot> sweep_drawn_, trajectory_drawn_;
 };

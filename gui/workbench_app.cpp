@@ -106,16 +106,17 @@ void WorkbenchApp::select_value(double value) {
 
 void WorkbenchApp::pin() {
   plots_.pin();
-  message_ = "pinned the current sweep";
+  message_ = "pinned the current sweep (Pins lists recent sweeps)";
 }
 
 void WorkbenchApp::unpin() {
   plots_.unpin();
-  message_ = "unpinned";
+  message_ = "unpinned all";
 }
 
 void WorkbenchApp::on_problem_changed() {
   sweeper_.submit(doc_.problem(), options_.debounce);
+  plots_.set_live_config(doc_.config());
   // Keep the selected value if possible, else start at the parameter's value in the scene.
   if (!selected_) {
     const auto current = scene::get_path(doc_.config(), doc_.problem()->sweep.parameter);
@@ -147,7 +148,13 @@ void WorkbenchApp::handle_action(Action action) {
 }
 
 void WorkbenchApp::update(float delta_seconds) {
-  if (sweeper_.snapshot(&snapshot_)) plots_.set_sweep(snapshot_);
+  if (sweeper_.snapshot(&snapshot_)) {
+    plots_.set_sweep(snapshot_);
+    if (snapshot_.phase == SweepPhase::finished && snapshot_.problem != recorded_problem_) {
+      recorded_problem_ = snapshot_.problem;
+      plots_.record(snapshot_);
+    }
+  }
   long version = 0;
   auto latest = simulator_.latest(&version);
   if (version != trajectory_version_) {

@@ -84,6 +84,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   PlotPanel plots_;
   TrajectoryPlayer player_;
   SweepSnapshot snapshot_;
+  std::shared_ptr<const Problem> recorded_problem_;  // the last sweep kept in the plots' history
   std::shared_ptr<const Trajectory> trajectory_;
   long trajectory_version_ = 0;
   std::optional<double> selected_;

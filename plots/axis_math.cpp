@@ -84,7 +84,10 @@ std::vector<bool> shown_series(const Plot& plot, const std::vector<std::string>&
   std::vector<bool> shown;
   shown.reserve(plot.series.size());
   for (const Series& s : plot.series) {
-    const bool is_hidden = std::find(hidden.begin(), hidden.end(), s.name) != hidden.end();
+    const auto listed = [&](const std::string& key) {
+      return std::find(hidden.begin(), hidden.end(), key) != hidden.end();
+    };
+    const bool is_hidden = listed(s.name) || (!s.group.empty() && listed(s.group));
     shown.push_back(s.visible && !is_hidden);
   }
   return shown;
@@ -105,11 +108,42 @@ std::optional<Range> data_bounds(const Plot& plot, AxisId axis, Scale scale, con
   return Range{lo, hi};
 }
 
+namespace {
+
+double percentile(std::vector<double>& v, double q) {
+  const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[static_cast<std::size_t>(k)];
+}
+
+}  // namespace
+
+std::optional<Range> fit_bounds(const Plot& plot, AxisId axis, Scale scale, const std::vector<bool>& shown) {
+  const std::optional<Range> full = data_bounds(plot, axis, scale, shown);
+  if (!full || !plot_axis(plot, axis).robust) return full;
+  std::vector<double> values;
+  for (std::size_t i = 0; i < plot.series.size(); ++i) {
+    if (i < shown.size() && !shown[i]) continue;
+    for (double v : axis_values(plot.series[i], axis))
+      if (drawable_on(v, scale)) values.push_back(v);
+  }
+  // Percentiles commute with the monotone scale transforms; the comparison is made in transformed space.
+  const double lo = percentile(values, 0.01), hi = percentile(values, 0.99);
+  const auto t = [&](double v) { return scale_forward(v, scale, plot_axis(plot, axis).symlog_threshold); };
+  const double band = t(hi) - t(lo), span = t(full->hi) - t(full->lo);
+  // A band of (nearly) one value is shown as padded_range widens it: by 20% of the value, or a decade.
+  const double widened = scale == Scale::linear && lo != 0.0 ? 0.2 * std::abs(lo) : 1.0;
+  if (span <= 20.0 * std::max(band, widened)) return full;
+  return Range{lo, hi};
+}
+
 Range padded_range(std::optional<Range> bounds, Scale scale, double threshold) {
   if (!bounds) return scale == Scale::log ? Range{1.0, 10.0} : Range{0.0, 1.0};
   double t0 = scale_forward(bounds->lo, scale, threshold);
   double t1 = scale_forward(bounds->hi, scale, threshold);
-  if (!(t1 > t0)) {
+  if (!(t1 - t0 > 1e-9 * std::max(std::abs(t0), std::abs(t1)))) {
+    const double mid = 0.5 * (t0 + t1);
+    t0 = t1 = mid;
     // A single value: widen by 10% (linear) or half a decade (log/symlog) so it sits mid-axis.
     double half = 0.5;
     if (scale == Scale::linear && t0 != 0.0) half = std::abs(t0) * 0.1;
@@ -122,7 +156,7 @@ Range padded_range(std::optional<Range> bounds, Scale scale, double threshold) {
 
 Range auto_view(const Plot& plot, AxisId axis, Scale scale, const std::vector<bool>& shown) {
   const Axis& a = plot_axis(plot, axis);
-  const Range fitted = padded_range(data_bounds(plot, axis, scale, shown), scale, a.symlog_threshold);
+  const Range fitted = padded_range(fit_bounds(plot, axis, scale, shown), scale, a.symlog_threshold);
   Range view = fitted;
   if (drawable_on(a.min, scale)) view.lo = a.min;
   if (drawable_on(a.max, scale)) view.hi = a.max;

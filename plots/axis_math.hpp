@@ -57,13 +57,19 @@ double nice_step(double span, int target_count);
 std::string format_tick(double v, double step = 0.0);
 
 // ---- Bounds ----------------------------------------------------------------------------------------
-// Which series count (drawn, autofitted, in legends): Series::visible and not named in `hidden`.
+// Which series count (drawn, autofitted, in legends): Series::visible and neither its name nor its group is
+// in `hidden`.
 std::vector<bool> shown_series(const Plot& plot, const std::vector<std::string>& hidden = {});
 
 // Min/max of the shown series' values on one axis, ignoring NaN/inf and (on log) non-positive values.
 std::optional<Range> data_bounds(const Plot& plot, AxisId axis, Scale scale, const std::vector<bool>& shown);
 
-// 5% padding in transformed space; a degenerate range widens around its value; no data gives a default.
+// data_bounds, or for a robust axis (Axis::robust) the 1st-99th percentile band when the full range is over
+// 20 times wider than it.
+std::optional<Range> fit_bounds(const Plot& plot, AxisId axis, Scale scale, const std::vector<bool>& shown);
+
+// 5% padding in transformed space; a degenerate range (also one narrower than 1e-9 of its magnitude, which
+// rounding noise produces: ticks 1 and 0.99999999995) widens around its value; no data gives a default.
 Range padded_range(std::optional<Range> bounds, Scale scale, double threshold = 1.0);
 
 // The range to show: Axis::min/max where set (finite and valid on the scale), otherwise autofit.
@@ -91,6 +97,25 @@ std::optional<NearestPoint> nearest_point(const Plot& plot, const std::vector<bo
 
 // "name: x=..., y=..." for a hover readout.
 std::string point_readout(const Plot& plot, const NearestPoint& point);
+
+// Shown points whose x lies in the view and whose finite y lies above or below it: the renderers mark them
+// at the plot's top or bottom edge, so a robust autofit never hides data silently.
+struct OffScalePoint {
+  std::size_t series = 0;
+  double x = 0.0;
+  bool above = false;
+};
+std::vector<OffScalePoint> off_scale_points(const Plot& plot, const std::vector<bool>& shown, Scale x_scale,
+                                            Scale y_scale, Range x_view, Range y_view);
+
+// ---- Legend -----------------------------------------------------------------------------------------
+struct LegendItem {
+  std::size_t series = 0;  // the first series of its group: its colour and dash stand for the entry
+  std::string label;       // the group, else the series name ("series N" when unnamed)
+  std::string key;         // what hiding it adds to PlotViewState::hidden_series: the group, else the name
+};
+// One entry per visible ungrouped series and per group, in series order.
+std::vector<LegendItem> legend_items(const Plot& plot);
 
 // ---- Colours ---------------------------------------------------------------------------------------
 // Okabe-Ito (colour-blind safe), black swapped for grey so it shows on light and dark backgrounds.

@@ -42,23 +42,22 @@ PlotInteraction draw_plot_imgui(const char* id, const Plot& plot, PlotViewState&
 
   sync_view(plot, state, shown_series(plot, state.hidden_series));
   PlotLayout layout = make_layout(plot, state, origin, corner);
-  std::vector<LegendEntry> legend = legend_layout(plot, state, layout);
-  const bool toggled = handle_legend_click(in, plot, state, legend);
+  const bool toggled = handle_legend_click(in, state, layout.legend);
   const bool moved = handle_zoom_and_pan(in, state, layout);
   if (toggled || moved) {  // redo the layout so this frame already shows the change
     sync_view(plot, state, shown_series(plot, state.hidden_series));
     layout = make_layout(plot, state, origin, corner);
-    legend = legend_layout(plot, state, layout);
   }
   handle_click(in, state, layout, result);
   const std::optional<NearestPoint> hover = update_hover(in, plot, state, layout);
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  draw_axes(dl, plot, layout);
+  draw_axes(dl, layout);
   draw_series(dl, plot, layout);
   draw_vertical_markers(dl, plot, layout);
+  draw_off_scale(dl, plot, layout);
   draw_hover(dl, plot, layout, state, hover);
-  draw_legend(dl, plot, layout, legend);
+  draw_legend(dl, plot, layout);
   ImGui::PopID();
   return result;
 }

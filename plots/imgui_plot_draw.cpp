@@ -107,27 +107,29 @@ void draw_y_ticks(ImDrawList* dl, const PlotLayout& layout) {
   }
 }
 
-void draw_titles(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
+void draw_titles(ImDrawList* dl, const PlotLayout& layout) {
   const ImU32 text = style_color(ImGuiCol_Text);
   const float cx = (layout.area_min.x + layout.area_max.x) / 2;
   // Placed by make_layout so that they never overlap.
   if (!layout.title.empty()) dl->AddText(layout.title_pos, text, layout.title.c_str());
   if (!layout.y_label.empty()) dl->AddText(layout.y_label_pos, text, layout.y_label.c_str());
-  if (!plot.x.label.empty()) {
-    const float w = ImGui::CalcTextSize(plot.x.label.c_str()).x;
+  if (!layout.x_label.empty()) {
+    const float w = ImGui::CalcTextSize(layout.x_label.c_str()).x;
     const float y = layout.area_max.y + ImGui::GetTextLineHeight() + 8;
-    dl->AddText(ImVec2(cx - w / 2, y), text, plot.x.label.c_str());
+    const float x = std::clamp(cx - w / 2, layout.widget_min.x + 2,
+                               std::max(layout.widget_min.x + 2, layout.widget_max.x - 2 - w));
+    dl->AddText(ImVec2(x, y), text, layout.x_label.c_str());
   }
 }
 
 }  // namespace
 
-void draw_axes(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
+void draw_axes(ImDrawList* dl, const PlotLayout& layout) {
   dl->AddRectFilled(layout.area_min, layout.area_max, style_color(ImGuiCol_FrameBg));
   draw_x_ticks(dl, layout);
   draw_y_ticks(dl, layout);
   dl->AddRect(layout.area_min, layout.area_max, style_color(ImGuiCol_Text, 0.6f));
-  draw_titles(dl, plot, layout);
+  draw_titles(dl, layout);
 }
 
 void draw_series(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
@@ -142,6 +144,17 @@ void draw_series(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
   dl->PopClipRect();
 }
 
+void draw_off_scale(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
+  const std::vector<OffScalePoint> points = off_scale_points(
+      plot, layout.shown, layout.xmap.scale, layout.ymap.scale, layout.xmap.view, layout.ymap.view);
+  for (const OffScalePoint& p : points) {
+    const float x = static_cast<float>(layout.xmap.to_pixel(p.x));
+    const float edge = p.above ? layout.area_min.y : layout.area_max.y, dir = p.above ? 1.0f : -1.0f;
+    dl->AddTriangleFilled(ImVec2(x, edge + dir), ImVec2(x - 3.5f, edge + 7.0f * dir),
+                          ImVec2(x + 3.5f, edge + 7.0f * dir), to_imgui_color(layout.colors[p.series]));
+  }
+}
+
 void draw_vertical_markers(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
   dl->PushClipRect(layout.area_min, layout.area_max, true);
   for (double v : plot.vertical_markers) {
@@ -153,25 +166,19 @@ void draw_vertical_markers(ImDrawList* dl, const Plot& plot, const PlotLayout& l
   dl->PopClipRect();
 }
 
-void draw_legend(ImDrawList* dl, const Plot& plot, const PlotLayout& layout,
-                 const std::vector<LegendEntry>& entries) {
-  if (entries.empty()) return;
-  const ImVec2 box_min(entries.front().min.x, entries.front().min.y - 3);
-  const ImVec2 box_max(entries.back().max.x, entries.back().max.y + 3);
-  dl->AddRectFilled(box_min, box_max, style_color(ImGuiCol_PopupBg, 0.85f));
-  dl->AddRect(box_min, box_max, style_color(ImGuiCol_Border));
-  for (const LegendEntry& e : entries) {
+void draw_legend(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
+  for (const LegendEntry& e : layout.legend) {
     const Series& s = plot.series[e.series];
-    const float alpha = e.hidden ? 0.3f : (s.faded ? kFadedAlpha : 1.0f);
+    const float alpha = e.hidden ? 0.3f : (s.faded ? 0.6f : 1.0f);
     const float cy = (e.min.y + e.max.y) / 2;
     const ImU32 color = to_imgui_color(layout.colors[e.series], alpha);
     if (s.dashed) {
-      draw_dashed(dl, {ImVec2(e.min.x + 8, cy), ImVec2(e.min.x + 28, cy)}, color, 2.0f);
+      draw_dashed(dl, {ImVec2(e.min.x + 4, cy), ImVec2(e.min.x + 28, cy)}, color, 2.0f);
     } else {
-      dl->AddLine(ImVec2(e.min.x + 8, cy), ImVec2(e.min.x + 28, cy), color, 2.0f);
+      dl->AddLine(ImVec2(e.min.x + 4, cy), ImVec2(e.min.x + 28, cy), color, 2.0f);
     }
     const ImU32 text = style_color(e.hidden ? ImGuiCol_TextDisabled : ImGuiCol_Text);
-    dl->AddText(ImVec2(e.min.x + 34, e.min.y + 1), text, legend_label(plot, e.series).c_str());
+    dl->AddText(ImVec2(e.min.x + 34, e.min.y + 1), text, e.label.c_str());
   }
 }
 

@@ -70,8 +70,7 @@ void scale_menu(const char* label, std::optional<Scale>& override_scale, Scale c
 
 }  // namespace
 
-bool handle_legend_click(const ItemInput& in, const Plot& plot, PlotViewState& state,
-                         const std::vector<LegendEntry>& entries) {
+bool handle_legend_click(const ItemInput& in, PlotViewState& state, const std::vector<LegendEntry>& entries) {
   if (in.activated) {  // a new press: nothing dragged yet
     state.drag_moved = false;
     state.press_on_legend = false;
@@ -80,11 +79,10 @@ bool handle_legend_click(const ItemInput& in, const Plot& plot, PlotViewState& s
   for (const LegendEntry& e : entries) {
     if (!inside(in.mouse, e.min, e.max)) continue;
     state.press_on_legend = true;
-    const std::string& name = plot.series[e.series].name;
     auto& hidden = state.hidden_series;
-    const auto it = std::find(hidden.begin(), hidden.end(), name);
+    const auto it = std::find(hidden.begin(), hidden.end(), e.key);
     if (it == hidden.end()) {
-      hidden.push_back(name);
+      hidden.push_back(e.key);
     } else {
       hidden.erase(it);
     }

@@ -10,6 +10,13 @@
 
 namespace sg::plot::imgui_detail {
 
+struct LegendEntry {
+  std::size_t series = 0;  // whose colour and dash the sample line takes
+  std::string key, label;  // what a click toggles in PlotViewState::hidden_series; the (shortened) text
+  ImVec2 min, max;
+  bool hidden = false;  // toggled off by the user, drawn greyed
+};
+
 // Where everything goes this frame, and how data maps to pixels.
 struct PlotLayout {
   ImVec2 widget_min, widget_max;
@@ -21,16 +28,14 @@ struct PlotLayout {
   // on its own row below it, or shortened from the front ("...particles.0.pos.2") so the two never overlap.
   std::string title, y_label;
   ImVec2 title_pos, y_label_pos;
+  std::string x_label;  // shortened at its end to the widget's width ("body 0 velocity z  (model.bo...")
+  std::vector<LegendEntry> legend;  // in rows between the title and the data area
 };
 
 // The longest tail of text that fits in width pixels, prefixed by "..." when shortened; "" if nothing fits.
 std::string fit_tail(const std::string& text, float width);
-
-struct LegendEntry {
-  std::size_t series = 0;
-  ImVec2 min, max;
-  bool hidden = false;  // toggled off by the user, drawn greyed
-};
+// The longest head of text that fits, followed by "..." when shortened.
+std::string fit_head(const std::string& text, float width);
 
 // What the plot widget's mouse state was right after it was submitted (before the context menu).
 struct ItemInput {
@@ -41,24 +46,21 @@ struct ItemInput {
 // layout: imgui_plot_layout.cpp
 void sync_view(const Plot& plot, PlotViewState& state, const std::vector<bool>& shown);
 PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widget_min, ImVec2 widget_max);
-std::vector<LegendEntry> legend_layout(const Plot& plot, const PlotViewState& state,
-                                       const PlotLayout& layout);
 bool inside(ImVec2 p, ImVec2 min, ImVec2 max);
-std::string legend_label(const Plot& plot, std::size_t index);
 ImU32 to_imgui_color(Color c, float alpha_scale = 1.0f);
 
 // drawing: imgui_plot_draw.cpp
-void draw_axes(ImDrawList* dl, const Plot& plot, const PlotLayout& layout);
+void draw_axes(ImDrawList* dl, const PlotLayout& layout);
 void draw_series(ImDrawList* dl, const Plot& plot, const PlotLayout& layout);
 void draw_vertical_markers(ImDrawList* dl, const Plot& plot, const PlotLayout& layout);
-void draw_legend(ImDrawList* dl, const Plot& plot, const PlotLayout& layout,
-                 const std::vector<LegendEntry>& entries);
+// Triangles at the top or bottom edge for shown points above or below the view.
+void draw_off_scale(ImDrawList* dl, const Plot& plot, const PlotLayout& layout);
+void draw_legend(ImDrawList* dl, const Plot& plot, const PlotLayout& layout);
 void draw_hover(ImDrawList* dl, const Plot& plot, const PlotLayout& layout, const PlotViewState& state,
                 const std::optional<NearestPoint>& hit);
 
 // input: imgui_plot_input.cpp
-bool handle_legend_click(const ItemInput& in, const Plot& plot, PlotViewState& state,
-                         const std::vector<LegendEntry>& entries);
+bool handle_legend_click(const ItemInput& in, PlotViewState& state, const std::vector<LegendEntry>& entries);
 bool handle_zoom_and_pan(const ItemInput& in, PlotViewState& state, const PlotLayout& layout);
 void handle_click(const ItemInput& in, PlotViewState& state, const PlotLayout& layout,
                   PlotInteraction& result);

@@ -21,10 +21,6 @@ bool valid_view(double lo, double hi, Scale scale) {
   return drawable_on(lo, scale) && drawable_on(hi, scale) && lo < hi;
 }
 
-std::string entry_name(const Series& s, std::size_t index) {
-  return s.name.empty() ? "series " + std::to_string(index + 1) : s.name;
-}
-
 }  // namespace
 
 bool inside(ImVec2 p, ImVec2 min, ImVec2 max) {
@@ -53,6 +49,15 @@ std::string fit_tail(const std::string& text, float width) {
   if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
   for (std::size_t skip = 1; skip < text.size(); ++skip) {
     std::string shortened = "..." + text.substr(skip);
+    if (ImGui::CalcTextSize(shortened.c_str()).x <= width) return shortened;
+  }
+  return "";
+}
+
+std::string fit_head(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  for (std::size_t keep = text.size(); keep-- > 0;) {
+    std::string shortened = text.substr(0, keep) + "...";
     if (ImGui::CalcTextSize(shortened.c_str()).x <= width) return shortened;
   }
   return "";
@@ -91,6 +96,33 @@ bool place_top_text(const Plot& plot, ImVec2 widget_min, ImVec2 widget_max, floa
   return own_row;
 }
 
+// Legend entries flowed left to right in rows from (left, top), wrapping at right; returns the rows' height.
+float place_legend(const Plot& plot, const PlotViewState& state, float left, float right, float top,
+                   PlotLayout& layout) {
+  layout.legend.clear();
+  if (!plot.legend) return 0.0f;
+  const float row = ImGui::GetTextLineHeight() + 2.0f, sample = 34.0f, gap = 10.0f;
+  float x = left, y = top;
+  for (const LegendItem& item : legend_items(plot)) {
+    LegendEntry e;
+    e.series = item.series;
+    e.key = item.key;
+    e.label = fit_tail(item.label, std::max(0.0f, right - left - sample));
+    e.hidden = std::find(state.hidden_series.begin(), state.hidden_series.end(), item.key) !=
+               state.hidden_series.end();
+    const float width = sample + ImGui::CalcTextSize(e.label.c_str()).x + gap;
+    if (x > left && x + width > right) {
+      x = left;
+      y += row;
+    }
+    e.min = ImVec2(x, y);
+    e.max = ImVec2(x + width, y + row);
+    x += width;
+    layout.legend.push_back(std::move(e));
+  }
+  return layout.legend.empty() ? 0.0f : y + row - top;
+}
+
 }  // namespace
 
 PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widget_min, ImVec2 widget_max) {
@@ -101,10 +133,21 @@ PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widg
   const float area_center_x =
       0.5f * (widget_min.x + left + std::max(widget_min.x + left + 1.0f, widget_max.x - 12.0f));
   const bool label_row = place_top_text(plot, widget_min, widget_max, area_center_x, layout);
-  const float top = 6.0f + (has_top_text ? line + 4.0f : 0.0f) + (label_row ? line + 2.0f : 0.0f);
-  const float bottom = line + 8.0f + (plot.x.label.empty() ? 0.0f : line + 4.0f);
+  const float text_top = 6.0f + (has_top_text ? line + 4.0f : 0.0f) + (label_row ? line + 2.0f : 0.0f);
+  // The legend sits between the title and the data area, so it never covers data; a plot too short for it
+  // keeps at least half its height for the data and lets the legend's last rows go.
+  const float legend_h =
+      place_legend(plot, state, widget_min.x + 4.0f, widget_max.x - 4.0f, widget_min.y + text_top, layout);
+  const float bottom_reserved = line + 8.0f + (plot.x.label.empty() ? 0.0f : line + 4.0f);
+  const float room = std::max(0.0f, (widget_max.y - widget_min.y - text_top - bottom_reserved) * 0.5f);
+  const float legend_used = std::min(legend_h, room);
+  while (!layout.legend.empty() && layout.legend.back().max.y > widget_min.y + text_top + legend_used + 0.5f)
+    layout.legend.pop_back();
+  const float top = text_top + (legend_used > 0.0f ? legend_used + 2.0f : 0.0f);
+  const float bottom = bottom_reserved;
   layout.widget_min = widget_min;
   layout.widget_max = widget_max;
+  layout.x_label = fit_head(plot.x.label, widget_max.x - widget_min.x - 4.0f);
   layout.area_min = ImVec2(widget_min.x + left, widget_min.y + top);
   layout.area_max = ImVec2(std::max(layout.area_min.x + 1.0f, widget_max.x - 12.0f),
                            std::max(layout.area_min.y + 1.0f, widget_max.y - bottom));
@@ -115,33 +158,6 @@ PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widg
   layout.shown = shown_series(plot, state.hidden_series);
   layout.colors = resolve_colors(plot);
   return layout;
-}
-
-std::vector<LegendEntry> legend_layout(const Plot& plot, const PlotViewState& state,
-                                       const PlotLayout& layout) {
-  std::vector<LegendEntry> entries;
-  if (!plot.legend) return entries;
-  float text_width = 0.0f;
-  for (std::size_t i = 0; i < plot.series.size(); ++i) {
-    if (!plot.series[i].visible) continue;  // described as invisible: not even a legend entry
-    text_width = std::max(text_width, ImGui::CalcTextSize(entry_name(plot.series[i], i).c_str()).x);
-    const bool hidden = std::find(state.hidden_series.begin(), state.hidden_series.end(),
-                                  plot.series[i].name) != state.hidden_series.end();
-    entries.push_back({i, ImVec2(), ImVec2(), hidden});
-  }
-  const float row = ImGui::GetTextLineHeight() + 2.0f;
-  const float width = 8.0f + 20.0f + 6.0f + text_width + 8.0f;
-  const float x0 = layout.area_max.x - 6.0f - width, y0 = layout.area_min.y + 6.0f;
-  for (std::size_t k = 0; k < entries.size(); ++k) {
-    const float y = y0 + 3.0f + row * static_cast<float>(k);
-    entries[k].min = ImVec2(x0, y);
-    entries[k].max = ImVec2(x0 + width, y + row);
-  }
-  return entries;
-}
-
-std::string legend_label(const Plot& plot, std::size_t index) {
-  return entry_name(plot.series[index], index);
 }
 
 }  // namespace imgui_detail

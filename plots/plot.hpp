@@ -17,6 +17,10 @@ struct Axis {
   // Fixed limits; NaN means autofit to the data.
   double min = std::numeric_limits<double>::quiet_NaN();
   double max = std::numeric_limits<double>::quiet_NaN();
+  // Autofit ignores outliers: when the full range is over 20 times the 1st-99th percentile band of the shown
+  // values, the band (padded) is shown and the points beyond it are marked at the plot's edge. For gradient
+  // plots, where one finite difference across a jump would otherwise flatten every other curve.
+  bool robust = false;
 };
 
 enum class SeriesStyle { line, markers, line_and_markers };
@@ -35,6 +39,9 @@ struct Series {
   bool faded = false;  // a pinned reference sweep, drawn behind and translucent
   float width = 1.5f;
   bool visible = true;  // legend toggle
+  // Series with the same non-empty group (a pinned sweep's AD and FD curves) share one legend entry, named by
+  // the group, and one toggle.
+  std::string group;
 };
 
 // A scalar field on a regular grid, drawn as coloured cells beneath the series (2-D sweeps).
@@ -55,7 +62,7 @@ struct Plot {
   Heatmap heatmap;
   std::vector<Series> series;
   std::vector<double> vertical_markers;  // e.g. the selected sweep value
-  bool legend = true;
+  bool legend = true;  // drawn in rows between the title and the data area, never over the data
 };
 
 // Plots laid out on a grid, row by row.

@@ -1,4 +1,5 @@
-// Per-series geometry shared by the renderers: NaN-gap runs, hover lookup and palette colours.
+// Per-series geometry shared by the renderers: NaN-gap runs, off-scale points, hover lookup and palette
+// colours.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -18,6 +19,38 @@ std::vector<IndexRun> drawable_runs(const Series& series, Scale x_scale, Scale y
     begin = i + 1;
   }
   return runs;
+}
+
+std::vector<OffScalePoint> off_scale_points(const Plot& plot, const std::vector<bool>& shown, Scale x_scale,
+                                            Scale y_scale, Range x_view, Range y_view) {
+  std::vector<OffScalePoint> points;
+  for (std::size_t s = 0; s < plot.series.size(); ++s) {
+    if (s < shown.size() && !shown[s]) continue;
+    const Series& series = plot.series[s];
+    const std::size_t n = std::min(series.x.size(), series.y.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = series.x[i], y = series.y[i];
+      if (!drawable_on(x, x_scale) || !drawable_on(y, y_scale) || x < x_view.lo || x > x_view.hi) continue;
+      if (y > y_view.hi || y < y_view.lo) points.push_back({s, x, y > y_view.hi});
+    }
+  }
+  return points;
+}
+
+std::vector<LegendItem> legend_items(const Plot& plot) {
+  std::vector<LegendItem> items;
+  for (std::size_t i = 0; i < plot.series.size(); ++i) {
+    const Series& s = plot.series[i];
+    if (!s.visible) continue;
+    if (!s.group.empty()) {
+      const bool listed = std::any_of(items.begin(), items.end(),
+                                      [&](const LegendItem& item) { return item.key == s.group; });
+      if (!listed) items.push_back({i, s.group, s.group});
+      continue;
+    }
+    items.push_back({i, s.name.empty() ? "series " + std::to_string(i + 1) : s.name, s.name});
+  }
+  return items;
 }
 
 std::optional<NearestPoint> nearest_point(const Plot& plot, const std::vector<bool>& shown,

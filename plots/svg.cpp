@@ -23,9 +23,15 @@ struct Rect {
   double x = 0, y = 0, w = 0, h = 0;
 };
 
+struct LegendSlot {
+  LegendItem item;
+  double x = 0, y = 0;  // left end of the sample line, text baseline row centre
+};
+
 struct Frame {
   Rect area;
   AxisMap xmap, ymap;
+  std::vector<LegendSlot> legend;  // in rows between the title and the data area
 };
 
 // Coordinates with two decimals; far off-screen points are clamped (they are clipped anyway).
@@ -56,9 +62,32 @@ void text(std::string& out, double x, double y, std::string_view content, const 
   out += "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" " + attrs + ">" + xml_escape(content) + "</text>\n";
 }
 
+constexpr double kLegendRow = 16.0;
+
+std::string fit_tail(const std::string& label, double length);
+
+// Legend entries flowed in rows from the cell's left edge; returns the rows' height.
+double place_legend(const Plot& plot, const Rect& cell, double top, Frame& f) {
+  if (!plot.legend) return 0.0;
+  const double left = cell.x + kMarginLeft, right = cell.x + cell.w - kMarginRight;
+  double x = left, y = top + kLegendRow / 2;
+  for (LegendItem item : legend_items(plot)) {
+    item.label = fit_tail(item.label, right - left - 34);
+    const double width = 34 + kCharWidth * static_cast<double>(item.label.size()) + 12;
+    if (x > left && x + width > right) {
+      x = left;
+      y += kLegendRow;
+    }
+    f.legend.push_back({item, x, y});
+    x += width;
+  }
+  return f.legend.empty() ? 0.0 : y + kLegendRow / 2 - top + 4;
+}
+
 Frame make_frame(const Plot& plot, const Rect& cell) {
-  const double top = kMarginTop + (plot.title.empty() ? 0.0 : kPlotTitleHeight);
   Frame f;
+  double top = kMarginTop + (plot.title.empty() ? 0.0 : kPlotTitleHeight);
+  top += place_legend(plot, cell, cell.y + top, f);
   f.area = {cell.x + kMarginLeft, cell.y + top, std::max(1.0, cell.w - kMarginLeft - kMarginRight),
             std::max(1.0, cell.h - top - kMarginBottom)};
   f.xmap = make_axis_map(plot.x, auto_view(plot, AxisId::x), f.area.x, f.area.x + f.area.w);
@@ -102,7 +131,11 @@ void draw_labels(std::string& out, const Plot& plot, const Frame& f, const Rect&
          "class=\"plot-title\" text-anchor=\"middle\" font-weight=\"bold\"");
   }
   if (!plot.x.label.empty()) {
-    text(out, cx, f.area.y + f.area.h + 34, plot.x.label, "class=\"axis-label\" text-anchor=\"middle\"");
+    const auto max_chars = static_cast<std::size_t>(std::max(0.0, (cell.w - 8) / kCharWidth));
+    const std::string label = plot.x.label.size() <= max_chars
+                                  ? plot.x.label
+                                  : plot.x.label.substr(0, max_chars > 3 ? max_chars - 3 : 0) + "...";
+    text(out, cx, f.area.y + f.area.h + 34, label, "class=\"axis-label\" text-anchor=\"middle\"");
   }
   if (!plot.y.label.empty()) {
     const double x = cell.x + 14, y = f.area.y + f.area.h / 2;
@@ -146,6 +179,22 @@ void draw_series(std::string& out, const Frame& f, const Series& s, Color color)
   out += "</g>\n";
 }
 
+// Small triangles at the top or bottom edge where a robust axis left points out of view.
+void draw_off_scale(std::string& out, const Plot& plot, const Frame& f, const std::vector<Color>& colors) {
+  const std::vector<OffScalePoint> points =
+      off_scale_points(plot, shown_series(plot), f.xmap.scale, f.ymap.scale, f.xmap.view, f.ymap.view);
+  if (points.empty()) return;
+  out += "<g class=\"off-scale\">\n";
+  for (const OffScalePoint& p : points) {
+    const double x = f.xmap.to_pixel(p.x);
+    const double edge = p.above ? f.area.y : f.area.y + f.area.h, tip = p.above ? edge + 1 : edge - 1;
+    const double base = p.above ? edge + 7 : edge - 7;
+    out += "<polygon points=\"" + num(x) + "," + num(tip) + " " + num(x - 3.5) + "," + num(base) + " " +
+           num(x + 3.5) + "," + num(base) + "\" fill=\"" + rgb(colors[p.series]) + "\"/>\n";
+  }
+  out += "</g>\n";
+}
+
 void draw_vertical_markers(std::string& out, const Plot& plot, const Frame& f) {
   for (double v : plot.vertical_markers) {
     if (!drawable_on(v, f.xmap.scale)) continue;
@@ -155,31 +204,17 @@ void draw_vertical_markers(std::string& out, const Plot& plot, const Frame& f) {
   }
 }
 
-std::string legend_name(const Series& s, std::size_t index) {
-  return s.name.empty() ? "series " + std::to_string(index + 1) : s.name;
-}
-
 void draw_legend(std::string& out, const Plot& plot, const Frame& f, const std::vector<Color>& colors) {
-  std::vector<std::size_t> entries;
-  std::size_t longest = 0;
-  for (std::size_t i = 0; i < plot.series.size(); ++i) {
-    if (!plot.series[i].visible) continue;
-    entries.push_back(i);
-    longest = std::max(longest, legend_name(plot.series[i], i).size());
-  }
-  if (!plot.legend || entries.empty()) return;
-  const double row = 16, w = 34 + kCharWidth * static_cast<double>(longest), h = 6 + row * entries.size();
-  const double x = f.area.x + f.area.w - w - 6, y = f.area.y + 6;
-  out += "<g class=\"legend\">\n<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) +
-         "\" height=\"" + num(h) + "\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n";
-  for (std::size_t k = 0; k < entries.size(); ++k) {
-    const Series& s = plot.series[entries[k]];
-    const double cy = y + 3 + row * (static_cast<double>(k) + 0.5);
-    out += "<g class=\"legend-entry\"" + opacity_attr(colors[entries[k]], s.faded) + ">\n";
-    line(out, x + 6, cy, x + 26, cy,
-         "stroke=\"" + rgb(colors[entries[k]]) + "\" stroke-width=\"2\"" +
+  if (f.legend.empty()) return;
+  out += "<g class=\"legend\">\n";
+  for (const LegendSlot& slot : f.legend) {
+    const std::size_t i = slot.item.series;
+    const Series& s = plot.series[i];
+    out += "<g class=\"legend-entry\"" + opacity_attr(colors[i], s.faded) + ">\n";
+    line(out, slot.x + 4, slot.y, slot.x + 26, slot.y,
+         "stroke=\"" + rgb(colors[i]) + "\" stroke-width=\"2\"" +
              (s.dashed ? " stroke-dasharray=\"6 4\"" : ""));
-    text(out, x + 30, cy + 4, legend_name(s, entries[k]), "");
+    text(out, slot.x + 30, slot.y + 4, slot.item.label, "");
     out += "</g>\n";
   }
   out += "</g>\n";
@@ -224,6 +259,7 @@ void draw_plot(std::string& out, const Plot& plot, const Rect& cell, std::size_t
     }
   }
   draw_vertical_markers(out, plot, f);
+  draw_off_scale(out, plot, f, colors);
   out += "</g>\n<rect class=\"frame\" x=\"" + num(f.area.x) + "\" y=\"" + num(f.area.y) + "\" width=\"" +
          num(f.area.w) + "\" height=\"" + num(f.area.h) + "\" fill=\"none\" stroke=\"#333\"/>\n";
   draw_labels(out, plot, f, cell);

@@ -222,6 +222,13 @@ TEST_CASE("workbench: clicking selects a point, its trajectory plays, pin keeps 
   for (const auto& s : pinned.plots[0].series) (s.faded ? faded : live) += 1;
   CHECK(faded == 1);
   CHECK(live == 1);
+  // The pin is labelled by what differs from the live settings (its own k), and the history holds both
+  // finished sweeps.
+  const std::string group = pinned.plots[1].series.back().group;
+  CHECK(group.find("pin 1: stiffness k") == 0);
+  CHECK(group.find("200") == std::string::npos);
+  CHECK(app->plots().history().records().size() == 2);
+  CHECK(app->plots().history().records()[1].label == "same settings");
   app->unpin();
   const sg::plot::Figure unpinned = app->plots().shown_figure();  // kept: the loop reads into it
   for (const auto& s : unpinned.plots[0].series) CHECK_FALSE(s.faded);

@@ -62,7 +62,7 @@ class ImGuiHarness {
     result.interaction = draw_plot_imgui("plot", plot, state, ImVec2(kPlotWidth, kPlotHeight));
     result.layout =
         imgui_detail::make_layout(plot, state, origin, ImVec2(origin.x + kPlotWidth, origin.y + kPlotHeight));
-    result.legend = imgui_detail::legend_layout(plot, state, result.layout);
+    result.legend = result.layout.legend;
     result.any_popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
     ImGui::End();
     ImGui::Render();

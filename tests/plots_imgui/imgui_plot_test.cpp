@@ -69,6 +69,30 @@ TEST_CASE("clicking a legend entry toggles the series") {
   CHECK(state.hidden_series.empty());
 }
 
+TEST_CASE("the legend sits between the title and the data area, never over the data") {
+  ImGuiHarness ui;
+  Plot plot = two_series_plot();
+  plot.title = "Gradient";
+  for (int k = 0; k < 6; ++k) {  // many long entries wrap into rows
+    Series s = plot.series[0];
+    s.name = "pinned sweep number " + std::to_string(k) + " with a long label";
+    plot.series.push_back(s);
+  }
+  PlotViewState state;
+  const auto frame = ui.frame(plot, state);
+  REQUIRE(frame.legend.size() == plot.series.size());
+  bool wrapped = false;
+  for (const auto& e : frame.legend) {
+    CHECK(e.max.y <= frame.layout.area_min.y);
+    CHECK(e.min.x >= frame.layout.widget_min.x);
+    CHECK(e.max.x <= frame.layout.widget_max.x);
+    wrapped = wrapped || e.min.y > frame.legend.front().min.y;
+  }
+  CHECK(wrapped);
+  // The data area keeps at least half of what the legend could take.
+  CHECK(frame.layout.area_max.y - frame.layout.area_min.y > 40.0f);
+}
+
 TEST_CASE("a click without drag reports x in data coordinates (tolerance 1e-9)") {
   ImGuiHarness ui;
   const Plot plot = two_series_plot();
