@@ -66,7 +66,11 @@ void AppShell::frame() {
   io.FontGlobalScale = settings_.ui_scale;
   const PanelLayout layout =
       default_layout(io.DisplaySize, content_scale_ * settings_.ui_scale, status_bar_height());
-  const ImGuiCond cond = state_.force_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  // A resized window re-lays the panels out, so nothing ends up off-screen or in a corner.
+  const bool resized =
+      last_display_.x > 0.0f && (io.DisplaySize.x != last_display_.x || io.DisplaySize.y != last_display_.y);
+  last_display_ = io.DisplaySize;
+  const ImGuiCond cond = state_.force_layout || resized ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   state_.force_layout = false;
   if (workbench_.begin_frame) workbench_.begin_frame(io.DeltaTime);
   if (workbench_.camera_request)

@@ -1,6 +1,8 @@
 #pragma once
 // The workbench window contents: control panel, 3-D viewport, plot area, status bar, F1 help.
 // Knows nothing about windows or contexts: a host (GLFW loop or headless runner) drives frame().
+#include <imgui.h>
+
 #include <string>
 
 #include "gui/app_settings.hpp"
@@ -46,6 +48,7 @@ class AppShell {
   ViewportPanel viewport_;
   render::Scene3D scene_;  // reused each frame to avoid reallocations
   float content_scale_ = 1.0f;
+  ImVec2 last_display_{0.0f, 0.0f};  // the display size of the last frame, to re-layout on resize
 };
 
 }  // namespace sg::gui

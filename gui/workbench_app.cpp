@@ -36,7 +36,8 @@ std::string default_scene_file(const std::filesystem::path& scenes_folder) {
 WorkbenchApp::WorkbenchApp(WorkbenchOptions options)
     : options_(std::move(options)),
       controls_(resolve_folder(options_.scenes_folder), options_.out_folder),
-      sweeper_(options_.sweep_threads) {
+      sweeper_(options_.sweep_threads),
+      mapper_(options_.sweep_threads) {
   options_.scenes_folder = resolve_folder(options_.scenes_folder);
 }
 
@@ -93,6 +94,7 @@ std::optional<render::Camera> WorkbenchApp::camera_request(bool home) {
 
 void WorkbenchApp::cancel() {
   sweeper_.cancel();
+  mapper_.cancel();
   message_ = "sweep cancelled";
 }
 
@@ -148,6 +150,7 @@ void WorkbenchApp::handle_action(Action action) {
 }
 
 void WorkbenchApp::update(float delta_seconds) {
+  if (mapper_.snapshot(&map_snapshot_)) maps_.set_snapshot(map_snapshot_);
   if (sweeper_.snapshot(&snapshot_)) {
     plots_.set_sweep(snapshot_);
     if (snapshot_.phase == SweepPhase::finished && snapshot_.problem != recorded_problem_) {
@@ -173,8 +176,8 @@ bool WorkbenchApp::wait_until_idle(std::chrono::milliseconds timeout) {
   const auto left = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   };
-  const bool ok =
-      sweeper_.wait_idle(left()) && simulator_.wait_idle(std::max(left(), std::chrono::milliseconds(0)));
+  const auto rest = [&] { return std::max(left(), std::chrono::milliseconds(0)); };
+  const bool ok = sweeper_.wait_idle(left()) && simulator_.wait_idle(rest()) && mapper_.wait_idle(rest());
   update(0.0f);
   return ok;
 }
@@ -264,6 +267,45 @@ void WorkbenchApp::export_plots(const PlotPanelEvents& events) {
 }
 
 void WorkbenchApp::draw_plots(ImVec2 size) {
+  if (!ImGui::BeginTabBar("plot tabs")) return;
+  const float tab_height = ImGui::GetFrameHeightWithSpacing();
+  const ImVec2 below_tabs(size.x, std::max(size.y - tab_height, 40.0f));
+  if (ImGui::BeginTabItem("Sweep")) {
+    draw_sweep_plots(below_tabs);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("2-D map")) {
+    draw_map(below_tabs);
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
+}
+
+void WorkbenchApp::run_map(const GridAxis& x, const GridAxis& y) {
+  if (!doc_.problem()) return;
+  mapper_.submit(doc_.problem(), x, y);
+  message_ = "2-D map: " + std::to_string(x.points * y.points) + " cells";
+}
+
+void WorkbenchApp::open_map_point(const std::string& y_path, double x, double y) {
+  // The point becomes the live scene's y value and the selected x: the 1-D sweep re-runs at that y and the
+  // trajectory shows the point.
+  if (!set_path(y_path, y)) {
+    message_ = "cannot set " + y_path + ": " + doc_.error();
+    return;
+  }
+  select_value(x);
+}
+
+void WorkbenchApp::draw_map(ImVec2 size) {
+  maps_.set_problem(doc_.problem());
+  const MapPanelEvents events = maps_.draw(size);
+  if (events.run) run_map(events.run->first, events.run->second);
+  if (events.cancel) mapper_.cancel();
+  if (events.clicked) open_map_point(events.y_path, events.clicked->first, events.clicked->second);
+}
+
+void WorkbenchApp::draw_sweep_plots(ImVec2 size) {
   const PlotPanelEvents events = plots_.draw(size);
   if (events.clicked_value) select_value(*events.clicked_value);
   if (events.pin) pin();

@@ -10,6 +10,8 @@
 
 #include "gui/controls_panel.hpp"
 #include "gui/frame_capture.hpp"
+#include "gui/map_panel.hpp"
+#include "gui/map_worker.hpp"
 #include "gui/plot_panel.hpp"
 #include "gui/scene_document.hpp"
 #include "gui/sweep_worker.hpp"
@@ -37,6 +39,9 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   bool set_path(const std::string& path, const nlohmann::json& value);  // what a control does
   void cancel();                                                        // Esc
   void select_value(double value);  // simulate the trajectory at this sweep value
+  // The 2-D map tab: compute a grid over the sweep parameter (x) and y; open one of its points.
+  void run_map(const GridAxis& x, const GridAxis& y);
+  void open_map_point(const std::string& y_path, double x, double y);
   void pin();
   void unpin();
   void handle_action(Action action);
@@ -51,11 +56,14 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // Blocks until the sweep and the trajectory are done (headless screenshots and tests only).
   bool wait_until_idle(std::chrono::milliseconds timeout);
   // A sweep or trajectory job waits or runs, or the trajectory plays.
-  bool animating() const { return sweeper_.busy() || simulator_.busy() || player_.playing(); }
+  bool animating() const {
+    return sweeper_.busy() || simulator_.busy() || mapper_.busy() || player_.playing();
+  }
 
   const SceneDocument& document() const { return doc_; }
   const SweepSnapshot& sweep() const { return snapshot_; }
   const PlotPanel& plots() const { return plots_; }
+  const MapSnapshot& map() const { return map_snapshot_; }
   TrajectoryPlayer& player() { return player_; }
   std::shared_ptr<const Trajectory> trajectory() const { return trajectory_; }
   std::optional<double> selected_value() const { return selected_; }
@@ -71,7 +79,9 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void on_problem_changed();
   void apply(const ControlsRequest& request);
   void draw_controls();
-  void draw_plots(ImVec2 size);
+  void draw_plots(ImVec2 size);  // tabs: the 1-D sweep and the 2-D map
+  void draw_sweep_plots(ImVec2 size);
+  void draw_map(ImVec2 size);
   void draw_player_toolbar();
   void fill_scene(render::Scene3D& scene) const;
   std::optional<render::Camera> camera_request(bool home);
@@ -95,6 +105,9 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   std::string active_preset_;
   SweepWorker sweeper_;
   TrajectoryWorker simulator_;
+  MapPanel maps_;
+  MapSnapshot map_snapshot_;
+  MapWorker mapper_;
 };
 
 // The default scene (the 1-D toy) in the given (or default) scenes folder.

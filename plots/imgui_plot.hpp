@@ -27,7 +27,7 @@ struct PlotViewState {
 
 struct PlotInteraction {
   bool clicked = false;
-  double clicked_x = 0;  // data coordinates of a left click without drag
+  double clicked_x = 0, clicked_y = 0;  // data coordinates of a left click without drag
   bool export_png = false;
   bool export_svg = false;
   bool export_csv = false;

@@ -107,6 +107,7 @@ void handle_click(const ItemInput& in, PlotViewState& state, const PlotLayout& l
   if (!inside(in.mouse, layout.area_min, layout.area_max)) return;
   result.clicked = true;
   result.clicked_x = layout.xmap.to_data(in.mouse.x);
+  result.clicked_y = layout.ymap.to_data(in.mouse.y);
 }
 
 std::optional<NearestPoint> update_hover(const ItemInput& in, const Plot& plot, PlotViewState& state,

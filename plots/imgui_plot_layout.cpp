@@ -70,7 +70,7 @@ bool place_top_text(const Plot& plot, ImVec2 widget_min, ImVec2 widget_max, floa
                     PlotLayout& layout) {
   const float line = ImGui::GetTextLineHeight();
   const float left = widget_min.x + 4.0f, right = widget_max.x - 4.0f, gap = ImGui::CalcTextSize("  ").x;
-  layout.title = fit_tail(plot.title, right - left);
+  layout.title = fit_head(plot.title, right - left);
   const float title_w = ImGui::CalcTextSize(layout.title.c_str()).x;
   float title_x = std::clamp(area_center_x - title_w / 2, left, std::max(left, right - title_w));
   layout.y_label = plot.y.label;
@@ -107,7 +107,7 @@ float place_legend(const Plot& plot, const PlotViewState& state, float left, flo
     LegendEntry e;
     e.series = item.series;
     e.key = item.key;
-    e.label = fit_tail(item.label, std::max(0.0f, right - left - sample));
+    e.label = fit_head(item.label, std::max(0.0f, right - left - sample));
     e.hidden = std::find(state.hidden_series.begin(), state.hidden_series.end(), item.key) !=
                state.hidden_series.end();
     const float width = sample + ImGui::CalcTextSize(e.label.c_str()).x + gap;

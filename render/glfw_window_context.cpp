@@ -15,6 +15,21 @@ std::string last_glfw_error() {
   if (code == GLFW_NO_ERROR) return "unknown GLFW error";
   return description ? description : "GLFW error " + std::to_string(code);
 }
+// A window larger than the screen (1280x800 asked for on a 1280x720 display, or scaled up by the monitor's
+// content scale) would put the status bar and progress off-screen: shrink it to the monitor's work area.
+void fit_to_work_area(GLFWwindow* window) {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  if (!monitor) return;
+  int x = 0, y = 0, w = 0, h = 0;
+  glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+  if (w <= 0 || h <= 0) return;
+  int width = 0, height = 0;
+  glfwGetWindowSize(window, &width, &height);
+  if (width <= w && height <= h) return;
+  glfwSetWindowSize(window, std::min(width, w), std::min(height, h));
+  glfwSetWindowPos(window, x, y);
+}
+
 }  // namespace
 
 std::unique_ptr<GlfwWindowContext> GlfwWindowContext::create(int width, int height, const char* title,
@@ -34,6 +49,7 @@ std::unique_ptr<GlfwWindowContext> GlfwWindowContext::create(int width, int heig
     glfwTerminate();
     return nullptr;
   }
+  fit_to_work_area(window);
   glfwMakeContextCurrent(window);
   glfwSwapInterval(1);
   return std::unique_ptr<GlfwWindowContext>(new GlfwWindowContext(window));

@@ -20,6 +20,7 @@
 #include "gui/workbench_app.hpp"
 #include "gui/workbench_screenshot.hpp"
 #include "headless_test_util.hpp"
+#include "plots/sweep_figures/sweep2d_figure.hpp"
 
 using namespace sg::gui;
 using namespace sg::gui::test;
@@ -343,4 +344,37 @@ TEST_CASE("workbench: the active preset is remembered until another scene opens"
   CHECK(app->active_preset() == "toy_fine");  // a failed change keeps the state
   REQUIRE(app->open_scene((k_scenes / "toy_point_mass.json").string()));
   CHECK(app->active_preset().empty());
+}
+
+// The 2-D map tab: a grid computed on the worker fills every cell, draws four heatmaps, and a click on a map
+// opens that point (y set in the scene, x simulated).
+TEST_CASE("2-D map: a grid fills in on the worker and a click opens its point") {
+  auto app = make_app({"sweep.points=20"});
+  REQUIRE(app->wait_until_idle(60s));
+  sg::GridAxis x{"model.particles.0.pos.2", 0.0, 3.0, 6};
+  sg::GridAxis y{"contact.penalty.k", 20.0, 80.0, 5};
+  app->run_map(x, y);
+  REQUIRE(app->wait_until_idle(60s));
+  const MapSnapshot& map = app->map();
+  CHECK(map.phase == SweepPhase::finished);
+  REQUIRE(map.result.points.size() == 30);
+  for (const sg::GridPoint& p : map.result.points) {
+    CHECK(p.status == "ok");
+    CHECK(std::isfinite(p.loss));
+    CHECK(std::isfinite(p.gy));
+  }
+  const sg::plot::Figure figure = sg::sweep2d_figure(*map.problem, map.result);
+  REQUIRE(figure.plots.size() == 4);
+  CHECK(figure.plots[0].heatmap.values.size() == 30);
+
+  app->open_map_point("contact.penalty.k", 1.5, 65.0);
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->document().config()["contact"]["penalty"]["k"].get<double>() == doctest::Approx(65.0));
+  REQUIRE(app->trajectory() != nullptr);
+  CHECK(app->trajectory()->value == doctest::Approx(1.5));
+
+  // A refused grid (the same path twice) is reported, not thrown.
+  app->run_map(x, sg::GridAxis{x.path, 0.0, 1.0, 4});
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->map().error.find("same path") != std::string::npos);
 }
