@@ -178,6 +178,12 @@ void PlotPanel::draw_pins_popup() {
 }
 
 void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
+  if (!note_.empty() && show_notes_) {
+    // The preset's note: what a student should look at in these plots.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.85f, 0.45f, 1.0f));
+    ImGui::TextWrapped("Note: %s", note_.c_str());
+    ImGui::PopStyleColor();
+  }
   if (ImGui::Button("Pin")) events.pin = true;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Keep this sweep as a reference behind the live one, labelled by what differs (P)");
@@ -200,6 +206,11 @@ void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
     ImGui::SetTooltip(
         "Gradient axis: symmetric log (linear near 0) or linear. Triangles at the plot's edge "
         "mark points outside the view.");
+  if (!note_.empty()) {
+    ImGui::SameLine();
+    ImGui::Checkbox("note", &show_notes_);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the preset's teaching note above the plots");
+  }
   ImGui::SameLine();
   ImGui::TextDisabled("|  export all:");
   for (auto [label, kind] : {std::pair{"PNG", ExportKind::png}, std::pair{"SVG", ExportKind::svg},

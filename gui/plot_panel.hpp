@@ -5,6 +5,8 @@
 #include <imgui.h>
 
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/simulate/trajectory.hpp"
@@ -52,6 +54,12 @@ class PlotPanel {
   bool pinned() const { return history_.pin_count() > 0; }
   const SweepHistory& history() const { return history_; }
 
+  // The active preset's teaching note (what to look at), shown above the plots until hidden; "" for none.
+  void set_note(std::string note) { note_ = std::move(note); }
+  const std::string& note() const { return note_; }
+  bool notes_shown() const { return show_notes_; }
+  void show_notes(bool shown) { show_notes_ = shown; }
+
   PlotPanelEvents draw(ImVec2 size);
 
   // What is shown: sweep plots with the pinned series and the selection marker, then trajectory plots.
@@ -66,6 +74,8 @@ class PlotPanel {
   int body_ = 0;
   plot::Figure sweep_, trajectory_;
   std::vector<plot::Plot> sweep_shown_, trajectory_shown_;  // thinned copies for drawing
+  std::string note_;
+  bool show_notes_ = true;
   std::shared_ptr<const Problem> live_problem_;
   SweepHistory history_;
   long history_version_ = -1;  // of the pins drawn in sweep_drawn_

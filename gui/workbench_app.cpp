@@ -44,6 +44,7 @@ WorkbenchApp::WorkbenchApp(WorkbenchOptions options)
 bool WorkbenchApp::open_scene(const std::string& file, const std::vector<std::string>& overrides) {
   if (!doc_.open(file, overrides)) return false;
   active_preset_.clear();
+  plots_.set_note("");
   selected_.reset();
   refit_camera();
   on_problem_changed();
@@ -53,6 +54,7 @@ bool WorkbenchApp::open_scene(const std::string& file, const std::vector<std::st
 bool WorkbenchApp::open_scene_text(const std::string& text, const std::string& source) {
   if (!doc_.open_text(text, source)) return false;
   active_preset_.clear();
+  plots_.set_note("");
   selected_.reset();
   refit_camera();
   on_problem_changed();
@@ -66,9 +68,14 @@ bool WorkbenchApp::apply_preset(const std::string& name) {
     return false;
   }
   const bool ok = open_scene((options_.scenes_folder / preset->scene).string(), preset->overrides);
-  if (ok) active_preset_ = preset->name;
+  if (ok) mark_preset(*preset);
   message_ = ok ? std::string("preset: ") + preset->label : doc_.error();
   return ok;
+}
+
+void WorkbenchApp::mark_preset(const Preset& preset) {
+  active_preset_ = preset.name;
+  plots_.set_note(preset.help);
 }
 
 bool WorkbenchApp::set_path(const std::string& path, const nlohmann::json& value) {

@@ -13,6 +13,7 @@
 #include "gui/map_panel.hpp"
 #include "gui/map_worker.hpp"
 #include "gui/plot_panel.hpp"
+#include "gui/presets.hpp"
 #include "gui/scene_document.hpp"
 #include "gui/sweep_worker.hpp"
 #include "gui/trajectory_player.hpp"
@@ -36,6 +37,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   bool open_scene(const std::string& file, const std::vector<std::string>& overrides = {});
   bool open_scene_text(const std::string& text, const std::string& source);
   bool apply_preset(const std::string& name);
+  // The open scene came from this preset: its button is highlighted and its note shown above the plots.
+  void mark_preset(const Preset& preset);
   bool set_path(const std::string& path, const nlohmann::json& value);  // what a control does
   void cancel();                                                        // Esc
   void select_value(double value);  // simulate the trajectory at this sweep value

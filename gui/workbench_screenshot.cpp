@@ -43,6 +43,8 @@ bool open_requested_scene(WorkbenchApp& app, const ScreenshotRequest& request, s
     *error = app.document().error();
     return false;
   }
+  if (const Preset* preset = find_preset(request.preset); preset && request.scene.empty())
+    app.mark_preset(*preset);
   return true;
 }
 
