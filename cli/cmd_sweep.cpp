@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/figure_png_output.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "plots/svg.hpp"
@@ -15,7 +16,7 @@ namespace {
 
 struct SweepArgs {
   SceneArgs scene;
-  std::string out, csv, svg;
+  std::string out, csv, svg, png;
   int threads = 0;
 };
 
@@ -60,6 +61,7 @@ int run(const SweepArgs& args) {
     written &= ok;
     if (ok) std::printf("plot: %s\n", args.svg.c_str());
   }
+  if (!args.png.empty()) written &= write_figure_png(sweep_figure(*problem, result), 900, 1000, args.png);
   if (!written) return kExitFailed;
   if (result.stats.failed > 0) {
     std::fprintf(stderr, "%ld of %ld points failed (see \"status\" in the result)\n", result.stats.failed,
@@ -79,6 +81,9 @@ void register_sweep(CLI::App& app, int& exit_code) {
   cmd->add_option("--out", args->out, "Write the result JSON here")->check(output_path());
   cmd->add_option("--csv", args->csv, "Write value,loss,grad,grad_fd,status rows here")->check(output_path());
   cmd->add_option("--svg", args->svg, "Write the loss and gradient plot here")->check(output_path());
+  cmd->add_option("--png", args->png,
+                  "Draw the loss and gradient plot as PNG here (the GUI's renderer, headless)")
+      ->check(output_path());
   cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::Range(0, 1024));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

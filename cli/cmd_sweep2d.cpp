@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/figure_png_output.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/sweep/sweep2d.hpp"
 #include "plots/svg.hpp"
@@ -20,7 +21,7 @@ struct Sweep2dArgs {
   SceneArgs scene;
   std::vector<std::string> x, y;  // PATH FROM TO N
   int threads = 0;
-  std::string out, svg;
+  std::string out, svg, png;
 };
 
 // PATH FROM TO N -> axis; false with a message naming the option.
@@ -82,6 +83,7 @@ int run(const Sweep2dArgs& args) {
     written &= ok;
     if (ok) std::printf("plot: %s\n", args.svg.c_str());
   }
+  if (!args.png.empty()) written &= write_figure_png(sweep2d_figure(*problem, result), 1100, 900, args.png);
   if (!written) return kExitFailed;
   return result.failed == 0 ? kExitOk : kExitFailed;
 }
@@ -103,6 +105,8 @@ void register_sweep2d(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--out", args->out, "Write the grid as JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg, "Draw the four heatmaps as SVG here")->check(output_path());
+  cmd->add_option("--png", args->png, "Draw the four heatmaps as PNG here (the GUI's renderer, headless)")
+      ->check(output_path());
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

@@ -1,4 +1,5 @@
-// softgrad screenshot: the whole workbench rendered headless (EGL) into a PNG, with clear errors.
+// softgrad screenshot: the whole workbench rendered headless (EGL) into a PNG, with clear errors; --png of the
+// sweep commands.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -22,6 +23,26 @@ TEST_CASE("screenshot renders a preset headless into a PNG") {
   CHECK(std::string(magic + 1, 3) == "PNG");
   png.seekg(0, std::ios::end);
   CHECK(png.tellg() > 10000);  // a real picture, not an empty frame
+}
+
+TEST_CASE("sweep2d --png and sweep --png draw their figures headless with the GUI's plot renderer") {
+  for (const std::string& command :
+       {std::string("sweep2d " SOFTGRAD_SOURCE_DIR "/scenes/toy_point_mass.json --x model.particles.0.pos.2 0 3 12 "
+                    "--y contact.penalty.k 20 80 8 --png "),
+        std::string("sweep " SOFTGRAD_SOURCE_DIR "/scenes/toy_point_mass.json --set sweep.points=100 --png ")}) {
+    const std::string out = SOFTGRAD_BINARY_DIR "/cli_figure.png";
+    std::remove(out.c_str());
+    const auto r = run_softgrad(command + out);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.output.find("plot: " + out) != std::string::npos);
+    std::ifstream png(out, std::ios::binary);
+    char magic[8] = {};
+    png.read(magic, 8);
+    CHECK(std::string(magic + 1, 3) == "PNG");
+    png.seekg(0, std::ios::end);
+    CHECK(png.tellg() > 10000);  // axes, heatmaps or curves, not an empty frame
+  }
 }
 
 TEST_CASE("screenshot reports a bad scene and an unknown preset as bad input") {
