@@ -1,11 +1,18 @@
 #include "gui/background_job.hpp"
 
+#include <algorithm>
+
 #include <pthread.h>
 
 #include <ctime>
 #include <utility>
 
 namespace sg::gui {
+
+int worker_threads(int requested) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return requested > 0 ? requested : std::max(1, cores - 1);
+}
 
 BackgroundJob::BackgroundJob() : thread_([this] { loop(); }) {}
 

@@ -11,6 +11,9 @@
 
 namespace sg::gui {
 
+// Threads for a sweep-like job: `requested` when positive, else all cores but one (the UI keeps one).
+int worker_threads(int requested);
+
 class BackgroundJob {
  public:
   using Job = std::function<void(const std::atomic<bool>& cancel)>;

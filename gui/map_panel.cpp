@@ -29,6 +29,22 @@ std::string preferred_y(const std::vector<std::string>& paths, const nlohmann::j
   return paths.empty() ? std::string() : paths.front();
 }
 
+// An axis's FROM and TO fields and its point count, on the current line.
+void range_controls(const char* id, GridAxis& axis, const char* count_format) {
+  ImGui::PushID(id);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f + ImGui::GetStyle().ItemInnerSpacing.x);
+  double range[2] = {axis.from, axis.to};
+  if (ImGui::InputScalarN("##range", ImGuiDataType_Double, range, 2, nullptr, nullptr, "%.4g")) {
+    axis.from = range[0];
+    axis.to = range[1];
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  int points = static_cast<int>(axis.points);
+  if (ImGui::SliderInt("##points", &points, 2, 100, count_format)) axis.points = points;
+  ImGui::PopID();
+}
+
 }  // namespace
 
 void MapPanel::set_problem(const std::shared_ptr<const Problem>& problem) {
@@ -61,7 +77,6 @@ void MapPanel::set_snapshot(const MapSnapshot& snapshot) {
 }
 
 void MapPanel::draw_axis_controls(MapPanelEvents& events) {
-  const float number_width = ImGui::GetFontSize() * 5.0f, count_width = ImGui::GetFontSize() * 7.0f;
   const bool running = snapshot_.phase == SweepPhase::running || snapshot_.phase == SweepPhase::waiting;
   if (running) {
     if (ImGui::Button("Cancel map")) events.cancel = true;
@@ -74,16 +89,7 @@ void MapPanel::draw_axis_controls(MapPanelEvents& events) {
   ImGui::SameLine();
   ImGui::Text("x: %s", scene::readable_path(x_.path).c_str());
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(number_width * 2.0f + ImGui::GetStyle().ItemInnerSpacing.x);
-  double x_range[2] = {x_.from, x_.to};
-  if (ImGui::InputScalarN("##xrange", ImGuiDataType_Double, x_range, 2, nullptr, nullptr, "%.4g")) {
-    x_.from = x_range[0];
-    x_.to = x_range[1];
-  }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(count_width);
-  int nx = static_cast<int>(x_.points);
-  if (ImGui::SliderInt("##nx", &nx, 2, 100, "%d columns")) x_.points = nx;
+  range_controls("x", x_, "%d columns");
 
   ImGui::Text("y:");
   ImGui::SameLine();
@@ -96,16 +102,7 @@ void MapPanel::draw_axis_controls(MapPanelEvents& events) {
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(number_width * 2.0f + ImGui::GetStyle().ItemInnerSpacing.x);
-  double y_range[2] = {y_.from, y_.to};
-  if (ImGui::InputScalarN("##yrange", ImGuiDataType_Double, y_range, 2, nullptr, nullptr, "%.4g")) {
-    y_.from = y_range[0];
-    y_.to = y_range[1];
-  }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(count_width);
-  int ny = static_cast<int>(y_.points);
-  if (ImGui::SliderInt("##ny", &ny, 2, 100, "%d rows")) y_.points = ny;
+  range_controls("y", y_, "%d rows");
 }
 
 MapPanelEvents MapPanel::draw(ImVec2 size) {

@@ -15,10 +15,7 @@ GridPoint pending() {
 
 }  // namespace
 
-MapWorker::MapWorker(int threads) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads_ = threads > 0 ? threads : std::max(1, cores - 1);
-}
+MapWorker::MapWorker(int threads) : threads_(worker_threads(threads)) {}
 
 void MapWorker::submit(std::shared_ptr<const Problem> problem, const GridAxis& x, const GridAxis& y) {
   {

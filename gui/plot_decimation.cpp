@@ -50,4 +50,11 @@ plot::Plot decimate_plot(const plot::Plot& plot, int max_points) {
   return out;
 }
 
+std::vector<plot::Plot> decimate_figure(const plot::Figure& figure, int max_points) {
+  std::vector<plot::Plot> plots;
+  plots.reserve(figure.plots.size());
+  for (const plot::Plot& p : figure.plots) plots.push_back(decimate_plot(p, max_points));
+  return plots;
+}
+
 }  // namespace sg::gui

@@ -29,8 +29,6 @@ plot::Series failure_markers(const SweepResult& result) {
   return markers;
 }
 
-constexpr int k_display_points = 400;  // per series, before the plot's width is known
-
 // Points per series for a plot this wide: a min and a max per two pixel columns, at least 64.
 int display_points(float width) {
   return std::max(64, static_cast<int>(width));
@@ -39,12 +37,6 @@ int display_points(float width) {
 // Widths within a few pixels reuse the cached copy (panel resizes drag through many widths).
 bool width_matches(int cached, float width) {
   return cached >= 0 && std::abs(cached - static_cast<int>(width)) < 4;
-}
-
-std::vector<plot::Plot> thinned(const plot::Figure& figure) {
-  std::vector<plot::Plot> plots;
-  for (const plot::Plot& p : figure.plots) plots.push_back(decimate_plot(p, k_display_points));
-  return plots;
 }
 
 ExportKind requested_export(const plot::PlotInteraction& in) {
@@ -63,7 +55,7 @@ void PlotPanel::set_sweep(const SweepSnapshot& snapshot) {
   sweep_ = sg::sweep_figure(*snapshot.problem, snapshot.result);
   plot::Series markers = failure_markers(snapshot.result);
   if (!markers.x.empty() && !sweep_.plots.empty()) sweep_.plots[0].series.push_back(std::move(markers));
-  sweep_shown_ = thinned(sweep_);
+  sweep_shown_ = decimate_figure(sweep_);
   sweep_drawn_.clear();
 }
 
@@ -80,7 +72,7 @@ int PlotPanel::body_count() const {
 void PlotPanel::set_body(int body) {
   body_ = std::clamp(body, 0, std::max(body_count() - 1, 0));
   trajectory_ = source_ ? sg::trajectory_figure(*source_, body_) : plot::Figure{};
-  trajectory_shown_ = thinned(trajectory_);
+  trajectory_shown_ = decimate_figure(trajectory_);
   trajectory_drawn_.clear();
 }
 

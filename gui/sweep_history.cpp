@@ -9,8 +9,6 @@
 namespace sg::gui {
 namespace {
 
-constexpr int kDisplayPoints = 400;
-
 // Pin colours stay clear of the live series' palette (blue, orange, green, vermillion, ...).
 constexpr std::array<plot::Color, SweepHistory::kMaxPins> kPinColors = {{
     {148, 103, 189, 255},  // purple
@@ -21,12 +19,6 @@ constexpr std::array<plot::Color, SweepHistory::kMaxPins> kPinColors = {{
 
 bool same_color(plot::Color a, plot::Color b) {
   return a.r == b.r && a.g == b.g && a.b == b.b;
-}
-
-std::vector<plot::Plot> thinned(const plot::Figure& figure) {
-  std::vector<plot::Plot> plots;
-  for (const plot::Plot& p : figure.plots) plots.push_back(decimate_plot(p, kDisplayPoints));
-  return plots;
 }
 
 }  // namespace
@@ -48,7 +40,7 @@ std::size_t SweepHistory::record(std::shared_ptr<const Problem> problem, const p
     it = records_.end() - 1;
   }
   it->figure = figure;
-  it->shown = thinned(figure);
+  it->shown = decimate_figure(figure);
   it->label = live_.is_null() ? "" : scene::difference_label(it->problem->config, live_);
   ++version_;
   return static_cast<std::size_t>(it - records_.begin());

@@ -58,10 +58,7 @@ const char* phase_name(SweepPhase phase) {
   return "?";
 }
 
-SweepWorker::SweepWorker(int threads) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads_ = threads > 0 ? threads : std::max(1, cores - 1);
-}
+SweepWorker::SweepWorker(int threads) : threads_(worker_threads(threads)) {}
 
 void SweepWorker::submit(std::shared_ptr<const Problem> problem, std::chrono::milliseconds debounce) {
   long generation = 0;

@@ -108,15 +108,12 @@ std::optional<Range> data_bounds(const Plot& plot, AxisId axis, Scale scale, con
   return Range{lo, hi};
 }
 
-namespace {
-
-double percentile(std::vector<double>& v, double q) {
-  const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + k, v.end());
-  return v[static_cast<std::size_t>(k)];
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) return kNaN;
+  const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(values.size() - 1));
+  std::nth_element(values.begin(), values.begin() + k, values.end());
+  return values[static_cast<std::size_t>(k)];
 }
-
-}  // namespace
 
 std::optional<Range> fit_bounds(const Plot& plot, AxisId axis, Scale scale, const std::vector<bool>& shown) {
   const std::optional<Range> full = data_bounds(plot, axis, scale, shown);
@@ -128,7 +125,7 @@ std::optional<Range> fit_bounds(const Plot& plot, AxisId axis, Scale scale, cons
       if (drawable_on(v, scale)) values.push_back(v);
   }
   // Percentiles commute with the monotone scale transforms; the comparison is made in transformed space.
-  const double lo = percentile(values, 0.01), hi = percentile(values, 0.99);
+  const double lo = quantile(values, 0.01), hi = quantile(values, 0.99);
   const auto t = [&](double v) { return scale_forward(v, scale, plot_axis(plot, axis).symlog_threshold); };
   const double band = t(hi) - t(lo), span = t(full->hi) - t(full->lo);
   // A band of (nearly) one value is shown as padded_range widens it: by 20% of the value, or a decade.

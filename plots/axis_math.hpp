@@ -57,6 +57,9 @@ double nice_step(double span, int target_count);
 std::string format_tick(double v, double step = 0.0);
 
 // ---- Bounds ----------------------------------------------------------------------------------------
+// The q-quantile of values (the element at floor(q (n - 1)) in sorted order); NaN when there are none.
+double quantile(std::vector<double> values, double q);
+
 // Which series count (drawn, autofitted, in legends): Series::visible and neither its name nor its group is
 // in `hidden`.
 std::vector<bool> shown_series(const Plot& plot, const std::vector<std::string>& hidden = {});

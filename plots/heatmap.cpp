@@ -7,12 +7,6 @@
 namespace sg::plot {
 namespace {
 
-double quantile(std::vector<double> v, double q) {
-  const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
-
 Color mix(Color a, Color b, double t) {
   auto c = [t](std::uint8_t x, std::uint8_t y) {
     return static_cast<std::uint8_t>(std::lround(x + (y - x) * t));
@@ -74,6 +68,22 @@ Range heat_x_edges(const Heatmap& h) {
 }
 Range heat_y_edges(const Heatmap& h) {
   return edges(h.y_from, h.y_to, h.ny);
+}
+
+std::vector<HeatCell> heat_cells(const Heatmap& h) {
+  std::vector<HeatCell> cells;
+  if (h.nx <= 0 || h.ny <= 0 || h.values.size() != static_cast<std::size_t>(h.nx * h.ny)) return cells;
+  const Range colours = heat_range(h);
+  const Range xe = heat_x_edges(h), ye = heat_y_edges(h);
+  const double dx = (xe.hi - xe.lo) / static_cast<double>(h.nx),
+               dy = (ye.hi - ye.lo) / static_cast<double>(h.ny);
+  cells.reserve(h.values.size());
+  for (long iy = 0; iy < h.ny; ++iy)
+    for (long ix = 0; ix < h.nx; ++ix)
+      cells.push_back({xe.lo + dx * static_cast<double>(ix), xe.lo + dx * static_cast<double>(ix + 1),
+                       ye.lo + dy * static_cast<double>(iy), ye.lo + dy * static_cast<double>(iy + 1),
+                       heat_color(h, colours, h.values[static_cast<std::size_t>(iy * h.nx + ix)])});
+  return cells;
 }
 
 }  // namespace sg::plot

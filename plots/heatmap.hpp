@@ -1,6 +1,8 @@
 #pragma once
 // Heatmap arithmetic shared by the renderers: the colour range (robust by default, so a few extreme cells do
 // not wash out the map), the colour of a value, and the cells' edges in data coordinates.
+#include <vector>
+
 #include "plots/axis_math.hpp"
 #include "plots/plot.hpp"
 
@@ -15,5 +17,13 @@ Color heat_color(const Heatmap& h, Range range, double v);
 // The outer edges of the cells along x and y (centres +- half a cell).
 Range heat_x_edges(const Heatmap& h);
 Range heat_y_edges(const Heatmap& h);
+
+// One cell: its edges in data coordinates (cells extend half a step beyond the outer centres) and colour.
+struct HeatCell {
+  double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  Color color;
+};
+// Every cell of the map, row by row; none when the heatmap is empty or its values do not fill nx x ny.
+std::vector<HeatCell> heat_cells(const Heatmap& h);
 
 }  // namespace sg::plot

@@ -137,21 +137,11 @@ namespace {
 
 // One filled rectangle per cell, beneath the series (2-D sweeps); NaN cells (not computed yet) are grey.
 void draw_heatmap(ImDrawList* dl, const Heatmap& h, const PlotLayout& layout) {
-  if (h.nx <= 0 || h.ny <= 0 || h.values.size() != static_cast<std::size_t>(h.nx * h.ny)) return;
-  const Range colours = heat_range(h);
-  const Range xe = heat_x_edges(h), ye = heat_y_edges(h);
-  const double dx = (xe.hi - xe.lo) / static_cast<double>(h.nx),
-               dy = (ye.hi - ye.lo) / static_cast<double>(h.ny);
-  for (long iy = 0; iy < h.ny; ++iy)
-    for (long ix = 0; ix < h.nx; ++ix) {
-      const ImVec2 a =
-          to_screen(layout, xe.lo + dx * static_cast<double>(ix), ye.lo + dy * static_cast<double>(iy));
-      const ImVec2 b = to_screen(layout, xe.lo + dx * static_cast<double>(ix + 1),
-                                 ye.lo + dy * static_cast<double>(iy + 1));
-      const Color c = heat_color(h, colours, h.values[static_cast<std::size_t>(iy * h.nx + ix)]);
-      dl->AddRectFilled(ImVec2(std::min(a.x, b.x), std::min(a.y, b.y)),
-                        ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)), to_imgui_color(c));
-    }
+  for (const HeatCell& c : heat_cells(h)) {
+    const ImVec2 a = to_screen(layout, c.x0, c.y0), b = to_screen(layout, c.x1, c.y1);
+    dl->AddRectFilled(ImVec2(std::min(a.x, b.x), std::min(a.y, b.y)),
+                      ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)), to_imgui_color(c.color));
+  }
 }
 
 }  // namespace

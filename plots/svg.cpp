@@ -222,23 +222,14 @@ void draw_legend(std::string& out, const Plot& plot, const Frame& f, const std::
 
 // One rectangle per cell, beneath the series; cells extend half a step beyond the outer centres.
 void draw_heatmap(std::string& out, const Frame& f, const Heatmap& h) {
-  if (h.nx <= 0 || h.ny <= 0 || h.values.size() != static_cast<std::size_t>(h.nx * h.ny)) return;
-  const Range colours = heat_range(h);
-  const Range xe = heat_x_edges(h), ye = heat_y_edges(h);
-  const double dx = (xe.hi - xe.lo) / static_cast<double>(h.nx),
-               dy = (ye.hi - ye.lo) / static_cast<double>(h.ny);
-  for (long iy = 0; iy < h.ny; ++iy)
-    for (long ix = 0; ix < h.nx; ++ix) {
-      const double x0 = f.xmap.to_pixel(xe.lo + dx * static_cast<double>(ix));
-      const double x1 = f.xmap.to_pixel(xe.lo + dx * static_cast<double>(ix + 1));
-      const double y0 = f.ymap.to_pixel(ye.lo + dy * static_cast<double>(iy));
-      const double y1 = f.ymap.to_pixel(ye.lo + dy * static_cast<double>(iy + 1));
-      const Color c = heat_color(h, colours, h.values[static_cast<std::size_t>(iy * h.nx + ix)]);
-      // A hair wider than the cell, so that anti-aliasing leaves no seams.
-      out += "<rect x=\"" + num(std::min(x0, x1)) + "\" y=\"" + num(std::min(y0, y1)) + "\" width=\"" +
-             num(std::fabs(x1 - x0) + 0.5) + "\" height=\"" + num(std::fabs(y1 - y0) + 0.5) + "\" fill=\"" +
-             rgb(c) + "\"/>\n";
-    }
+  for (const HeatCell& c : heat_cells(h)) {
+    const double x0 = f.xmap.to_pixel(c.x0), x1 = f.xmap.to_pixel(c.x1);
+    const double y0 = f.ymap.to_pixel(c.y0), y1 = f.ymap.to_pixel(c.y1);
+    // A hair wider than the cell, so that anti-aliasing leaves no seams.
+    out += "<rect x=\"" + num(std::min(x0, x1)) + "\" y=\"" + num(std::min(y0, y1)) + "\" width=\"" +
+           num(std::fabs(x1 - x0) + 0.5) + "\" height=\"" + num(std::fabs(y1 - y0) + 0.5) + "\" fill=\"" +
+           rgb(c.color) + "\"/>\n";
+  }
 }
 
 void draw_plot(std::string& out, const Plot& plot, const Rect& cell, std::size_t index) {

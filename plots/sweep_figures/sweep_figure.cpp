@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/scene/readable_path.hpp"
+#include "plots/axis_math.hpp"
 
 namespace sg {
 namespace {
@@ -21,13 +22,6 @@ plot::Series column(const std::string& name, const SweepResult& r, F&& pick) {
   return s;
 }
 
-double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return std::nan("");
-  const auto k = static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
-  std::nth_element(v.begin(), v.begin() + k, v.end());
-  return v[static_cast<std::size_t>(k)];
-}
-
 // Gradient axis: a single jump of the loss makes one finite difference huge, so the axis autofits robustly
 // (outliers marked at the edge, plots/axis_math.hpp). Its symlog threshold is a decade near the typical
 // magnitude, so the one-click symlog reads well, and symlog is the default when the gradients themselves span
@@ -39,7 +33,7 @@ void fit_gradient_axis(plot::Axis& axis, const std::vector<plot::Series>& series
     for (double g : s.y)
       if (std::isfinite(g) && g != 0.0) mags.push_back(std::fabs(g));
   if (mags.empty()) return;
-  const double typical = percentile(mags, 0.5), large = percentile(mags, 0.99);
+  const double typical = plot::quantile(mags, 0.5), large = plot::quantile(mags, 0.99);
   axis.symlog_threshold = std::pow(10.0, std::floor(std::log10(typical)));
   if (large / typical > 1e3) axis.scale = plot::Scale::symlog;
 }
