@@ -38,29 +38,38 @@ SG_HD inline int collide_plane_capsule(const Plane<S>& plane, const Pose<S>& pos
   return n;
 }
 
+// Corner i of a box with half sizes `half`: bit 0, 1, 2 of i choose +x, +y, +z.
+template <class S>
+SG_HD inline Vec3<S> box_corner(const Vec3<S>& half, int i) {
+  return {(i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z};
+}
+
 // Corners of the box. Exact: among corners inside the margin and not above the centre (MuJoCo's
 // filter), the up to 4 deepest, deepest first (index order on ties). Smooth: every corner inside the
 // margin, in index order; each corner's distance is smooth in the pose, so dropping the selection
 // removes the only case distinction (the contact set then changes only at the margin).
+// The selection runs on values (the same operations as S's values, so the same decisions); only the
+// selected corners are computed in S, and the contacts share the plane's frame.
 template <class S>
 SG_HD inline int collide_plane_box(const Plane<S>& plane, const Pose<S>& pose, const Vec3<S>& half,
                                    const CollisionOptions& opt, Contact<S>* out) {
-  const Vec3<S>& n = plane.normal;
   const bool smooth = smooth_proxies(opt);
   const Mat3<S> rot = to_mat3(pose.rot);
-  const S dist0 = dot(pose.pos - plane.point, n);
-  Vec3<S> corner[8];
-  S dist[8];
+  const S dist0 = dot(pose.pos - plane.point, plane.normal);
+  Mat3<double> rot_v;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) rot_v.m[r][c] = value(rot.m[r][c]);
+  const Vec3<double> n_v(value(plane.normal.x), value(plane.normal.y), value(plane.normal.z));
+  const Vec3<double> half_v(value(half.x), value(half.y), value(half.z));
+  const double dist0_v = value(dist0);
+  double dist[8];
   int order[8], index[8];
   int count = 0;
   for (int i = 0; i < 8; ++i) {
-    const Vec3<S> local((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z);
-    const Vec3<S> offset = rot * local;
-    const S ldist = dot(n, offset);
-    if (dist0 + ldist > opt.margin) continue;
+    const double ldist = dot(n_v, rot_v * box_corner(half_v, i));
+    if (dist0_v + ldist > opt.margin) continue;
     if (!smooth && ldist > 0.0) continue;
-    corner[count] = pose.pos + offset;
-    dist[count] = dist0 + ldist;
+    dist[count] = dist0_v + ldist;
     index[count] = i;
     order[count] = count;
     ++count;
@@ -78,10 +87,19 @@ SG_HD inline int collide_plane_box(const Plane<S>& plane, const Pose<S>& pose, c
     }
     if (count > 4) count = 4;
   }
-  int written = 0;
-  for (int i = 0; i < count; ++i)
-    written += emit_contact(dist[order[i]], corner[order[i]], n, opt, out + written, index[order[i]]);
-  return written;
+  if (count == 0) return 0;
+  Vec3<S> frame[3];
+  make_contact_frame(plane.normal, smooth, frame);
+  for (int i = 0; i < count; ++i) {
+    const Vec3<S> offset = rot * box_corner(half, index[order[i]]);
+    const S d = dist0 + dot(plane.normal, offset);
+    Contact<S>& c = out[i];
+    c.feature = index[order[i]];
+    c.dist = d;
+    c.pos = pose.pos + offset - plane.normal * (d * 0.5);
+    for (int k = 0; k < 3; ++k) c.frame[k] = frame[k];
+  }
+  return count;
 }
 
 // Cylinder rim points. Exact (MuJoCo's algorithm): the deepest rim point of the cap nearer the plane

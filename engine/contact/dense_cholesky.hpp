@@ -39,4 +39,38 @@ SG_HD void cholesky_solve(const S* L, int n, int ld, S* b) {
   }
 }
 
+// The same with the size and leading dimension known at compile time (the solver's 6 x 6 body blocks): the
+// loops unroll completely.
+template <int N>
+SG_HD inline bool cholesky_factor_fixed(double* A) {
+  for (int j = 0; j < N; ++j) {
+    double d = A[j * N + j];
+    for (int k = 0; k < j; ++k) d -= A[j * N + k] * A[j * N + k];
+    if (!(d > 0.0)) return false;
+    const double l = std::sqrt(d);
+    A[j * N + j] = l;
+    const double inv = 1.0 / l;
+    for (int i = j + 1; i < N; ++i) {
+      double s = A[i * N + j];
+      for (int k = 0; k < j; ++k) s -= A[i * N + k] * A[j * N + k];
+      A[i * N + j] = s * inv;
+    }
+  }
+  return true;
+}
+
+template <int N>
+SG_HD inline void cholesky_solve_fixed(const double* L, double* b) {
+  for (int i = 0; i < N; ++i) {
+    double s = b[i];
+    for (int k = 0; k < i; ++k) s -= L[i * N + k] * b[k];
+    b[i] = s / L[i * N + i];
+  }
+  for (int i = N - 1; i >= 0; --i) {
+    double s = b[i];
+    for (int k = i + 1; k < N; ++k) s -= L[k * N + i] * b[k];
+    b[i] = s / L[i * N + i];
+  }
+}
+
 }  // namespace sg

@@ -26,6 +26,10 @@ struct NewtonWorkspace {
   double jar[kMaxRows], jdir[kMaxRows];  // J a - aref and J dir per row
   bool active[kMaxRows], next[kMaxRows];
   bool blockwise;  // no active row couples two bodies: H is block diagonal, one 6 x 6 factor per body
+  // Blockwise: the factor of each body's block (compact, 6 x 6), and whether the body has active rows (a
+  // body without them has the diagonal block of its masses, solved by division).
+  double block[MaxBodies][36];
+  bool has_rows[MaxBodies];
   // The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a
   // guess. Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the
   // result and its derivatives are those of a cold start; a good guess saves one Hessian and factorisation.
@@ -36,14 +40,16 @@ struct NewtonWorkspace {
 
 namespace newton_detail {
 
-// J_r v for row r (its values and bodies as load_values stored them).
+// J_r v for row r (its values and bodies as load_values stored them), summed as row_times_bodies does (the
+// linear and the angular part each, then the two bodies), so that both give the same value to the last bit.
 template <int MB>
 SG_HD inline double row_times(const NewtonWorkspace<MB>& ws, int r, const double* v) {
+  auto part = [](const double* j, const double* x) {
+    return (j[0] * x[0] + j[1] * x[1] + j[2] * x[2]) + (j[3] * x[3] + j[4] * x[4] + j[5] * x[5]);
+  };
   double s = 0.0;
-  if (ws.body_a[r] >= 0)
-    for (int k = 0; k < 6; ++k) s += ws.jac[r][k] * v[6 * ws.body_a[r] + k];
-  if (ws.body_b[r] >= 0)
-    for (int k = 0; k < 6; ++k) s += ws.jac[r][6 + k] * v[6 * ws.body_b[r] + k];
+  if (ws.body_a[r] >= 0) s += part(ws.jac[r], v + 6 * ws.body_a[r]);
+  if (ws.body_b[r] >= 0) s += part(ws.jac[r] + 6, v + 6 * ws.body_b[r]);
   return s;
 }
 
@@ -102,23 +108,49 @@ SG_HD inline void add_outer_lower(double* __restrict h, const double* __restrict
   }
 }
 
+// factor_hessian's block-diagonal case: rows touch one body each.
+template <class S, int MB>
+SG_HD inline bool factor_blocks(const ConstraintRow<S>* rows, int count, const bool* active, int bodies,
+                                NewtonWorkspace<MB>& ws) {
+  for (int b = 0; b < bodies; ++b) ws.has_rows[b] = false;
+  for (int r = 0; r < count; ++r) {
+    if (!active[r]) continue;
+    const bool on_a = rows[r].body_a >= 0;
+    const int b = on_a ? rows[r].body_a : rows[r].body_b;
+    if (b < 0) continue;  // a row between two static things: no effect on the bodies
+    double* h = ws.block[b];
+    if (!ws.has_rows[b]) {
+      ws.has_rows[b] = true;
+      for (int i = 0; i < 36; ++i) h[i] = 0.0;
+      for (int i = 0; i < 6; ++i) h[7 * i] = ws.mass[6 * b + i];
+    }
+    add_outer_lower<6>(h, ws.jac[r] + (on_a ? 0 : 6), ws.D[r]);
+  }
+  for (int b = 0; b < bodies; ++b)
+    if (ws.has_rows[b] && !cholesky_factor_fixed<6>(ws.block[b])) return false;
+  return true;
+}
+
 // H = M + sum over rows in `active` of J' D J (block by block: a row touches at most two bodies), factorised
-// in place. False if not positive definite.
+// in place. False if not positive definite. Without rows coupling two bodies each body's 6 x 6 block is
+// factorised on its own (compile-time size), and bodies without active rows are not factorised at all.
 template <class S, int MB>
 SG_HD inline bool factor_hessian(const ConstraintRow<S>* rows, int count, const bool* active, int n,
                                  NewtonWorkspace<MB>& ws) {
+  ws.blockwise = true;
+  for (int r = 0; r < count; ++r)
+    if (active[r] && rows[r].body_a >= 0 && rows[r].body_b >= 0) ws.blockwise = false;
+  if (ws.blockwise) return factor_blocks(rows, count, active, n / 6, ws);
   constexpr int ld = NewtonWorkspace<MB>::kMaxN;
   for (int i = 0; i < n; ++i) {
     double* h = ws.H + i * ld;
     for (int j = 0; j < n; ++j) h[j] = 0.0;
     h[i] = ws.mass[i];
   }
-  ws.blockwise = true;
   for (int r = 0; r < count; ++r) {
     if (!active[r]) continue;
     const double D = ws.D[r];
     const int a = rows[r].body_a, b = rows[r].body_b;
-    if (a >= 0 && b >= 0) ws.blockwise = false;
     const double* ja = ws.jac[r];
     const double* jb = ws.jac[r] + 6;
     if (a >= 0) add_outer_lower<ld>(ws.H + 6 * a * ld + 6 * a, ja, D);
@@ -130,10 +162,7 @@ SG_HD inline bool factor_hessian(const ConstraintRow<S>* rows, int count, const 
       add_outer_block<ld>(ws.H + 6 * (a_first ? b : a) * ld + 6 * (a_first ? a : b), jh, jl, D);
     }
   }
-  if (!ws.blockwise) return cholesky_factor(ws.H, n, ld);
-  for (int b = 0; 6 * b < n; ++b)
-    if (!cholesky_factor(ws.H + 6 * b * (ld + 1), 6, ld)) return false;
-  return true;
+  return cholesky_factor(ws.H, n, ld);
 }
 
 // Solves H x = rhs in place with the factor of factor_hessian.
@@ -141,7 +170,13 @@ template <int MB>
 SG_HD inline void solve_hessian(const NewtonWorkspace<MB>& ws, int n, double* x) {
   constexpr int ld = NewtonWorkspace<MB>::kMaxN;
   if (!ws.blockwise) return cholesky_solve(ws.H, n, ld, x);
-  for (int b = 0; 6 * b < n; ++b) cholesky_solve(ws.H + 6 * b * (ld + 1), 6, ld, x + 6 * b);
+  for (int b = 0; 6 * b < n; ++b) {
+    if (ws.has_rows[b]) {
+      cholesky_solve_fixed<6>(ws.block[b], x + 6 * b);
+    } else {
+      for (int k = 0; k < 6; ++k) x[6 * b + k] /= ws.mass[6 * b + k];
+    }
+  }
 }
 
 // Reverse mode: a' = H^-1 res' as an expression the tape records, acc_k = a_k + sum_i (H^-1)_ki (res_i -
@@ -168,24 +203,20 @@ inline void implicit_adjoint_combination(const NewtonWorkspace<MB>& ws, int n, i
     }
 }
 
-// The solution's values are in ws.a; writes acc (with derivatives by implicit differentiation when S is a
-// dual) and each row's force D (aref - J a) on active rows, 0 on the others; clamp_forces keeps them >= 0.
+// The accelerations from the solution's values in ws.a: with derivatives by implicit differentiation when S
+// carries them (and derivatives is set), else values only (dual tangents left at zero).
 template <class S, int MB>
-SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* body_mass,
-                                  const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
-                                  NewtonWorkspace<MB>& ws, bool clamp_forces, bool derivatives = true) {
+SG_HD inline void write_accelerations(const ConstraintRow<S>* rows, int count, const S* body_mass,
+                                      const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
+                                      const NewtonWorkspace<MB>& ws, bool derivatives) {
   const int n = 6 * bodies;
   if constexpr (has_derivatives_v<S>) {
-    if (!derivatives) {  // values only (a switching margin needs no more): the tangents are left at zero
+    if (!derivatives) {
       for (int b = 0; b < bodies; ++b)
         for (int k = 0; k < 3; ++k) {
           acc[b].lin[k] = S(ws.a[6 * b + k]);
           acc[b].ang[k] = S(ws.a[6 * b + 3 + k]);
         }
-      for (int r = 0; r < count; ++r) {
-        const double jar = ws.active[r] ? newton_detail::row_times(ws, r, ws.a) - ws.aref[r] : 0.0;
-        rows[r].force = S(ws.active[r] && !(clamp_forces && jar >= 0.0) ? -jar * ws.D[r] : 0.0);
-      }
       return;
     }
     // Residual of the optimality condition at the (constant) solution values; its tangents drive a'.
@@ -242,21 +273,37 @@ SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* bo
       implicit_adjoint_combination(ws, n, bodies, res, acc);
     }
   } else {
-    (void)body_mass, (void)body_inertia;
+    (void)rows, (void)count, (void)body_mass, (void)body_inertia, (void)derivatives, (void)n;
     for (int b = 0; b < bodies; ++b)
       for (int k = 0; k < 3; ++k) {
         acc[b].lin[k] = ws.a[6 * b + k];
         acc[b].ang[k] = ws.a[6 * b + 3 + k];
       }
   }
+}
+
+// The solution's values are in ws.a: writes acc (write_accelerations), each row's J a - aref into ws.jar
+// (values; the switching margins of the rows), and each row's force D (aref - J a) on active rows, 0 on the
+// others; clamp_forces keeps them >= 0. The forces are values unless force_tangents asks for their
+// derivatives (the grazing mode combines them; everything else reads their values only).
+template <class S, int MB>
+SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* body_mass,
+                                  const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
+                                  NewtonWorkspace<MB>& ws, bool clamp_forces, bool derivatives = true,
+                                  bool force_tangents = false) {
+  write_accelerations(rows, count, body_mass, body_inertia, bodies, acc, ws, derivatives);
+  const bool tangents = has_derivatives_v<S> && derivatives && force_tangents;
   for (int r = 0; r < count; ++r) {
+    const double jar = newton_detail::row_times(ws, r, ws.a) - ws.aref[r];
+    ws.jar[r] = jar;
     if (!ws.active[r]) {
       rows[r].force = S(0.0);
-      continue;
+    } else if (tangents) {
+      const S slack = rows[r].aref - row_times_bodies(rows[r], acc);
+      rows[r].force = (clamp_forces && !(slack > 0.0)) ? S(0.0) : S(slack / rows[r].R);
+    } else {
+      rows[r].force = S((clamp_forces && !(jar < 0.0)) ? 0.0 : -jar / value(rows[r].R));  // as slack / R
     }
-    const ConstraintRow<S>& row = rows[r];
-    const S slack = row.aref - row_times_bodies(row, acc);
-    rows[r].force = (clamp_forces && !(slack > 0.0)) ? S(0.0) : S(slack / row.R);
   }
 }
 
@@ -342,12 +389,13 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
 
 // The minimiser of the quadratic piece with the given active set (no search): one factorisation and solve.
 // Forces of active rows are not clamped (the piece is followed past its boundary until the integrator
-// locates the switch). Returns false if the Hessian is not positive definite.
+// locates the switch). Returns false if the Hessian is not positive definite. derivatives = false: values
+// only (dual tangents left at zero); force_tangents: see finish_solution.
 template <class S, int MB>
-// derivatives = false: values only (dual tangents left at zero).
 SG_HD bool solve_with_active_set(ConstraintRow<S>* rows, int count, const bool* active, const S* body_mass,
                                  const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
-                                 NewtonWorkspace<MB>& ws, bool derivatives = true) {
+                                 NewtonWorkspace<MB>& ws, bool derivatives = true,
+                                 bool force_tangents = false) {
   using namespace newton_detail;
   const int n = 6 * bodies;
   if (count == 0) return true;  // the free accelerations stand, with their derivatives
@@ -365,7 +413,7 @@ SG_HD bool solve_with_active_set(ConstraintRow<S>* rows, int count, const bool* 
       for (int k = 0; k < 6; ++k) ws.a[6 * rows[r].body_b + k] += Da * ws.jac[r][6 + k];
   }
   solve_hessian(ws, n, ws.a);
-  finish_solution(rows, count, body_mass, body_inertia, bodies, acc, ws, false, derivatives);
+  finish_solution(rows, count, body_mass, body_inertia, bodies, acc, ws, false, derivatives, force_tangents);
   return true;
 }
 

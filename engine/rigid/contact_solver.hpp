@@ -135,13 +135,13 @@ class RigidContactSolver {
       if (!mode.entries[e].seen)
         tracker.note(-laws.lookahead, contact_event(mode.entries[e].key, EventKind::separation));
     if (!solve_with_active_set(s_.rows, n, s_.active, mass_->mass, mass_->inertia, model_->count, acc,
-                               s_.newton, derivatives)) {
+                               s_.newton, derivatives, ng > 0)) {
       tracker.note(-1.0, EventId{});  // not positive definite: cannot happen with R > 0; leave the mode
       return;
     }
     for (int r = 0, k = 0; r < n; ++r) {
       k = (r > 0 && s_.row_entry[r] == s_.row_entry[r - 1]) ? k + 1 : 0;
-      const double phi = value(row_times_bodies(s_.rows[r], acc) - s_.rows[r].aref);
+      const double phi = s_.newton.jar[r];  // J a - aref
       const ContactKey& key = mode.entries[s_.row_entry[r]].key;
       tracker.note(s_.active[r] ? -phi : phi,
                    contact_event(key, s_.active[r] ? EventKind::row_off : EventKind::row_on, k));
