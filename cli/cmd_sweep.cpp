@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "cli/figure_png_output.hpp"
 #include "cli/scene_args.hpp"
+#include "engine/gradient/reference.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "plots/svg.hpp"
 #include "plots/sweep_figures/sweep_figure.hpp"
@@ -20,22 +21,32 @@ struct SweepArgs {
   int threads = 0;
 };
 
+// A tight reference (gradient.reference) adds a grad_ref column.
 std::string sweep_csv(const SweepResult& r) {
+  const bool ref = r.reference != Reference::fd;
   std::ostringstream out;
   out.precision(17);
-  out << "value,loss,grad,grad_fd,status\n";
-  for (const PointResult& p : r.points)
-    out << p.value << ',' << p.loss << ',' << p.grad << ',' << p.grad_fd << ",\"" << p.status << "\"\n";
+  out << "value,loss,grad,grad_fd," << (ref ? "grad_ref," : "") << "status\n";
+  for (const PointResult& p : r.points) {
+    out << p.value << ',' << p.loss << ',' << p.grad << ',' << p.grad_fd << ',';
+    if (ref) out << p.grad_ref << ',';
+    out << '"' << p.status << "\"\n";
+  }
   return out.str();
 }
 
 void print_summary(const Problem& problem, const SweepResult& r) {
   const SweepStats& st = r.stats;
+  const std::string ref = r.reference == Reference::fd ? "FD" : reference_name(r.reference);
   std::printf(
-      "%s: %ld points of %s in %.3f s; median |AD-FD|/max = %.3g; sign agreement %.1f%%; AD runs: %ld steps, "
+      "%s: %ld points of %s in %.3f s; median |AD-%s|/max = %.3g; sign agreement %.1f%%; AD runs: %ld steps, "
       "%ld rejected, %ld events; %ld failed\n",
-      problem.name.c_str(), st.points, problem.sweep.parameter.c_str(), st.seconds, st.grad_rel_err_median,
-      100.0 * st.sign_agreement, st.steps_total, st.rejected_total, st.events_total, st.failed);
+      problem.name.c_str(), st.points, problem.sweep.parameter.c_str(), st.seconds, ref.c_str(),
+      st.grad_rel_err_median, 100.0 * st.sign_agreement, st.steps_total, st.rejected_total, st.events_total,
+      st.failed);
+  if (r.reference != Reference::fd)
+    std::printf("reference: %s\n",
+                reference_label(problem.gradient, problem.integrator, straight_through_cfd(problem)).c_str());
 }
 
 int run(const SweepArgs& args) {
@@ -79,7 +90,7 @@ void register_sweep(CLI::App& app, int& exit_code) {
       app.add_subcommand("sweep", "Loss, AD gradient and finite-difference gradient over the sweep");
   add_scene_args(*cmd, args->scene);
   cmd->add_option("--out", args->out, "Write the result JSON here")->check(output_path());
-  cmd->add_option("--csv", args->csv, "Write value,loss,grad,grad_fd,status rows here")->check(output_path());
+  cmd->add_option("--csv", args->csv, "Write value,loss,grad,grad_fd[,grad_ref],status rows here")->check(output_path());
   cmd->add_option("--svg", args->svg, "Write the loss and gradient plot here")->check(output_path());
   cmd->add_option("--png", args->png,
                   "Draw the loss and gradient plot as PNG here (the GUI's renderer, headless)")

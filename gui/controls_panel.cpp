@@ -93,6 +93,11 @@ bool field_shown(const std::string& path, const json& edited) {
                                                       "integrator.step_to_outputs",
                                                       "gradient.through_controller",
                                                       "gradient.control_tangents"};
+  if (starts_with(path, "gradient.tight.")) {  // only with a tight reference, for the integrator's kind
+    const auto reference = scene::get_path(edited, "gradient.reference");
+    const bool tight = reference && reference->is_string() && reference->get<std::string>() != "fd";
+    return tight && (path == "gradient.tight.rtol") == adaptive(edited);
+  }
   if (adaptive_only.count(path) || starts_with(path, "integrator.controller.")) return adaptive(edited);
   if (path == "integrator.substeps") return !adaptive(edited);
   return true;

@@ -93,6 +93,7 @@ void SweepWorker::run(std::shared_ptr<const Problem> problem, long generation,
     shared_.completed = 0;
     shared_.elapsed_seconds = 0.0;
     shared_.result = SweepResult{};
+    shared_.result.reference = problem->gradient.reference;
     shared_.result.points.reserve(static_cast<std::size_t>(n));
     for (long i = 0; i < n; ++i)
       shared_.result.points.push_back(pending_point(problem->sweep.value_at(i), "pending"));

@@ -1,5 +1,7 @@
 #include "engine/gradient/point_eval.hpp"
 
+#include "engine/gradient/reference.hpp"
+
 #include <cmath>
 #include <limits>
 #include <random>
@@ -35,6 +37,7 @@ PointEvaluator::PointEvaluator(const Problem& problem)
       gradient_(problem.gradient),
       ws_double_(std::make_unique<SimWorkspace<double>>()),
       ws_dual_(std::make_unique<SimWorkspace<Dual1>>()) {
+  tight_ = tight_integrator(integrator_, gradient_.tight);
   offset_double_ = slot_offset(base_, problem.sweep.parameter);
   sweep_parameter_ = problem.sweep.parameter;
   offset_dual_ = slot_offset(base_dual_, problem.sweep.parameter);
@@ -75,10 +78,14 @@ LossSample PointEvaluator::loss_and_grad_reverse(double x) {
 
 LossSample PointEvaluator::loss_and_grad(double x) {
   if (gradient_.reverse) return loss_and_grad_reverse(x);
+  return dual_run(x, integrator_);
+}
+
+LossSample PointEvaluator::dual_run(double x, const IntegratorSettings& cfg) {
   ProblemData<Dual1> pd = base_dual_;
   parameter_at(pd, offset_dual_) = seeded<Dual1>(x, 0);
   NullObserver obs;
-  const RunOutput<Dual1> run = run_simulation(pd, integrator_, *ws_dual_, obs);
+  const RunOutput<Dual1> run = run_simulation(pd, cfg, *ws_dual_, obs);
   LossSample out;
   out.stats = run.stats;
   // A loss whose derivative alone overflowed is still worth showing.
@@ -90,10 +97,14 @@ LossSample PointEvaluator::loss_and_grad(double x) {
 }
 
 LossSample PointEvaluator::loss_only(double x) {
+  return plain_run(x, integrator_);
+}
+
+LossSample PointEvaluator::plain_run(double x, const IntegratorSettings& cfg) {
   ProblemData<double> pd = base_;
   parameter_at(pd, offset_double_) = x;
   NullObserver obs;
-  const RunOutput<double> run = run_simulation(pd, integrator_, *ws_double_, obs);
+  const RunOutput<double> run = run_simulation(pd, cfg, *ws_double_, obs);
   LossSample out;
   out.stats = run.stats;
   out.loss = run.stats.status == Status::ok ? run.loss : kNaN;
@@ -123,6 +134,8 @@ PointResult PointEvaluator::evaluate(double x) {
   if (r.status == "ok" && !std::isfinite(r.grad_fd))
     r.status = "nonfinite finite difference (the losses at x +- eps overflow their difference)";
 
+  if (gradient_.reference != Reference::fd && r.status == "ok") add_reference(x, r);
+
   r.loss_smoothed = r.grad_zeroth = r.grad_first = kNaN;
   if (!noise_.empty()) {
     double sum_loss = 0.0, sum_zeroth = 0.0, sum_first = 0.0;
@@ -139,6 +152,28 @@ PointResult PointEvaluator::evaluate(double x) {
     r.grad_first = sum_first / n;
   }
   return r;
+}
+
+void PointEvaluator::add_reference(double x, PointResult& r) {
+  const std::string name = std::string("reference ") + reference_name(gradient_.reference) + " (" +
+                           tight_label(integrator_, gradient_.tight) + ")";
+  if (gradient_.reference == Reference::ad_tight) {
+    const LossSample s = dual_run(x, tight_);
+    r.grad_ref = s.grad;
+    if (s.stats.status != Status::ok) r.status = name + ": " + describe_failure(s.stats);
+    return;
+  }
+  const double eps = gradient_.fd_eps;
+  const LossSample plus = plain_run(x + eps, tight_);
+  const LossSample minus = plain_run(x - eps, tight_);
+  r.grad_ref = (plus.loss - minus.loss) / (2.0 * eps);
+  if (plus.stats.status != Status::ok) {
+    r.status = name + " at x+eps: " + describe_failure(plus.stats);
+  } else if (minus.stats.status != Status::ok) {
+    r.status = name + " at x-eps: " + describe_failure(minus.stats);
+  } else if (!std::isfinite(r.grad_ref)) {
+    r.status = name + ": nonfinite finite difference";
+  }
 }
 
 }  // namespace sg

@@ -2,6 +2,7 @@
 // Evaluates one sweep point: the loss and its forward-mode gradient (one Dual<1> run), the central finite
 // difference (two double runs), and optionally the randomized-smoothing estimates.
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ struct PointResult {
   double loss = 0.0;
   double grad = 0.0;     // forward-mode AD
   double grad_fd = 0.0;  // central finite difference
+  // The tight reference of gradient.reference fd_tight or ad_tight (engine/gradient/reference.hpp); NaN
+  // with the default reference, which is grad_fd.
+  double grad_ref = std::numeric_limits<double>::quiet_NaN();
   std::string status = "ok";
   long steps = 0;     // accepted steps of the AD run
   long rejected = 0;  // rejected attempts of the AD run
@@ -46,6 +50,11 @@ class PointEvaluator {
   LossSample loss_only(double x);      // one double run
 
  private:
+  LossSample dual_run(double x, const IntegratorSettings& cfg);
+  LossSample plain_run(double x, const IntegratorSettings& cfg);
+  // Fills r.grad_ref for gradient.reference fd_tight or ad_tight (r.status names a failed reference run).
+  void add_reference(double x, PointResult& r);
+  IntegratorSettings tight_;  // the reference runs' integrator (tight_integrator)
   ProblemData<double> base_;
   ProblemData<Dual1> base_dual_;
   IntegratorSettings integrator_;

@@ -57,11 +57,26 @@ struct SmoothingSettings {
   unsigned long seed = 1;
 };
 
+// What a sweep compares its AD curve against (gradient.reference): central FD of the same simulation (exact
+// for the discrete map of fixed steps, noisy across adaptive step decisions), central FD of the simulation at
+// tight settings, or forward-mode AD at tight settings.
+enum class Reference : unsigned char { fd, fd_tight, ad_tight };
+
+// The tight settings of a reference: adaptive solvers at rtol = atol = rtol, fixed-step ones with
+// `substeps` times the scene's substeps.
+struct TightSettings {
+  double rtol = 1e-10;
+  long substeps = 100;
+};
+
 struct GradientSettings {
   double fd_eps = 1e-6;
   bool reverse = false;  // gradient.mode: reverse (a taped run) instead of forward (a dual run)
+  Reference reference = Reference::fd;
+  TightSettings tight;
   SmoothingSettings smoothing;
 };
+
 
 struct SweepSpec {
   std::string parameter;

@@ -202,6 +202,11 @@ Problem problem_from_config(const json& c) {
   const json& g = c.at("gradient");
   p.gradient.fd_eps = g.at("fd_eps").get<double>();
   p.gradient.reverse = g.at("mode").get<std::string>() == "reverse";
+  const std::string reference = g.at("reference").get<std::string>();
+  p.gradient.reference = reference == "fd_tight"   ? Reference::fd_tight
+                         : reference == "ad_tight" ? Reference::ad_tight
+                                                   : Reference::fd;
+  p.gradient.tight = {g.at("tight").at("rtol").get<double>(), g.at("tight").at("substeps").get<long>()};
   p.gradient.smoothing = {g.at("smoothing").at("samples").get<long>(),
                           g.at("smoothing").at("sigma").get<double>(),
                           g.at("smoothing").at("seed").get<unsigned long>()};

@@ -150,6 +150,15 @@ std::vector<FieldSpec> build_table() {
               "gradient.mode", {"forward", "reverse"}, "forward",
               "How the AD gradient is computed: forward (a dual number, one tangent per run) or reverse (one "
               "taped run and a reverse sweep, every parameter at once); a sweep gives the same curve."),
+          choice("gradient.reference", {"fd", "fd_tight", "ad_tight"}, "fd",
+                 "What the AD curve is compared against: fd (central FD of the same simulation: exact for "
+                 "fixed steps, noisy across adaptive step decisions), fd_tight (central FD of the simulation "
+                 "at the tight settings), ad_tight (forward-mode AD at the tight settings)."),
+          number("gradient.tight.rtol", 1e-10, above(0), fixed,
+                 "Tight reference, adaptive solvers: rtol = atol of the reference runs (64x the step budget)."),
+          integer("gradient.tight.substeps", 100, closed(1, 1000000),
+                  "Tight reference, fixed-step solvers: the reference runs take this many times "
+                  "integrator.substeps."),
           boolean(
               "gradient.through_controller", false,
               "Propagate derivatives through the adaptive step-size controller (Diffrax stops them). Across "

@@ -1,4 +1,5 @@
 #include "engine/sweep/sweep.hpp"
+#include "engine/gradient/reference.hpp"
 #include "engine/problem/json_number.hpp"
 
 #include <algorithm>
@@ -53,9 +54,10 @@ void summarize_sweep(SweepResult& result) {
     st.events_total += r.events;
     if (r.status != "ok") ++st.failed;
     if (r.status == "cancelled") st.cancelled = true;
-    if (!std::isfinite(r.grad) || !std::isfinite(r.grad_fd)) continue;
-    errs.push_back(relative_difference(r.grad, r.grad_fd));
-    agree += sign_of(r.grad) == sign_of(r.grad_fd);
+    const double ref = reference_gradient(r, result.reference);
+    if (!std::isfinite(r.grad) || !std::isfinite(ref)) continue;
+    errs.push_back(relative_difference(r.grad, ref));
+    agree += sign_of(r.grad) == sign_of(ref);
     ++compared;
   }
   st.sign_agreement = compared ? static_cast<double>(agree) / static_cast<double>(compared) : 0.0;
@@ -71,6 +73,7 @@ void summarize_sweep(SweepResult& result) {
 SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
   const auto start = std::chrono::steady_clock::now();
   SweepResult result;
+  result.reference = problem.gradient.reference;
   const long n = problem.sweep.points;
   result.points.resize(static_cast<std::size_t>(n));
   const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
@@ -90,12 +93,14 @@ SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
 nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result) {
   using nlohmann::json;
   json values = json::array(), loss = json::array(), grad = json::array(), grad_fd = json::array();
+  json grad_ref = json::array();
   json status = json::array(), loss_s = json::array(), g0 = json::array(), g1 = json::array();
   for (const PointResult& r : result.points) {
     values.push_back(r.value);
     loss.push_back(number_or_null(r.loss));
     grad.push_back(number_or_null(r.grad));
     grad_fd.push_back(number_or_null(r.grad_fd));
+    grad_ref.push_back(number_or_null(r.grad_ref));
     status.push_back(r.status);
     loss_s.push_back(number_or_null(r.loss_smoothed));
     g0.push_back(number_or_null(r.grad_zeroth));
@@ -119,6 +124,13 @@ nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result) 
                 {"events_total", st.events_total},
                 {"failed", st.failed}}},
               {"config", problem.config}};
+  out["stats"]["reference"] = reference_name(result.reference);
+  if (result.reference != Reference::fd) {
+    out["grad_ref"] = grad_ref;
+    out["reference"] = {{"name", reference_name(result.reference)},
+                        {"label", reference_label(problem.gradient, problem.integrator,
+                                                  straight_through_cfd(problem))}};
+  }
   if (problem.gradient.smoothing.samples > 0) {
     out["loss_smoothed"] = loss_s;
     out["grad_zeroth"] = g0;

@@ -22,8 +22,9 @@ struct SweepControl {
 struct SweepStats {
   long points = 0;
   double seconds = 0.0;
-  double grad_rel_err_median = 0.0;  // median over points of |g - g_fd| / max(|g|, |g_fd|)
-  double sign_agreement = 0.0;       // fraction of points where sign(g) == sign(g_fd)
+  // Against the reference (SweepResult::reference: g_fd, or the tight reference g_ref).
+  double grad_rel_err_median = 0.0;  // median over points of |g - g_ref| / max(|g|, |g_ref|)
+  double sign_agreement = 0.0;       // fraction of points where sign(g) == sign(g_ref)
   long steps_total = 0;
   long rejected_total = 0;
   long events_total = 0;
@@ -34,7 +35,13 @@ struct SweepStats {
 struct SweepResult {
   std::vector<PointResult> points;
   SweepStats stats;
+  Reference reference = Reference::fd;  // what the stats compare the AD gradient against
 };
+
+// The gradient a point's AD value is compared against: grad_fd, or grad_ref for a tight reference.
+inline double reference_gradient(const PointResult& p, Reference reference) {
+  return reference == Reference::fd ? p.grad_fd : p.grad_ref;
+}
 
 SweepResult run_sweep(const Problem& problem, const SweepControl& control = {});
 
@@ -42,7 +49,8 @@ SweepResult run_sweep(const Problem& problem, const SweepControl& control = {});
 void summarize_sweep(SweepResult& result);
 
 // The result JSON contract: "values", "loss", "grad", "grad_fd", "status", "stats", "config" (plus
-// "loss_smoothed", "grad_zeroth", "grad_first" when smoothing is on). Non-finite numbers become null.
+// "loss_smoothed", "grad_zeroth", "grad_first" when smoothing is on, and "grad_ref" with "reference" {name,
+// label} for a tight reference). Non-finite numbers become null.
 nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result);
 
 }  // namespace sg

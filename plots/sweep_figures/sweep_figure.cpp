@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "engine/gradient/reference.hpp"
 #include "engine/scene/readable_path.hpp"
 #include "plots/axis_math.hpp"
 
@@ -42,23 +43,18 @@ void fit_gradient_axis(plot::Axis& axis, const std::vector<plot::Series>& series
 
 namespace {
 
-// What the AD curve is and what it is compared against, so a figure names its reference.
+// What the AD curve is, so a figure names it next to its reference.
 std::string ad_label(const Problem& problem) {
-  const bool rigid = problem.data.type == ModelType::rigid;
-  const bool surrogate = rigid && problem.data.rigid.cfd.enabled && problem.data.rigid.cfd.straight_through;
   std::string label = "AD (forward mode";
-  if (surrogate) label += ", CFD surrogate";
+  if (straight_through_cfd(problem)) label += ", CFD surrogate";
   if (is_adaptive(problem.integrator.method))
     label += problem.integrator.through_controller ? ", through the controller" : ", frozen steps";
   return label + ")";
 }
 
-std::string fd_label(const Problem& problem) {
-  char eps[32];
-  std::snprintf(eps, sizeof eps, "%g", problem.gradient.fd_eps);
-  const bool rigid = problem.data.type == ModelType::rigid;
-  const bool surrogate = rigid && problem.data.rigid.cfd.enabled && problem.data.rigid.cfd.straight_through;
-  return std::string("FD, same simulation") + (surrogate ? " (plain model)" : "") + ", eps " + eps;
+GradientSettings with_reference(GradientSettings g, Reference r) {
+  g.reference = r;
+  return g;
 }
 
 }  // namespace
@@ -84,10 +80,24 @@ plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
   grad.title = "Gradient";
   grad.x.label = x_label;
   grad.y.label = "d loss / d " + name;
-  plot::Series fd = column(fd_label(problem), result, [](const PointResult& p) { return p.grad_fd; });
+  const bool surrogate = straight_through_cfd(problem);
+  const GradientSettings& gs = problem.gradient;
+  plot::Series fd = column(reference_label(with_reference(gs, Reference::fd), problem.integrator, surrogate),
+                           result, [](const PointResult& p) { return p.grad_fd; });
   fd.dashed = true;
   grad.series.push_back(column(ad_label(problem), result, [](const PointResult& p) { return p.grad; }));
   grad.series.push_back(fd);
+  const Reference reference = gs.reference;
+  if (reference != Reference::fd) {
+    plot::Series ref = column("reference: " + reference_label(gs, problem.integrator, surrogate), result,
+                              [](const PointResult& p) { return p.grad_ref; });
+    // Wide and beneath the AD curve (the two coincide where AD is right), in the palette's third colour so
+    // that AD and FD keep theirs.
+    ref.width = 3.0f;
+    ref.auto_color = false;
+    ref.color = plot::palette_color(2);
+    grad.series.insert(grad.series.begin(), ref);
+  }
   if (smoothing) {
     grad.series.push_back(
         column("zeroth-order MC", result, [](const PointResult& p) { return p.grad_zeroth; }));
@@ -97,13 +107,15 @@ plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
   fit_gradient_axis(grad.y, grad.series);
 
   plot::Plot err;
-  err.title = "Relative gradient difference |AD - FD| / max(|AD|, |FD|)";
+  const std::string ref_name = reference == Reference::fd ? "FD" : "reference";
+  err.title = "Relative gradient difference |AD - " + ref_name + "| / max(|AD|, |" + ref_name + "|)";
   err.x.label = x_label;
   err.y.label = "relative difference";
   err.y.scale = plot::Scale::log;
-  err.series.push_back(column("relative difference", result, [](const PointResult& p) {
-    const double scale = std::max(std::fabs(p.grad), std::fabs(p.grad_fd));
-    return scale > 0.0 ? std::fabs(p.grad - p.grad_fd) / scale : std::nan("");
+  err.series.push_back(column("relative difference", result, [reference](const PointResult& p) {
+    const double ref = reference_gradient(p, reference);
+    const double scale = std::max(std::fabs(p.grad), std::fabs(ref));
+    return scale > 0.0 ? std::fabs(p.grad - ref) / scale : std::nan("");
   }));
   err.legend = false;
 

@@ -34,6 +34,39 @@ TEST_CASE("sweep writes the result contract, a CSV and an SVG") {
   CHECK(text.find("</svg>") != std::string::npos);
 }
 
+TEST_CASE("sweep with a tight reference writes it, names it and compares AD against it") {
+  const std::string out = SOFTGRAD_BINARY_DIR "/sweep_reference";
+  const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") +
+                              " --set integrator.type=tsit5 --set sweep.points=20"
+                              " --set gradient.reference=fd_tight --out " + out + ".json --csv " + out +
+                              ".csv --svg " + out + ".svg");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("median |AD-fd_tight|/max") != std::string::npos);
+  CHECK(r.output.find("reference: FD, tight (rtol 1e-10), eps 1e-06") != std::string::npos);
+  const auto j = read_json(out + ".json");
+  REQUIRE(j.contains("grad_ref"));
+  CHECK(j["grad_ref"].size() == 20);
+  CHECK(j["reference"]["name"] == "fd_tight");
+  CHECK(j["reference"]["label"] == "FD, tight (rtol 1e-10), eps 1e-06");
+  CHECK(j["stats"]["reference"] == "fd_tight");
+  std::ifstream csv(out + ".csv");
+  std::string header;
+  std::getline(csv, header);
+  CHECK(header == "value,loss,grad,grad_fd,grad_ref,status");
+  std::ifstream svg(out + ".svg");
+  const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  CHECK(text.find("reference: FD, tight (rtol 1e-10)") != std::string::npos);
+  CHECK(text.find("|AD - reference|") != std::string::npos);
+  // The default reference adds nothing to the contract but its name in the stats.
+  const auto plain = run_softgrad("sweep " + scene("toy_point_mass.json") + " --set sweep.points=5 --out " +
+                                  out + "_fd.json");
+  REQUIRE(plain.exit_code == 0);
+  const auto jp = read_json(out + "_fd.json");
+  CHECK(!jp.contains("grad_ref"));
+  CHECK(jp["stats"]["reference"] == "fd");
+}
+
 TEST_CASE("simulate writes one entry per output time and the accepted steps") {
   const std::string out = SOFTGRAD_BINARY_DIR "/simulate_contract.json";
   const auto r = run_softgrad("simulate " + scene("toy_point_mass.json") +

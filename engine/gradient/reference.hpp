@@ -1,0 +1,31 @@
+#pragma once
+// The reference gradient a sweep compares its AD curve against (gradient.reference): how its runs are set up
+// and how it is named.
+#include <string>
+
+#include "engine/problem/problem.hpp"
+
+namespace sg {
+
+// The integrator settings of a tight reference run: adaptive solvers at rtol = atol = tight.rtol with 64
+// times the step budget (1e-10 takes several times the steps of 1e-6) and contact events on (steps land on
+// the output times), fixed-step ones with tight.substeps times the substeps.
+IntegratorSettings tight_integrator(const IntegratorSettings& cfg, const TightSettings& tight);
+
+// What the tight settings are, in words: "rtol 1e-10" or "h / 100".
+std::string tight_label(const IntegratorSettings& cfg, const TightSettings& tight);
+
+// The reference's name in legends and summaries: "FD, same simulation, eps 0.0001",
+// "FD, tight (rtol 1e-10), eps 0.0001", "AD, tight (rtol 1e-10)". surrogate: straight-through CFD, whose
+// finite differences see the plain model.
+std::string reference_label(const GradientSettings& g, const IntegratorSettings& cfg, bool surrogate);
+
+// Straight-through CFD: the AD gradient is the CFD surrogate's, finite differences see the plain model.
+inline bool straight_through_cfd(const Problem& p) {
+  return p.data.type == ModelType::rigid && p.data.rigid.cfd.enabled && p.data.rigid.cfd.straight_through;
+}
+
+// Short names for the scene key's values: "fd", "fd_tight", "ad_tight".
+const char* reference_name(Reference r);
+
+}  // namespace sg
