@@ -1,5 +1,6 @@
-// softgrad optimize: gradient descent (Adam) on the scene's sweep parameter, from a start value, with the
-// forward-mode gradient; prints and writes the path of the parameter and the loss.
+// softgrad optimize: gradient descent (Adam) on the scene's sweep parameter with the AD gradient: from one
+// start value, or from optimize.starts values spread over the sweep range (--starts); prints and writes the
+// paths of the parameter and the loss. Settings default to the scene's optimize.* keys.
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -10,7 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/point_eval.hpp"
-#include "engine/optimize/adam.hpp"
+#include "engine/optimize/descent.hpp"
 
 namespace sg::cli {
 namespace {
@@ -18,56 +19,92 @@ namespace {
 struct OptimizeArgs {
   SceneArgs scene;
   std::optional<double> start;
-  int steps = 30;
-  double lr = 0.1;
+  std::optional<long> starts, steps;
+  std::optional<double> lr;
   std::string out;
 };
+
+nlohmann::json path_json(const DescentPath& path) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (std::size_t i = 0; i < path.x.size(); ++i)
+    steps.push_back({{"step", i}, {"value", path.x[i]}, {"loss", path.loss[i]}, {"grad", path.grad[i]}});
+  return steps;
+}
+
+void print_path(const Problem& problem, const DescentPath& path) {
+  for (std::size_t i = 0; i < path.x.size(); ++i)
+    std::printf("%3zu  %s = %-12.6g loss %-14.8g grad %.6g\n", i, problem.sweep.parameter.c_str(), path.x[i],
+                path.loss[i], path.grad[i]);
+}
 
 int run(const OptimizeArgs& args) {
   std::optional<Problem> problem = load_scene_or_report(args.scene);
   if (!problem) return kExitBadInput;
-  double x = args.start.value_or(problem->sweep.from);
-  if (!std::isfinite(x) || !(args.lr > 0.0) || !std::isfinite(args.lr)) {
+  DescentSettings& settings = problem->descent;  // the scene's optimize.*, overridden by the options
+  if (args.starts) settings.starts = *args.starts;
+  if (args.steps) settings.steps = *args.steps;
+  if (args.lr) settings.lr = *args.lr;
+  if ((args.start && !std::isfinite(*args.start)) || !(settings.lr > 0.0) || !std::isfinite(settings.lr)) {
     std::fprintf(stderr, "--start and --lr must be finite, --lr > 0\n");
     return kExitBadInput;
   }
-  PointEvaluator eval(*problem);
-  Adam adam;
-  adam.lr = args.lr;
-  nlohmann::json path = nlohmann::json::array();
-  for (int i = 0; i <= args.steps; ++i) {
-    const LossSample s = eval.loss_and_grad(x);
-    std::printf("%3d  %s = %-12.6g loss %-14.8g grad %.6g\n", i, problem->sweep.parameter.c_str(), x, s.loss,
-                s.grad);
-    path.push_back({{"step", i}, {"value", x}, {"loss", s.loss}, {"grad", s.grad}});
-    if (s.stats.status != Status::ok) {
-      std::fprintf(stderr, "step %d: %s\n", i, describe_failure(s.stats).c_str());
-      return kExitFailed;
-    }
-    if (i < args.steps) x = adam.step(x, s.grad);
+  if (args.start && args.starts) {
+    std::fprintf(stderr,
+                 "--start and --starts exclude each other (one start value, or starts spread over the "
+                 "sweep range)\n");
+    return kExitBadInput;
   }
+  std::vector<DescentPath> paths;
+  if (args.starts) {
+    paths = run_descent(*problem).paths;
+    for (const DescentPath& p : paths)
+      std::printf("start %-10.6g -> %-12.6g loss %-12.6g -> %-12.6g (%zu steps)%s%s\n", p.start,
+                  p.x.empty() ? NAN : p.x.back(), p.loss.empty() ? NAN : p.loss.front(),
+                  p.loss.empty() ? NAN : p.loss.back(), p.x.empty() ? 0 : p.x.size() - 1,
+                  p.status == "ok" ? "" : ": ", p.status == "ok" ? "" : p.status.c_str());
+  } else {
+    paths.push_back(descend_from(*problem, args.start.value_or(problem->sweep.from), settings));
+    print_path(*problem, paths.back());
+  }
+  bool failed = false;
+  for (const DescentPath& p : paths)
+    if (p.status != "ok") {
+      std::fprintf(stderr, "start %g: %s\n", p.start, p.status.c_str());
+      failed = true;
+    }
   if (!args.out.empty()) {
-    const nlohmann::json out = {{"parameter", problem->sweep.parameter},
-                                {"lr", args.lr},
-                                {"path", path},
-                                {"config", problem->config}};
+    nlohmann::json out = {{"parameter", problem->sweep.parameter},
+                          {"lr", settings.lr},
+                          {"steps", settings.steps},
+                          {"config", problem->config}};
+    if (args.starts) {
+      out["paths"] = nlohmann::json::array();
+      for (const DescentPath& p : paths)
+        out["paths"].push_back({{"start", p.start}, {"status", p.status}, {"path", path_json(p)}});
+    } else {
+      out["path"] = path_json(paths.back());
+    }
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());
   }
-  return kExitOk;
+  return failed ? kExitFailed : kExitOk;
 }
 
 }  // namespace
 
 void register_optimize(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<OptimizeArgs>();
-  CLI::App* cmd =
-      app.add_subcommand("optimize", "Adam on the sweep parameter with the forward-mode gradient");
+  CLI::App* cmd = app.add_subcommand("optimize", "Adam on the sweep parameter with the AD gradient");
   add_scene_args(*cmd, args->scene);
   cmd->add_option("--start", args->start, "Start value of the sweep parameter (default: sweep.from)");
-  cmd->add_option("--steps", args->steps, "Adam steps (default 30)")->check(CLI::Range(0, 100000));
-  cmd->add_option("--lr", args->lr, "Learning rate (default 0.1)");
-  cmd->add_option("--out", args->out, "Write the optimisation path as JSON here")->check(output_path());
+  cmd->add_option(
+         "--starts", args->starts,
+         "Descend from this many starts spread over the sweep range instead (scene: optimize.starts)")
+      ->check(CLI::Range(1L, 64L));
+  cmd->add_option("--steps", args->steps, "Adam steps (scene: optimize.steps, default 30)")
+      ->check(CLI::Range(0L, 100000L));
+  cmd->add_option("--lr", args->lr, "Learning rate (scene: optimize.lr, default 0.1)");
+  cmd->add_option("--out", args->out, "Write the optimisation path(s) as JSON here")->check(output_path());
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

@@ -90,7 +90,8 @@ void register_sweep(CLI::App& app, int& exit_code) {
       app.add_subcommand("sweep", "Loss, AD gradient and finite-difference gradient over the sweep");
   add_scene_args(*cmd, args->scene);
   cmd->add_option("--out", args->out, "Write the result JSON here")->check(output_path());
-  cmd->add_option("--csv", args->csv, "Write value,loss,grad,grad_fd[,grad_ref],status rows here")->check(output_path());
+  cmd->add_option("--csv", args->csv, "Write value,loss,grad,grad_fd[,grad_ref],status rows here")
+      ->check(output_path());
   cmd->add_option("--svg", args->svg, "Write the loss and gradient plot here")->check(output_path());
   cmd->add_option("--png", args->png,
                   "Draw the loss and gradient plot as PNG here (the GUI's renderer, headless)")

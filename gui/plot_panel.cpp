@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "engine/scene/config_diff.hpp"
 #include "gui/plot_decimation.hpp"
 #include "plots/sweep_figures/sweep_figure.hpp"
 #include "plots/sweep_figures/trajectory_figure.hpp"
@@ -47,11 +49,55 @@ ExportKind requested_export(const plot::PlotInteraction& in) {
   return ExportKind::none;
 }
 
+constexpr plot::Color kDescentColor = {255, 200, 40, 255};      // gold: clear of the palette and the pins
+constexpr plot::Color kDescentEndColor = {255, 255, 255, 255};  // where each path ended
+
 }  // namespace
+
+void PlotPanel::set_descent(const DescentSnapshot& snapshot) {
+  descent_ = snapshot;
+  match_descent();
+  sweep_drawn_.clear();
+}
+
+void PlotPanel::match_descent() {
+  descent_matches_ = descent_.problem && live_problem_ &&
+                     scene::same_sweep_settings(descent_.problem->config, live_problem_->config);
+}
+
+// Each path as a line with a marker per Adam step, and its end point; one legend entry for all.
+std::vector<plot::Series> PlotPanel::descent_series() const {
+  std::vector<plot::Series> out;
+  if (!descent_shown()) return out;
+  const DescentSettings& d = descent_.problem->descent;
+  char group[96];
+  std::snprintf(group, sizeof group, "descent: Adam, %ld steps, lr %g", d.steps, d.lr);
+  plot::Series ends;
+  ends.name = ends.group = group;
+  ends.style = plot::SeriesStyle::markers;
+  ends.auto_color = false;
+  ends.color = kDescentEndColor;
+  for (const DescentPath& path : descent_.result.paths) {
+    if (path.x.empty()) continue;
+    plot::Series s;
+    s.name = s.group = group;
+    s.x = path.x;
+    s.y = path.loss;
+    s.style = plot::SeriesStyle::line_and_markers;
+    s.auto_color = false;
+    s.color = kDescentColor;
+    out.push_back(std::move(s));
+    ends.x.push_back(path.x.back());
+    ends.y.push_back(path.loss.back());
+  }
+  out.push_back(std::move(ends));
+  return out;
+}
 
 void PlotPanel::set_sweep(const SweepSnapshot& snapshot) {
   if (!snapshot.problem) return;
   live_problem_ = snapshot.problem;
+  match_descent();
   sweep_ = sg::sweep_figure(*snapshot.problem, snapshot.result);
   plot::Series markers = failure_markers(snapshot.result);
   if (!markers.x.empty() && !sweep_.plots.empty()) sweep_.plots[0].series.push_back(std::move(markers));
@@ -129,6 +175,8 @@ plot::Plot PlotPanel::decorated_sweep_plot(std::size_t index, bool display) cons
   plot::Plot p = display ? sweep_shown_[index] : sweep_.plots[index];
   // Live series first, so they keep their palette colours; pins are drawn behind them anyway (faded).
   for (plot::Series& s : history_.pinned_series(index, display)) p.series.push_back(std::move(s));
+  if (index == 0)
+    for (plot::Series& s : descent_series()) p.series.push_back(std::move(s));
   if (selected_) p.vertical_markers.push_back(*selected_);
   return p;
 }
@@ -169,6 +217,25 @@ void PlotPanel::draw_pins_popup() {
   ImGui::EndPopup();
 }
 
+void PlotPanel::draw_descent_buttons(PlotPanelEvents& events) {
+  const bool running = descent_.phase == SweepPhase::running || descent_.phase == SweepPhase::waiting;
+  if (running) {
+    ImGui::TextDisabled("descending %ld/%zu", descent_.completed, descent_.result.paths.size());
+    return;
+  }
+  if (ImGui::Button("Descend")) events.descend = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Gradient descent on the loss curve: Adam with the AD gradient from optimize.starts values spread "
+        "over the sweep range (optimize.steps steps, learning rate optimize.lr), drawn as paths on the loss "
+        "plot. Do the gradients lead to the minimum?");
+  if (descent_shown()) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("x##descent")) events.clear_descent = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide the descent paths");
+  }
+}
+
 void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
   if (!note_.empty() && show_notes_) {
     // The preset's note: what a student should look at in these plots.
@@ -184,6 +251,8 @@ void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
   if (ImGui::Button(pins.c_str())) ImGui::OpenPopup("pins");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Recent sweeps: pin or unpin any of them");
   draw_pins_popup();
+  ImGui::SameLine();
+  draw_descent_buttons(events);
   ImGui::SameLine();
   // One click to a symmetric log gradient axis: FD spikes and small gradients both stay readable.
   plot::PlotViewState& grad_view = views_[1];

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/simulate/trajectory.hpp"
+#include "gui/descent_worker.hpp"
 #include "gui/sweep_history.hpp"
 #include "gui/sweep_worker.hpp"
 #include "plots/imgui_plot.hpp"
@@ -22,6 +23,8 @@ enum class ExportKind { none, png, svg, csv, json };
 struct PlotPanelEvents {
   std::optional<double> clicked_value;  // a sweep plot was clicked at this parameter value
   bool pin = false, unpin = false;
+  bool descend = false;        // "Descend": gradient descent from optimize.starts starts
+  bool clear_descent = false;  // hide the descent paths
   ExportKind export_kind = ExportKind::none;
   std::optional<plot::Figure> export_figure;  // what to export (a single plot from its context menu)
   ImVec2 export_min, export_max;              // the on-screen region for a PNG export
@@ -54,6 +57,11 @@ class PlotPanel {
   bool pinned() const { return history_.pin_count() > 0; }
   const SweepHistory& history() const { return history_; }
 
+  // Gradient descent paths, drawn on the loss plot while they belong to the live sweep's settings (the
+  // optimize.* keys aside); an empty snapshot hides them.
+  void set_descent(const DescentSnapshot& snapshot);
+  bool descent_shown() const { return descent_matches_ && !descent_.result.paths.empty(); }
+
   // The active preset's teaching note (what to look at), shown above the plots until hidden; "" for none.
   void set_note(std::string note) { note_ = std::move(note); }
   const std::string& note() const { return note_; }
@@ -77,6 +85,10 @@ class PlotPanel {
   std::string note_;
   bool show_notes_ = true;
   std::shared_ptr<const Problem> live_problem_;
+  DescentSnapshot descent_;
+  bool descent_matches_ = false;  // the descent was computed for the live sweep's settings
+  void match_descent();
+  std::vector<plot::Series> descent_series() const;
   SweepHistory history_;
   long history_version_ = -1;  // of the pins drawn in sweep_drawn_
   std::optional<double> selected_;
@@ -90,6 +102,7 @@ class PlotPanel {
   };
   const plot::Plot& drawn_sweep_plot(std::size_t index, float width);
   void draw_toolbar(PlotPanelEvents& events);
+  void draw_descent_buttons(PlotPanelEvents& events);
   void draw_pins_popup();
   const plot::Plot& drawn_trajectory_plot(std::size_t index, float width);
   std::vector<DrawnPlot> sweep_drawn_, trajectory_drawn_;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/scene/config_diff.hpp"
 #include "engine/scene/path.hpp"
 #include "gui/plot_export.hpp"
 #include "gui/presets.hpp"
@@ -37,7 +38,8 @@ WorkbenchApp::WorkbenchApp(WorkbenchOptions options)
     : options_(std::move(options)),
       controls_(resolve_folder(options_.scenes_folder), options_.out_folder),
       sweeper_(options_.sweep_threads),
-      mapper_(options_.sweep_threads) {
+      mapper_(options_.sweep_threads),
+      descender_(options_.sweep_threads) {
   options_.scenes_folder = resolve_folder(options_.scenes_folder);
 }
 
@@ -102,6 +104,7 @@ std::optional<render::Camera> WorkbenchApp::camera_request(bool home) {
 void WorkbenchApp::cancel() {
   sweeper_.cancel();
   mapper_.cancel();
+  descender_.cancel();
   message_ = "sweep cancelled";
 }
 
@@ -123,8 +126,30 @@ void WorkbenchApp::unpin() {
   message_ = "unpinned all";
 }
 
+void WorkbenchApp::descend() {
+  if (!doc_.problem()) return;
+  descent_wanted_ = true;
+  descender_.submit(doc_.problem());
+  const DescentSettings& d = doc_.problem()->descent;
+  message_ = "descending from " + std::to_string(d.starts) + " starts, " + std::to_string(d.steps) + " steps";
+}
+
+void WorkbenchApp::clear_descent() {
+  descent_wanted_ = false;
+  descender_.cancel();
+  descent_snapshot_ = DescentSnapshot{descent_snapshot_.version};
+  plots_.set_descent(descent_snapshot_);
+}
+
 void WorkbenchApp::on_problem_changed() {
-  sweeper_.submit(doc_.problem(), options_.debounce);
+  // The optimize.* knobs do not change the sweep: only the descent re-runs for them.
+  const bool descent_only = swept_problem_ && swept_problem_->config != doc_.problem()->config &&
+                            scene::same_sweep_settings(swept_problem_->config, doc_.problem()->config);
+  if (!descent_only) {
+    sweeper_.submit(doc_.problem(), options_.debounce);
+    swept_problem_ = doc_.problem();
+  }
+  if (descent_wanted_) descender_.submit(doc_.problem());
   plots_.set_live_config(doc_.config());
   // Keep the selected value if possible, else start at the parameter's value in the scene.
   if (!selected_) {
@@ -158,6 +183,7 @@ void WorkbenchApp::handle_action(Action action) {
 
 void WorkbenchApp::update(float delta_seconds) {
   if (mapper_.snapshot(&map_snapshot_)) maps_.set_snapshot(map_snapshot_);
+  if (descender_.snapshot(&descent_snapshot_)) plots_.set_descent(descent_snapshot_);
   if (sweeper_.snapshot(&snapshot_)) {
     plots_.set_sweep(snapshot_);
     if (snapshot_.phase == SweepPhase::finished && snapshot_.problem != recorded_problem_) {
@@ -184,7 +210,8 @@ bool WorkbenchApp::wait_until_idle(std::chrono::milliseconds timeout) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   };
   const auto rest = [&] { return std::max(left(), std::chrono::milliseconds(0)); };
-  const bool ok = sweeper_.wait_idle(left()) && simulator_.wait_idle(rest()) && mapper_.wait_idle(rest());
+  const bool ok = sweeper_.wait_idle(left()) && simulator_.wait_idle(rest()) && mapper_.wait_idle(rest()) &&
+                  descender_.wait_idle(rest());
   update(0.0f);
   return ok;
 }
@@ -317,6 +344,8 @@ void WorkbenchApp::draw_sweep_plots(ImVec2 size) {
   if (events.clicked_value) select_value(*events.clicked_value);
   if (events.pin) pin();
   if (events.unpin) unpin();
+  if (events.descend) descend();
+  if (events.clear_descent) clear_descent();
   if (events.export_kind != ExportKind::none) export_plots(events);
 }
 

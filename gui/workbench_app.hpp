@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gui/controls_panel.hpp"
+#include "gui/descent_worker.hpp"
 #include "gui/frame_capture.hpp"
 #include "gui/map_panel.hpp"
 #include "gui/map_worker.hpp"
@@ -47,6 +48,10 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void open_map_point(const std::string& y_path, double x, double y);
   void pin();
   void unpin();
+  // Gradient descent from optimize.starts starts on a worker; its paths are drawn on the loss plot and
+  // follow the optimize.* knobs until cleared.
+  void descend();
+  void clear_descent();
   void handle_action(Action action);
   // Writes the plots (all, or events.export_figure) as events.export_kind into the out folder.
   void export_plots(const PlotPanelEvents& events);
@@ -60,13 +65,14 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   bool wait_until_idle(std::chrono::milliseconds timeout);
   // A sweep or trajectory job waits or runs, or the trajectory plays.
   bool animating() const {
-    return sweeper_.busy() || simulator_.busy() || mapper_.busy() || player_.playing();
+    return sweeper_.busy() || simulator_.busy() || mapper_.busy() || descender_.busy() || player_.playing();
   }
 
   const SceneDocument& document() const { return doc_; }
   const SweepSnapshot& sweep() const { return snapshot_; }
   const PlotPanel& plots() const { return plots_; }
   const MapSnapshot& map() const { return map_snapshot_; }
+  const DescentSnapshot& descent() const { return descent_snapshot_; }
   TrajectoryPlayer& player() { return player_; }
   std::shared_ptr<const Trajectory> trajectory() const { return trajectory_; }
   std::optional<double> selected_value() const { return selected_; }
@@ -111,6 +117,10 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   MapPanel maps_;
   MapSnapshot map_snapshot_;
   MapWorker mapper_;
+  DescentSnapshot descent_snapshot_;
+  bool descent_wanted_ = false;  // the user asked for paths: re-run them when the settings change
+  std::shared_ptr<const Problem> swept_problem_;  // the last problem submitted to the sweep worker
+  DescentWorker descender_;
 };
 
 // The default scene (the 1-D toy) in the given (or default) scenes folder.

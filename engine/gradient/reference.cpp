@@ -24,8 +24,8 @@ IntegratorSettings tight_integrator(const IntegratorSettings& cfg, const TightSe
     out.events = true;
     out.step_to_outputs = true;
     constexpr long kBudget = 64;
-    out.max_steps = cfg.max_steps > std::numeric_limits<long>::max() / kBudget ? cfg.max_steps
-                                                                                 : cfg.max_steps * kBudget;
+    out.max_steps =
+        cfg.max_steps > std::numeric_limits<long>::max() / kBudget ? cfg.max_steps : cfg.max_steps * kBudget;
   } else {
     out.substeps = cfg.substeps * std::max(1L, tight.substeps);
   }
@@ -46,7 +46,8 @@ std::string reference_label(const GradientSettings& g, const IntegratorSettings&
     case Reference::fd_tight:
       return "FD, tight (" + tight_label(cfg, g.tight) + ")" + plain + eps;
     case Reference::ad_tight:
-      return std::string("AD, tight (") + tight_label(cfg, g.tight) + ")" + (surrogate ? ", CFD surrogate" : "");
+      return std::string("AD, tight (") + tight_label(cfg, g.tight) + ")" +
+             (surrogate ? ", CFD surrogate" : "");
   }
   return "reference";
 }

@@ -78,6 +78,14 @@ struct GradientSettings {
 };
 
 
+// Gradient descent on the loss curve (optimize.*, engine/optimize/descent.hpp): Adam from `starts` values
+// spread over the sweep range, `steps` steps with learning rate `lr` (in units of the swept parameter).
+struct DescentSettings {
+  long starts = 5;
+  long steps = 30;
+  double lr = 0.1;
+};
+
 struct SweepSpec {
   std::string parameter;
   double from = 0.0, to = 1.0;
@@ -95,6 +103,7 @@ struct Problem {
   IntegratorSettings integrator;
   GradientSettings gradient;
   SweepSpec sweep;
+  DescentSettings descent;
   nlohmann::json config;  // the resolved scene it was built from
 };
 

@@ -210,6 +210,8 @@ Problem problem_from_config(const json& c) {
   p.gradient.smoothing = {g.at("smoothing").at("samples").get<long>(),
                           g.at("smoothing").at("sigma").get<double>(),
                           g.at("smoothing").at("seed").get<unsigned long>()};
+  const json& opt = c.at("optimize");
+  p.descent = {opt.at("starts").get<long>(), opt.at("steps").get<long>(), opt.at("lr").get<double>()};
   const json& sw = c.at("sweep");
   p.sweep = {sw.at("parameter").get<std::string>(), sw.at("from").get<double>(), sw.at("to").get<double>(),
              sw.at("points").get<long>()};

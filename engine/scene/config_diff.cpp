@@ -48,7 +48,7 @@ bool is_number_array(const json& v) {
 }
 
 void collect(const json& a, const json* b, const std::string& path, std::vector<std::string>& out) {
-  if (path == "description") return;
+  if (path == "description" || path == "optimize") return;
   if (a.is_object()) {
     for (auto it = a.begin(); it != a.end(); ++it) {
       const json* other = b && b->is_object() && b->contains(it.key()) ? &(*b)[it.key()] : nullptr;
@@ -75,6 +75,16 @@ std::vector<std::string> describe_differences(const json& a, const json& b) {
   std::vector<std::string> out;
   collect(a, &b, "", out);
   return out;
+}
+
+bool same_sweep_settings(const json& a, const json& b) {
+  json x = a, y = b;
+  for (json* j : {&x, &y})
+    if (j->is_object()) {
+      j->erase("description");
+      j->erase("optimize");
+    }
+  return x == y;
 }
 
 std::string difference_label(const json& a, const json& b, std::size_t max_items) {

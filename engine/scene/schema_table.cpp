@@ -191,6 +191,12 @@ std::vector<FieldSpec> build_table() {
           number("sweep.from", 0, any(), fixed, "First value of the swept parameter."),
           number("sweep.to", 1, any(), fixed, "Last value of the swept parameter."),
           integer("sweep.points", 200, closed(1, 1000000), "Number of evenly spaced sweep points."),
+
+          integer("optimize.starts", 5, closed(1, 64),
+                  "Gradient descent on the loss plot: Adam from this many starts spread over the sweep range."),
+          integer("optimize.steps", 30, closed(0, 100000), "Gradient descent: Adam steps from each start."),
+          number("optimize.lr", 0.1, above(0), fixed,
+                 "Gradient descent: Adam's learning rate, in units of the swept parameter."),
       });
   fill_array_defaults(t);
   return t;

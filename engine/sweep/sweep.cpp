@@ -127,9 +127,9 @@ nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result) 
   out["stats"]["reference"] = reference_name(result.reference);
   if (result.reference != Reference::fd) {
     out["grad_ref"] = grad_ref;
-    out["reference"] = {{"name", reference_name(result.reference)},
-                        {"label", reference_label(problem.gradient, problem.integrator,
-                                                  straight_through_cfd(problem))}};
+    out["reference"] = {
+        {"name", reference_name(result.reference)},
+        {"label", reference_label(problem.gradient, problem.integrator, straight_through_cfd(problem))}};
   }
   if (problem.gradient.smoothing.samples > 0) {
     out["loss_smoothed"] = loss_s;

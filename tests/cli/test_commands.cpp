@@ -38,8 +38,8 @@ TEST_CASE("sweep with a tight reference writes it, names it and compares AD agai
   const std::string out = SOFTGRAD_BINARY_DIR "/sweep_reference";
   const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") +
                               " --set integrator.type=tsit5 --set sweep.points=20"
-                              " --set gradient.reference=fd_tight --out " + out + ".json --csv " + out +
-                              ".csv --svg " + out + ".svg");
+                              " --set gradient.reference=fd_tight --out " +
+                              out + ".json --csv " + out + ".csv --svg " + out + ".svg");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("median |AD-fd_tight|/max") != std::string::npos);
@@ -134,4 +134,24 @@ TEST_CASE("optimize runs Adam on the sweep parameter and writes its path") {
   CHECK(first == doctest::Approx(0.6).epsilon(1e-9));
   CHECK(last < 0.1);
   CHECK(run_softgrad("optimize " + scene("toy_elastic.json") + " --lr -1").exit_code == 2);
+  CHECK(run_softgrad("optimize " + scene("toy_elastic.json") + " --start 1 --starts 2").exit_code == 2);
+}
+
+TEST_CASE("optimize --starts descends from starts spread over the sweep range, with the scene's settings") {
+  const std::string out = SOFTGRAD_BINARY_DIR "/optimize_paths.json";
+  const auto r =
+      run_softgrad("optimize " + scene("toy_elastic.json") +
+                   " --set contact.elastic.toi=true --set optimize.steps=40 --starts 3 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("start 0.5") != std::string::npos);
+  const auto j = read_json(out);
+  CHECK(j["steps"] == 40);
+  CHECK(j["lr"] == 0.1);
+  REQUIRE(j["paths"].size() == 3);
+  for (const auto& p : j["paths"]) {
+    CHECK(p["status"] == "ok");
+    REQUIRE(p["path"].size() == 41);
+    CHECK(p["path"][40]["loss"].get<double>() < 0.02);
+  }
 }

@@ -1,5 +1,6 @@
 // gradient.reference: the AD curve compared against FD of the same simulation, FD at tight settings, or AD at
-// tight settings; each checked against the 1-D toy's closed-form derivative or against the runs it stands for.
+// tight settings; each checked against the 1-D toy's closed-form derivative or against the runs it stands
+// for.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -22,9 +23,9 @@ double toy_gradient(double q0) {
 }
 
 std::vector<std::string> toy_adaptive(const std::string& reference) {
-  return {"integrator.type=tsit5",    "integrator.rtol=1e-6", "integrator.atol=1e-6",
-          "integrator.events=false",  "sweep.from=0.05",      "sweep.to=1.5",
-          "sweep.points=60",          "gradient.fd_eps=1e-6", "gradient.reference=" + reference};
+  return {"integrator.type=tsit5",   "integrator.rtol=1e-6", "integrator.atol=1e-6",
+          "integrator.events=false", "sweep.from=0.05",      "sweep.to=1.5",
+          "sweep.points=60",         "gradient.fd_eps=1e-6", "gradient.reference=" + reference};
 }
 
 }  // namespace
@@ -62,8 +63,8 @@ TEST_CASE("a tight reference is the continuous derivative where FD of the adapti
 TEST_CASE("the tight reference of a fixed-step scene is the same scene with 100 times the substeps") {
   const std::vector<std::string> sets = {"sweep.points=7", "gradient.reference=fd_tight"};
   const SweepResult tight = run_sweep(test::shipped("toy_point_mass.json", sets));
-  const SweepResult fine = run_sweep(
-      test::shipped("toy_point_mass.json", {"sweep.points=7", "integrator.substeps=100"}));
+  const SweepResult fine =
+      run_sweep(test::shipped("toy_point_mass.json", {"sweep.points=7", "integrator.substeps=100"}));
   for (std::size_t i = 0; i < tight.points.size(); ++i) {
     CHECK(tight.points[i].grad_ref == fine.points[i].grad_fd);  // bit for bit: the same runs
     CHECK(tight.points[i].grad != tight.points[i].grad_ref);    // h = 0.1 is far from converged

@@ -382,3 +382,48 @@ TEST_CASE("2-D map: a grid fills in on the worker and a click opens its point") 
   REQUIRE(app->wait_until_idle(60s));
   CHECK(app->map().error.find("same path") != std::string::npos);
 }
+
+// "Descend": Adam from optimize.starts starts on the worker; the paths are drawn on the loss plot, follow the
+// optimize.* knobs without re-running the sweep, and vanish for other physics.
+TEST_CASE("workbench: Descend draws gradient-descent paths on the loss plot") {
+  // The elastic toy with time of impact: |q_N - 1|, minima at q0 = 1 and (bouncing once more) at q0 = 3.
+  auto app = make_app({"sweep.points=20"});
+  REQUIRE(app->open_scene((k_scenes / "toy_elastic.json").string(),
+                          {"contact.elastic.toi=true", "sweep.points=20", "optimize.starts=3",
+                           "optimize.steps=40", "optimize.lr=0.1"}));
+  REQUIRE(app->wait_until_idle(60s));
+  app->descend();
+  REQUIRE(app->wait_until_idle(60s));
+  REQUIRE(app->descent().phase == SweepPhase::finished);
+  REQUIRE(app->descent().result.paths.size() == 3);
+  auto descent_series = [&] {
+    std::vector<sg::plot::Series> out;
+    const sg::plot::Figure figure = app->plots().shown_figure();  // kept: the loop reads into it
+    for (const auto& s : figure.plots[0].series)
+      if (s.group.find("descent: Adam, ") == 0) out.push_back(s);
+    return out;
+  };
+  const auto series = descent_series();
+  REQUIRE(series.size() == 4);  // three paths and their end points, one legend entry
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(series[i].x.size() == 41);
+    CHECK(series[i].y.front() == doctest::Approx(0.5));  // starts 0.5, 1.5, 2.5
+    CHECK(series[i].y.back() < 0.02);                    // each path reaches a minimum
+  }
+  CHECK(std::fabs(series[0].x.back() - 1.0) < 0.05);
+  CHECK(std::fabs(series[1].x.back() - 1.0) < 0.05);
+  CHECK(series[2].x.back() == doctest::Approx(3.0));  // projected onto the sweep range
+  const long sweeps = app->plots().history().records().size();
+  REQUIRE(app->set_path("optimize.steps", 5));  // a descent knob: the paths re-run, the sweep does not
+  REQUIRE(app->wait_until_idle(60s));
+  REQUIRE(descent_series().size() == 4);
+  CHECK(descent_series()[0].x.size() == 6);
+  CHECK(static_cast<long>(app->plots().history().records().size()) == sweeps);
+  REQUIRE(app->set_path("contact.elastic.toi", false));  // other physics: stale paths are not drawn over it
+  app->update(0.0f);
+  CHECK(descent_series().empty());
+  REQUIRE(app->wait_until_idle(60s));  // and they follow the knob once computed again
+  CHECK(descent_series().size() == 4);
+  app->clear_descent();
+  CHECK(descent_series().empty());
+}
