@@ -68,6 +68,7 @@ bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* 
   if (!runner) return false;
   for (int i = 0; i < 2; ++i)
     if (!runner->run_frame(error)) return false;
+  if (request.descend) app->descend();
   if (!app->wait_until_idle(std::chrono::seconds(request.timeout_seconds))) {
     *error = "the sweep did not finish within " + std::to_string(request.timeout_seconds) + " s";
     return false;

@@ -16,6 +16,7 @@ struct ScreenshotRequest {
   WorkbenchOptions options;
   int timeout_seconds = 300;  // for the sweep
   double time = -1.0;         // output time shown; negative: the preset's show_time, else the last frame
+  bool descend = false;       // also run gradient descent (optimize.*) and show its paths on the loss plot
 };
 
 bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* error);
