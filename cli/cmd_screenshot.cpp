@@ -44,7 +44,7 @@ void register_screenshot(CLI::App& app, int& exit_code) {
   cmd->add_option("--time", args->request.time,
                   "Show the selected trajectory at this time in seconds (default: the end)");
   cmd->add_flag("--descend", args->request.descend,
-               "Also run gradient descent (optimize.*) and draw its paths on the loss plot");
+                "Also run gradient descent (optimize.*) and draw its paths on the loss plot");
   cmd->add_option("--out", args->request.out, "PNG file to write")->check(output_path())->required();
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

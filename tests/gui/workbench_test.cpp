@@ -427,3 +427,29 @@ TEST_CASE("workbench: Descend draws gradient-descent paths on the loss plot") {
   app->clear_descent();
   CHECK(descent_series().empty());
 }
+
+TEST_CASE("workbench: the headless screenshot with --descend shows the descent paths in gold") {
+  fs::create_directories(k_tmp);
+  ScreenshotRequest request;
+  request.scene = (k_scenes / "toy_elastic.json").string();
+  request.overrides = {"contact.elastic.toi=true", "sweep.points=20", "optimize.starts=3",
+                       "optimize.steps=20"};
+  request.options.scenes_folder = k_scenes;
+  request.width = 900;
+  request.height = 600;
+  auto gold_pixels = [&](bool descend) {
+    request.descend = descend;
+    request.out = (k_tmp / (descend ? "descend_on.png" : "descend_off.png")).string();
+    std::string error;
+    REQUIRE_MESSAGE(render_workbench_screenshot(request, &error), error);
+    int w = 0, h = 0;
+    const auto px = load_png(request.out, &w, &h);
+    long gold = 0;
+    for (std::size_t i = 0; i < px.size(); i += 4)  // the paths' colour (255, 200, 40), give or take blending
+      gold += px[i] > 230 && px[i + 1] > 170 && px[i + 1] < 225 && px[i + 2] < 90;
+    return gold;
+  };
+  const long off = gold_pixels(false), on = gold_pixels(true);
+  MESSAGE("gold pixels without descent " << off << ", with " << on);
+  CHECK(on > off + 200);
+}
