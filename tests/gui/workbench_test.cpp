@@ -451,5 +451,5 @@ TEST_CASE("workbench: the headless screenshot with --descend shows the descent p
   };
   const long off = gold_pixels(false), on = gold_pixels(true);
   MESSAGE("gold pixels without descent " << off << ", with " << on);
-  CHECK(on > off + 200);
+  CHECK(on > off + 100);  // measured 4 and 234 at 900 x 600
 }
