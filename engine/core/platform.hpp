@@ -16,3 +16,12 @@
 #else
 #define SG_INLINE inline
 #endif
+
+// Constant tables the device code reads at run time (Butcher tableaus): a __device__ copy under nvcc, where
+// such a variable must have internal linkage (one copy per translation unit, as whole-program CUDA wants);
+// inline elsewhere.
+#if defined(__CUDACC__)
+#define SG_TABLE __device__ constexpr
+#else
+#define SG_TABLE inline constexpr
+#endif

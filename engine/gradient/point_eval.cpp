@@ -37,7 +37,8 @@ PointEvaluator::PointEvaluator(const Problem& problem)
       gradient_(problem.gradient),
       ws_double_(std::make_unique<SimWorkspace<double>>()),
       ws_dual_(std::make_unique<SimWorkspace<Dual1>>()) {
-  tight_ = tight_integrator(integrator_, gradient_.tight);
+  settings_ = {integrator_, tight_integrator(integrator_, gradient_.tight), gradient_.fd_eps,
+               gradient_.reference};
   offset_double_ = slot_offset(base_, problem.sweep.parameter);
   sweep_parameter_ = problem.sweep.parameter;
   offset_dual_ = slot_offset(base_dual_, problem.sweep.parameter);
@@ -48,7 +49,7 @@ PointEvaluator::PointEvaluator(const Problem& problem)
   for (double& w : noise_) w = normal(rng);
 }
 
-LossSample PointEvaluator::loss_and_grad_reverse(double x) {
+LossSample PointEvaluator::loss_and_grad_reverse(double x, const IntegratorSettings& cfg) {
   if (!base_rev_) {
     base_rev_ = std::make_unique<ProblemData<Rev>>(convert_problem<Rev>(base_));
     offset_rev_ = slot_offset(*base_rev_, sweep_parameter_);
@@ -62,7 +63,7 @@ LossSample PointEvaluator::loss_and_grad_reverse(double x) {
   slot = Rev::variable(x);
   const int leaf = slot.i;
   NullObserver obs;
-  const RunOutput<Rev> run = run_simulation(*pd, integrator_, *ws_rev_, obs);
+  const RunOutput<Rev> run = run_simulation(*pd, cfg, *ws_rev_, obs);
   tape_hint_ = tape.size();
   LossSample out;
   out.stats = run.stats;
@@ -77,8 +78,12 @@ LossSample PointEvaluator::loss_and_grad_reverse(double x) {
 }
 
 LossSample PointEvaluator::loss_and_grad(double x) {
-  if (gradient_.reverse) return loss_and_grad_reverse(x);
-  return dual_run(x, integrator_);
+  return ad(x, integrator_);
+}
+
+LossSample PointEvaluator::ad(double x, const IntegratorSettings& cfg) {
+  if (gradient_.reverse) return loss_and_grad_reverse(x, cfg);
+  return dual_run(x, cfg);
 }
 
 LossSample PointEvaluator::dual_run(double x, const IntegratorSettings& cfg) {
@@ -97,10 +102,10 @@ LossSample PointEvaluator::dual_run(double x, const IntegratorSettings& cfg) {
 }
 
 LossSample PointEvaluator::loss_only(double x) {
-  return plain_run(x, integrator_);
+  return plain(x, integrator_);
 }
 
-LossSample PointEvaluator::plain_run(double x, const IntegratorSettings& cfg) {
+LossSample PointEvaluator::plain(double x, const IntegratorSettings& cfg) {
   ProblemData<double> pd = base_;
   parameter_at(pd, offset_double_) = x;
   NullObserver obs;
@@ -112,29 +117,53 @@ LossSample PointEvaluator::plain_run(double x, const IntegratorSettings& cfg) {
   return out;
 }
 
-PointResult PointEvaluator::evaluate(double x) {
+PointResult point_result(const PointNumbers& n, const GradientSettings& gradient,
+                         const IntegratorSettings& integrator) {
   PointResult r;
-  r.value = x;
-  const LossSample main = loss_and_grad(x);
-  r.loss = main.loss;
-  r.grad = main.grad;
-  r.steps = main.stats.accepted;
-  r.rejected = main.stats.rejected;
-  r.events = main.stats.events;
-  if (main.stats.status != Status::ok) r.status = describe_failure(main.stats);
+  r.value = n.value;
+  r.loss = n.loss;
+  r.grad = n.grad;
+  r.grad_fd = n.grad_fd;
+  r.grad_ref = n.grad_ref;
+  r.steps = n.steps;
+  r.rejected = n.rejected;
+  r.events = n.events;
+  const std::string reference = std::string("reference ") + reference_name(gradient.reference) + " (" +
+                                tight_label(integrator, gradient.tight) + ")";
+  const std::string why = describe_failure(n.failed);
+  switch (n.failure) {
+    case PointFailure::none:
+      break;
+    case PointFailure::ad:
+      r.status = why;
+      break;
+    case PointFailure::fd_plus:
+      r.status = "finite difference at x+eps: " + why;
+      break;
+    case PointFailure::fd_minus:
+      r.status = "finite difference at x-eps: " + why;
+      break;
+    case PointFailure::fd_nonfinite:
+      r.status = "nonfinite finite difference (the losses at x +- eps overflow their difference)";
+      break;
+    case PointFailure::reference_ad:
+      r.status = reference + ": " + why;
+      break;
+    case PointFailure::reference_plus:
+      r.status = reference + " at x+eps: " + why;
+      break;
+    case PointFailure::reference_minus:
+      r.status = reference + " at x-eps: " + why;
+      break;
+    case PointFailure::reference_nonfinite:
+      r.status = reference + ": nonfinite finite difference";
+      break;
+  }
+  return r;
+}
 
-  const double eps = gradient_.fd_eps;
-  const LossSample plus = loss_only(x + eps);
-  const LossSample minus = loss_only(x - eps);
-  r.grad_fd = (plus.loss - minus.loss) / (2.0 * eps);
-  if (r.status == "ok" && plus.stats.status != Status::ok)
-    r.status = "finite difference at x+eps: " + describe_failure(plus.stats);
-  if (r.status == "ok" && minus.stats.status != Status::ok)
-    r.status = "finite difference at x-eps: " + describe_failure(minus.stats);
-  if (r.status == "ok" && !std::isfinite(r.grad_fd))
-    r.status = "nonfinite finite difference (the losses at x +- eps overflow their difference)";
-
-  if (gradient_.reference != Reference::fd && r.status == "ok") add_reference(x, r);
+PointResult PointEvaluator::evaluate(double x) {
+  PointResult r = point_result(evaluate_point(*this, x, settings_), gradient_, integrator_);
 
   r.loss_smoothed = r.grad_zeroth = r.grad_first = kNaN;
   if (!noise_.empty()) {
@@ -152,28 +181,6 @@ PointResult PointEvaluator::evaluate(double x) {
     r.grad_first = sum_first / n;
   }
   return r;
-}
-
-void PointEvaluator::add_reference(double x, PointResult& r) {
-  const std::string name = std::string("reference ") + reference_name(gradient_.reference) + " (" +
-                           tight_label(integrator_, gradient_.tight) + ")";
-  if (gradient_.reference == Reference::ad_tight) {
-    const LossSample s = dual_run(x, tight_);
-    r.grad_ref = s.grad;
-    if (s.stats.status != Status::ok) r.status = name + ": " + describe_failure(s.stats);
-    return;
-  }
-  const double eps = gradient_.fd_eps;
-  const LossSample plus = plain_run(x + eps, tight_);
-  const LossSample minus = plain_run(x - eps, tight_);
-  r.grad_ref = (plus.loss - minus.loss) / (2.0 * eps);
-  if (plus.stats.status != Status::ok) {
-    r.status = name + " at x+eps: " + describe_failure(plus.stats);
-  } else if (minus.stats.status != Status::ok) {
-    r.status = name + " at x-eps: " + describe_failure(minus.stats);
-  } else if (!std::isfinite(r.grad_ref)) {
-    r.status = name + ": nonfinite finite difference";
-  }
 }
 
 }  // namespace sg

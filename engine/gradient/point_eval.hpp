@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/core/dual.hpp"
+#include "engine/gradient/point_core.hpp"
 #include "engine/problem/problem.hpp"
 #include "engine/simulate/run.hpp"
 
@@ -33,13 +34,6 @@ struct PointResult {
   double grad_first = 0.0;   // first order: E[dL/dx (x+w)]
 };
 
-// Loss value and derivative of one run, with its solve statistics.
-struct LossSample {
-  double loss = 0.0;
-  double grad = 0.0;
-  SolveStats stats;
-};
-
 class PointEvaluator {
  public:
   // Copies what it needs from the problem, so it may outlive it.
@@ -49,12 +43,14 @@ class PointEvaluator {
   LossSample loss_and_grad(double x);  // one Dual<1> run, or a taped run with gradient.mode = reverse
   LossSample loss_only(double x);      // one double run
 
+  // The runs of evaluate_point (engine/gradient/point_core.hpp) with the given integrator settings.
+  LossSample ad(double x, const IntegratorSettings& cfg);  // dual, or taped with gradient.mode = reverse
+  LossSample plain(double x, const IntegratorSettings& cfg);
+  const PointSettings& settings() const { return settings_; }
+
  private:
   LossSample dual_run(double x, const IntegratorSettings& cfg);
-  LossSample plain_run(double x, const IntegratorSettings& cfg);
-  // Fills r.grad_ref for gradient.reference fd_tight or ad_tight (r.status names a failed reference run).
-  void add_reference(double x, PointResult& r);
-  IntegratorSettings tight_;  // the reference runs' integrator (tight_integrator)
+  PointSettings settings_;  // the scene's and the tight integrator, the FD step and the reference
   ProblemData<double> base_;
   ProblemData<Dual1> base_dual_;
   IntegratorSettings integrator_;
@@ -63,7 +59,7 @@ class PointEvaluator {
   std::unique_ptr<SimWorkspace<double>> ws_double_;
   std::unique_ptr<SimWorkspace<Dual1>> ws_dual_;
   // Reverse mode (gradient.mode = reverse), built on first use.
-  LossSample loss_and_grad_reverse(double x);
+  LossSample loss_and_grad_reverse(double x, const IntegratorSettings& cfg);
   std::unique_ptr<ProblemData<Rev>> base_rev_;
   std::ptrdiff_t offset_rev_ = 0;
   std::unique_ptr<SimWorkspace<Rev>> ws_rev_;
@@ -74,5 +70,9 @@ class PointEvaluator {
 
 // Human-readable reason for a failed run, e.g. "max_steps at t=0.53".
 std::string describe_failure(const SolveStats& st);
+
+// A point's numbers as the sweep reports them: the failure, if any, as its status text.
+PointResult point_result(const PointNumbers& n, const GradientSettings& gradient,
+                         const IntegratorSettings& integrator);
 
 }  // namespace sg

@@ -66,7 +66,7 @@ SG_HD void dense_state(const S* y0, const S* y1, const S (&k)[7][Dim], double h,
 }
 
 // Dopri5's midpoint weights for its fourth-order interpolant (Shampine 1986; Diffrax's _Dopri5Interpolation).
-inline constexpr double kDopri5Mid[7] = {
+SG_TABLE double kDopri5Mid[7] = {
     6025192743.0 / 30085553152.0 / 2,     0.0,
     51252292925.0 / 65400821598.0 / 2,    -2691868925.0 / 45128329728.0 / 2,
     187940372067.0 / 1594534317056.0 / 2, -1776094331.0 / 19743644256.0 / 2,

@@ -29,7 +29,7 @@ class EventStepper {
  public:
   static constexpr bool kHybrid = is_hybrid_system<System>();
 
-  EventStepper(const System& sys, const IntegratorSettings& cfg) : sys_(sys), cfg_(cfg) {
+  SG_HD EventStepper(const System& sys, const IntegratorSettings& cfg) : sys_(sys), cfg_(cfg) {
     if constexpr (kHybrid) on_ = cfg.events;
   }
 

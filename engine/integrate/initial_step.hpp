@@ -9,7 +9,7 @@ namespace sg {
 
 // ws.k[0] must hold f(y0). Uses ws.ytmp and ws.k[1] as scratch.
 template <class System>
-double initial_step(const System& sys, const typename System::Scalar* y0, RkWorkspace<System>& ws, int order,
+SG_HD double initial_step(const System& sys, const typename System::Scalar* y0, RkWorkspace<System>& ws, int order,
                     double rtol, double atol) {
   const int n = sys.dim();
   auto rms = [n](auto&& f) {

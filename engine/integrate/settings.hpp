@@ -1,10 +1,12 @@
 #pragma once
 // Integrator settings as read from a scene's "integrator" block.
+#include "engine/core/platform.hpp"
+
 namespace sg {
 
 enum class Method : unsigned char { euler, moreau, rk4, bosh3, dopri5, tsit5 };
 
-inline bool is_adaptive(Method m) {
+SG_HD inline bool is_adaptive(Method m) {
   return m == Method::bosh3 || m == Method::dopri5 || m == Method::tsit5;
 }
 
@@ -41,8 +43,8 @@ struct IntegratorSettings {
   bool step_to_outputs = true;
   ControllerSettings controller;
 
-  double horizon() const { return dt * static_cast<double>(steps); }
-  double fixed_step() const { return dt / static_cast<double>(substeps); }
+  SG_HD double horizon() const { return dt * static_cast<double>(steps); }
+  SG_HD double fixed_step() const { return dt / static_cast<double>(substeps); }
 };
 
 }  // namespace sg

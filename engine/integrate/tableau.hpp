@@ -1,5 +1,7 @@
 #pragma once
 // Butcher tableaus of the explicit Runge-Kutta methods (engine-notes section 3).
+#include "engine/core/platform.hpp"
+
 namespace sg {
 
 struct Tableau {
@@ -12,19 +14,19 @@ struct Tableau {
   double e[7];  // b - b_hat
 };
 
-inline constexpr Tableau kRk4 = {
+SG_TABLE Tableau kRk4 = {
     4, 4, false, false, {{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {}};
 
-inline constexpr Tableau kBosh3 = {4,
-                                   3,
-                                   true,
-                                   true,
-                                   {{}, {0.5}, {0.0, 0.75}, {2.0 / 9, 1.0 / 3, 4.0 / 9}},
-                                   {2.0 / 9, 1.0 / 3, 4.0 / 9, 0.0},
-                                   {2.0 / 9 - 7.0 / 24, 1.0 / 3 - 1.0 / 4, 4.0 / 9 - 1.0 / 3, -1.0 / 8}};
+SG_TABLE Tableau kBosh3 = {4,
+                           3,
+                           true,
+                           true,
+                           {{}, {0.5}, {0.0, 0.75}, {2.0 / 9, 1.0 / 3, 4.0 / 9}},
+                           {2.0 / 9, 1.0 / 3, 4.0 / 9, 0.0},
+                           {2.0 / 9 - 7.0 / 24, 1.0 / 3 - 1.0 / 4, 4.0 / 9 - 1.0 / 3, -1.0 / 8}};
 
 // Dormand-Prince 5(4) with Shampine's embedded weights, as Diffrax.
-inline constexpr Tableau kDopri5 = {
+SG_TABLE Tableau kDopri5 = {
     7,
     5,
     true,
@@ -40,7 +42,7 @@ inline constexpr Tableau kDopri5 = {
     {35.0 / 384 - 1951.0 / 21600, 0.0, 500.0 / 1113 - 22642.0 / 50085, 125.0 / 192 - 451.0 / 720,
      -2187.0 / 6784 + 12231.0 / 42400, 11.0 / 84 - 649.0 / 6300, -1.0 / 60}};
 
-inline constexpr Tableau kTsit5 = {
+SG_TABLE Tableau kTsit5 = {
     7,
     5,
     true,

@@ -1,0 +1,97 @@
+#pragma once
+// The numbers of one sweep point, computed the same way by the CPU's PointEvaluator and by a GPU thread
+// (engine/sweep/device_runner.hpp): the AD run, the central finite difference of two plain runs, and the
+// tight reference of gradient.reference. Plain data only: which run failed is a code with its solver
+// statistics, and the host turns it into the status text (point_eval.cpp).
+#include <cmath>
+
+#include "engine/core/platform.hpp"
+#include "engine/integrate/observer.hpp"
+#include "engine/integrate/settings.hpp"
+#include "engine/problem/problem_data.hpp"
+
+namespace sg {
+
+// Loss value and derivative of one run, with its solve statistics.
+struct LossSample {
+  double loss = 0.0;
+  double grad = 0.0;
+  SolveStats stats;
+};
+
+// Which run stopped a point (the first failure wins); the status text names it.
+enum class PointFailure : unsigned char {
+  none,
+  ad,                   // the AD run (its status)
+  fd_plus,              // the plain run at x + eps
+  fd_minus,             // the plain run at x - eps
+  fd_nonfinite,         // both ran, their difference overflowed
+  reference_ad,         // gradient.reference ad_tight
+  reference_plus,       // fd_tight at x + eps
+  reference_minus,      // fd_tight at x - eps
+  reference_nonfinite,  // fd_tight's difference overflowed
+};
+
+struct PointNumbers {
+  double value = 0.0, loss = 0.0, grad = 0.0, grad_fd = 0.0;
+  double grad_ref = NAN;                     // NaN with the default reference (grad_fd is the reference)
+  long steps = 0, rejected = 0, events = 0;  // of the AD run
+  PointFailure failure = PointFailure::none;
+  SolveStats failed;  // the failed run's statistics
+};
+
+// What a point needs besides its runs: the scene's and the tight integrator settings, the FD step and the
+// reference.
+struct PointSettings {
+  IntegratorSettings integrator;
+  IntegratorSettings tight;
+  double fd_eps = 1e-6;
+  Reference reference = Reference::fd;
+};
+
+// runner.ad(x, cfg) and runner.plain(x, cfg) return the LossSample of one run at sweep value x (loss NaN
+// unless it succeeded; ad's derivative with respect to x).
+template <class Runner>
+SG_HD PointNumbers evaluate_point(Runner& runner, double x, const PointSettings& s) {
+  PointNumbers n;
+  n.value = x;
+  auto fail = [&n](PointFailure why, const SolveStats& st) {
+    if (n.failure != PointFailure::none) return;
+    n.failure = why;
+    n.failed = st;
+  };
+  const LossSample main = runner.ad(x, s.integrator);
+  n.loss = main.loss;
+  n.grad = main.grad;
+  n.steps = main.stats.accepted;
+  n.rejected = main.stats.rejected;
+  n.events = main.stats.events;
+  if (main.stats.status != Status::ok) fail(PointFailure::ad, main.stats);
+
+  const double eps = s.fd_eps;
+  const LossSample plus = runner.plain(x + eps, s.integrator);
+  const LossSample minus = runner.plain(x - eps, s.integrator);
+  n.grad_fd = (plus.loss - minus.loss) / (2.0 * eps);
+  if (plus.stats.status != Status::ok) fail(PointFailure::fd_plus, plus.stats);
+  if (minus.stats.status != Status::ok) fail(PointFailure::fd_minus, minus.stats);
+  if (!(n.grad_fd == n.grad_fd && std::fabs(n.grad_fd) <= 1.7976931348623157e308))
+    fail(PointFailure::fd_nonfinite, SolveStats{});
+
+  if (s.reference == Reference::fd || n.failure != PointFailure::none) return n;
+  if (s.reference == Reference::ad_tight) {
+    const LossSample ref = runner.ad(x, s.tight);
+    n.grad_ref = ref.grad;
+    if (ref.stats.status != Status::ok) fail(PointFailure::reference_ad, ref.stats);
+    return n;
+  }
+  const LossSample ref_plus = runner.plain(x + eps, s.tight);
+  const LossSample ref_minus = runner.plain(x - eps, s.tight);
+  n.grad_ref = (ref_plus.loss - ref_minus.loss) / (2.0 * eps);
+  if (ref_plus.stats.status != Status::ok) fail(PointFailure::reference_plus, ref_plus.stats);
+  if (ref_minus.stats.status != Status::ok) fail(PointFailure::reference_minus, ref_minus.stats);
+  if (!(n.grad_ref == n.grad_ref && std::fabs(n.grad_ref) <= 1.7976931348623157e308))
+    fail(PointFailure::reference_nonfinite, SolveStats{});
+  return n;
+}
+
+}  // namespace sg

@@ -1,0 +1,96 @@
+#pragma once
+// The numeric side of a scene as plain data: the model, the loss and the integrator, gradient, descent and
+// sweep settings. No JSON and no strings in the data itself, so that device code can hold it
+// (engine/problem/problem.hpp adds the resolved scene it came from).
+#include <string>
+
+#include "engine/integrate/settings.hpp"
+#include "engine/model/particle_model.hpp"
+#include "engine/model/rigid_model.hpp"
+#include "engine/problem/loss.hpp"
+
+namespace sg {
+
+enum class ModelType : unsigned char { particles, rigid };
+
+// Everything a run may differentiate with respect to, in one trivially copyable block.
+template <class S>
+struct ProblemData {
+  ModelType type = ModelType::particles;
+  ParticleModel<S> model;  // used when type == particles
+  RigidModel<S> rigid;     // used when type == rigid
+  LossSpec<S> loss;
+};
+
+template <class T, class S>
+ProblemData<T> convert_problem(const ProblemData<S>& p) {
+  ProblemData<T> r;
+  r.type = p.type;
+  r.model = convert_model<T>(p.model);
+  r.rigid = convert_model<T>(p.rigid);
+  r.loss.count = p.loss.count;
+  for (int i = 0; i < p.loss.count; ++i) {
+    const LossTerm<S>& t = p.loss.terms[i];
+    r.loss.terms[i] = {t.quantity, t.body, t.axis, t.kind, T(value(t.target)), t.weight};
+  }
+  return r;
+}
+
+// Calls f(path, S&) for every differentiable scalar, with the scene file's dotted path.
+template <class S, class F>
+void visit_problem_params(ProblemData<S>& p, F&& f) {
+  if (p.type == ModelType::rigid) {
+    visit_model_params(p.rigid, f);
+  } else {
+    visit_model_params(p.model, f);
+  }
+  for (int i = 0; i < p.loss.count; ++i)
+    f("loss.terms." + std::to_string(i) + ".target", p.loss.terms[i].target);
+}
+
+struct SmoothingSettings {
+  long samples = 0;
+  double sigma = 0.05;
+  unsigned long seed = 1;
+};
+
+// What a sweep compares its AD curve against (gradient.reference): central FD of the same simulation (exact
+// for the discrete map of fixed steps, noisy across adaptive step decisions), central FD of the simulation at
+// tight settings, or forward-mode AD at tight settings.
+enum class Reference : unsigned char { fd, fd_tight, ad_tight };
+
+// The tight settings of a reference: adaptive solvers at rtol = atol = rtol, fixed-step ones with
+// `substeps` times the scene's substeps.
+struct TightSettings {
+  double rtol = 1e-10;
+  long substeps = 100;
+};
+
+struct GradientSettings {
+  double fd_eps = 1e-6;
+  bool reverse = false;  // gradient.mode: reverse (a taped run) instead of forward (a dual run)
+  Reference reference = Reference::fd;
+  TightSettings tight;
+  SmoothingSettings smoothing;
+};
+
+// Gradient descent on the loss curve (optimize.*, engine/optimize/descent.hpp): Adam from `starts` values
+// spread over the sweep range, `steps` steps with learning rate `lr` (in units of the swept parameter).
+struct DescentSettings {
+  long starts = 5;
+  long steps = 30;
+  double lr = 0.1;
+};
+
+struct SweepSpec {
+  std::string parameter;
+  double from = 0.0, to = 1.0;
+  long points = 200;
+
+  double value_at(long i) const {
+    if (points <= 1) return from;
+    return from + (to - from) * static_cast<double>(i) / static_cast<double>(points - 1);
+  }
+};
+
+}  // namespace sg
