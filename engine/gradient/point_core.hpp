@@ -19,6 +19,23 @@ struct LossSample {
   SolveStats stats;
 };
 
+// The loss (NaN unless the run succeeded) and, for a dual run, its derivative along lane 0 (NaN unless
+// the run succeeded); a loss whose derivative alone overflowed is still worth showing.
+template <class S>
+SG_HD LossSample loss_sample(const SolveStats& stats, const S& loss) {
+  LossSample out;
+  out.stats = stats;
+  const bool ok = stats.status == Status::ok;
+  const bool loss_ok =
+      ok || (stats.status == Status::nonfinite_gradient && std::fabs(value(loss)) < INFINITY);
+  out.loss = loss_ok ? value(loss) : NAN;
+  out.grad = NAN;
+  if constexpr (is_dual_v<S>) {
+    if (ok) out.grad = loss.d[0];
+  }
+  return out;
+}
+
 // Which run stopped a point (the first failure wins); the status text names it.
 enum class PointFailure : unsigned char {
   none,

@@ -37,8 +37,7 @@ PointEvaluator::PointEvaluator(const Problem& problem)
       gradient_(problem.gradient),
       ws_double_(std::make_unique<SimWorkspace<double>>()),
       ws_dual_(std::make_unique<SimWorkspace<Dual1>>()) {
-  settings_ = {integrator_, tight_integrator(integrator_, gradient_.tight), gradient_.fd_eps,
-               gradient_.reference};
+  settings_ = point_settings(problem);
   offset_double_ = slot_offset(base_, problem.sweep.parameter);
   sweep_parameter_ = problem.sweep.parameter;
   offset_dual_ = slot_offset(base_dual_, problem.sweep.parameter);
@@ -91,14 +90,7 @@ LossSample PointEvaluator::dual_run(double x, const IntegratorSettings& cfg) {
   parameter_at(pd, offset_dual_) = seeded<Dual1>(x, 0);
   NullObserver obs;
   const RunOutput<Dual1> run = run_simulation(pd, cfg, *ws_dual_, obs);
-  LossSample out;
-  out.stats = run.stats;
-  // A loss whose derivative alone overflowed is still worth showing.
-  const bool loss_ok = run.stats.status == Status::ok ||
-                       (run.stats.status == Status::nonfinite_gradient && std::isfinite(run.loss.v));
-  out.loss = loss_ok ? run.loss.v : kNaN;
-  out.grad = run.stats.status == Status::ok ? run.loss.d[0] : kNaN;
-  return out;
+  return loss_sample(run.stats, run.loss);
 }
 
 LossSample PointEvaluator::loss_only(double x) {
@@ -110,11 +102,12 @@ LossSample PointEvaluator::plain(double x, const IntegratorSettings& cfg) {
   parameter_at(pd, offset_double_) = x;
   NullObserver obs;
   const RunOutput<double> run = run_simulation(pd, cfg, *ws_double_, obs);
-  LossSample out;
-  out.stats = run.stats;
-  out.loss = run.stats.status == Status::ok ? run.loss : kNaN;
-  out.grad = kNaN;
-  return out;
+  return loss_sample(run.stats, run.loss);
+}
+
+PointSettings point_settings(const Problem& problem) {
+  return {problem.integrator, tight_integrator(problem.integrator, problem.gradient.tight),
+          problem.gradient.fd_eps, problem.gradient.reference};
 }
 
 PointResult point_result(const PointNumbers& n, const GradientSettings& gradient,

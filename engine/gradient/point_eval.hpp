@@ -71,6 +71,9 @@ class PointEvaluator {
 // Human-readable reason for a failed run, e.g. "max_steps at t=0.53".
 std::string describe_failure(const SolveStats& st);
 
+// The integrator settings, FD step and reference of a problem's points (the tight integrator included).
+PointSettings point_settings(const Problem& problem);
+
 // A point's numbers as the sweep reports them: the failure, if any, as its status text.
 PointResult point_result(const PointNumbers& n, const GradientSettings& gradient,
                          const IntegratorSettings& integrator);

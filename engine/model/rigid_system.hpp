@@ -24,7 +24,7 @@ class RigidSystem {
   static constexpr bool kFoldsState = true;  // phi is folded into the quaternion after each step
   static constexpr bool kHybrid = true;
 
-  RigidSystem(const RigidModel<S>* model, double timestep)
+  SG_HD RigidSystem(const RigidModel<S>* model, double timestep)
       : model_(model), mass_(*model), solver_(model, &mass_, timestep) {}
   RigidSystem(const RigidSystem&) = delete;  // the solver points at mass_
   RigidSystem& operator=(const RigidSystem&) = delete;

@@ -45,9 +45,5 @@ std::ptrdiff_t parameter_offset(ProblemData<S>& p, const std::string& path) {
   S* slot = parameter_slot(p, path);
   return slot ? reinterpret_cast<char*>(slot) - reinterpret_cast<char*>(&p) : -1;
 }
-template <class S>
-S& parameter_at(ProblemData<S>& p, std::ptrdiff_t offset) {
-  return *reinterpret_cast<S*>(reinterpret_cast<char*>(&p) + offset);
-}
 
 }  // namespace sg

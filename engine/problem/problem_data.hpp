@@ -2,6 +2,7 @@
 // The numeric side of a scene as plain data: the model, the loss and the integrator, gradient, descent and
 // sweep settings. No JSON and no strings in the data itself, so that device code can hold it
 // (engine/problem/problem.hpp adds the resolved scene it came from).
+#include <cstddef>
 #include <string>
 
 #include "engine/integrate/settings.hpp"
@@ -81,6 +82,12 @@ struct DescentSettings {
   long steps = 30;
   double lr = 0.1;
 };
+
+// The slot at a byte offset within ProblemData<S> (problem.hpp's parameter_offset finds it once by path).
+template <class S>
+SG_HD S& parameter_at(ProblemData<S>& p, std::ptrdiff_t offset) {
+  return *reinterpret_cast<S*>(reinterpret_cast<char*>(&p) + offset);
+}
 
 struct SweepSpec {
   std::string parameter;

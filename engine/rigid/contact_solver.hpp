@@ -40,7 +40,7 @@ class RigidContactSolver {
  public:
   using Mode = ContactMode<kMaxRigidContacts>;
 
-  RigidContactSolver(const RigidModel<S>* model, const RigidMass<S>* mass, double timestep)
+  SG_HD RigidContactSolver(const RigidModel<S>* model, const RigidMass<S>* mass, double timestep)
       : model_(model), mass_(mass), timestep_(timestep) {}
 
   // Decodes y and collects the contacts closer than their margin plus band.

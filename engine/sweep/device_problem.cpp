@@ -1,0 +1,29 @@
+#include "engine/sweep/device_problem.hpp"
+
+#include <stdexcept>
+
+#include "engine/gradient/point_eval.hpp"
+
+namespace sg {
+
+std::unique_ptr<DeviceProblemHost> prepare_device_problem(const Problem& problem) {
+  auto host = std::make_unique<DeviceProblemHost>();
+  host->data = problem.data;
+  host->data_dual = convert_problem<Dual<1>>(problem.data);
+  const std::ptrdiff_t offset = parameter_offset(host->data, problem.sweep.parameter);
+  const std::ptrdiff_t offset_dual = parameter_offset(host->data_dual, problem.sweep.parameter);
+  if (offset < 0 || offset_dual < 0)
+    throw std::invalid_argument("sweep.parameter: \"" + problem.sweep.parameter +
+                                "\" is not a differentiable parameter");
+  host->view = {&host->data, &host->data_dual, offset, offset_dual, point_settings(problem)};
+  return host;
+}
+
+std::string device_path_refusal(const Problem& problem) {
+  if (problem.gradient.reverse) return "gradient.mode reverse runs on the CPU only (use --device cpu)";
+  if (problem.gradient.smoothing.samples > 0)
+    return "randomized smoothing (gradient.smoothing.samples > 0) runs on the CPU only (use --device cpu)";
+  return "";
+}
+
+}  // namespace sg

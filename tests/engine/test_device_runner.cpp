@@ -1,0 +1,81 @@
+// The device path (engine/sweep/device_runner.hpp: what a GPU thread runs, in memory given to it) compiled
+// for the host: on every shipped scene it gives the CPU's PointEvaluator's numbers bit for bit, its
+// statuses and step counts included.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "engine/gradient/point_eval.hpp"
+#include "engine/sweep/device_problem.hpp"
+#include "scene_helpers.hpp"
+
+using namespace sg;
+
+namespace {
+
+// Both NaN, or equal to the last bit.
+bool same(double a, double b) {
+  return (a != a && b != b) || a == b;
+}
+
+void check_scene(const Problem& problem, int points) {
+  auto device = prepare_device_problem(problem);
+  auto scratch = std::make_unique<DeviceScratch>();
+  PointEvaluator cpu(problem);
+  for (int i = 0; i < points; ++i) {
+    const double x = problem.sweep.value_at(i * (problem.sweep.points - 1) / std::max(1, points - 1));
+    DeviceRunner runner(device->view, scratch.get());
+    const PointResult d =
+        point_result(evaluate_point(runner, x, device->view.settings), problem.gradient, problem.integrator);
+    const PointResult c = cpu.evaluate(x);
+    INFO(problem.name << " at " << x);
+    CHECK(same(d.loss, c.loss));
+    CHECK(same(d.grad, c.grad));
+    CHECK(same(d.grad_fd, c.grad_fd));
+    CHECK(same(d.grad_ref, c.grad_ref));
+    CHECK(d.status == c.status);
+    CHECK(d.steps == c.steps);
+    CHECK(d.rejected == c.rejected);
+    CHECK(d.events == c.events);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the device path gives the CPU's numbers on every shipped scene") {
+  int scenes = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string name = entry.path().filename().string();
+    // Randomized smoothing stays on the CPU: the falling mass runs its hard contact without it.
+    ProblemLoad loaded = load_problem_file(entry.path().string(), {"gradient.smoothing.samples=0"});
+    if (!loaded.ok()) {  // an MJCF scene in a build without libmujoco's importer (this test links none)
+      MESSAGE(name << " not checked: " << loaded.errors);
+      continue;
+    }
+    REQUIRE(device_path_refusal(*loaded.problem).empty());
+    check_scene(*loaded.problem, 3);
+    ++scenes;
+  }
+  CHECK(scenes >= 16);
+}
+
+TEST_CASE("the device path reports failures and tight references as the CPU does") {
+  // A reference run that cannot finish, and a tight FD reference.
+  check_scene(test::shipped("toy_point_mass.json",
+                            {"integrator.type=tsit5", "integrator.rtol=1e-3", "integrator.atol=1e-3",
+                             "integrator.dt_min=0.01", "sweep.points=3", "gradient.reference=ad_tight"}),
+              3);
+  check_scene(test::shipped("toss_box_diffmjx.json", {"gradient.reference=fd_tight", "sweep.points=2"}), 2);
+  check_scene(test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=50"}), 2);
+}
+
+TEST_CASE("randomized smoothing and reverse mode are refused on the device path, with the reason") {
+  CHECK(device_path_refusal(test::shipped("falling_mass.json")).find("smoothing") != std::string::npos);
+  CHECK(
+      device_path_refusal(test::shipped("toy_point_mass.json", {"gradient.mode=reverse"})).find("reverse") !=
+      std::string::npos);
+  CHECK(device_path_refusal(test::shipped("toy_point_mass.json")).empty());
+}
