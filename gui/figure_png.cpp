@@ -1,6 +1,6 @@
 #include "gui/figure_png.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 #include <imgui.h>
 
 #include <algorithm>

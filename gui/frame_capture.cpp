@@ -1,6 +1,6 @@
 #include "gui/frame_capture.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 
 #include <algorithm>
 #include <cstdint>

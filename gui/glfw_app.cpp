@@ -1,6 +1,6 @@
 #include "gui/glfw_app.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>

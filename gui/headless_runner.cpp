@@ -1,6 +1,6 @@
 #include "gui/headless_runner.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 #include <imgui.h>
 
 #include "render/gl_check.hpp"

@@ -1,6 +1,6 @@
 #include "gui/viewport_panel.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 
 #include <algorithm>
 #include <cstdint>

@@ -101,4 +101,8 @@ bool EglSession::make_current() {
   return eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, context_) == EGL_TRUE;
 }
 
+GlProc EglSession::proc_address(const char* name) {
+  return eglGetProcAddress(name);
+}
+
 }  // namespace sg::render

@@ -1,8 +1,11 @@
 #pragma once
 // EGL display + GL 3.3 core context without any window surface. Kept free of GL headers
-// because <EGL/egl.h> and <epoxy/gl.h> cannot share a translation unit.
+// because <EGL/egl.h> and <glad/gl.h> cannot share a translation unit (both define the Khronos types): the GL
+// side loads its functions through proc_address, a plain function pointer.
 #include <memory>
 #include <string>
+
+#include "render/gl_loader.hpp"
 
 namespace sg::render {
 
@@ -16,6 +19,8 @@ class EglSession {
   EglSession& operator=(const EglSession&) = delete;
 
   bool make_current();
+  // eglGetProcAddress: a GL (or EGL) entry point by name, for load_gl.
+  static GlProc proc_address(const char* name);
   const std::string& platform() const { return platform_; }
 
  private:

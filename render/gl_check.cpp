@@ -1,6 +1,6 @@
 #include "render/gl_check.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 
 namespace sg::render {
 

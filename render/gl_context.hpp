@@ -21,7 +21,7 @@ class GlContext {
 
 // GL_RENDERER and GL_VERSION of the current context (for describe()).
 std::string current_gl_renderer();
-// Major * 10 + minor of the current context, e.g. 45.
+// Major * 10 + minor of the current context, e.g. 45 (parsed from GL_VERSION); 0 when GL is not loaded.
 int current_gl_version();
 
 }  // namespace sg::render

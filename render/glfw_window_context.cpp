@@ -1,10 +1,12 @@
 #include "render/glfw_window_context.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+
+#include "render/gl_loader.hpp"
 
 namespace sg::render {
 
@@ -51,6 +53,14 @@ std::unique_ptr<GlfwWindowContext> GlfwWindowContext::create(int width, int heig
   }
   fit_to_work_area(window);
   glfwMakeContextCurrent(window);
+  // The window's context is current: load the GL functions through GLFW before any GL call.
+  std::string load_error;
+  if (load_gl(&glfwGetProcAddress, &load_error) == 0) {
+    if (error) *error = "GLFW window: " + load_error;
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return nullptr;
+  }
   glfwSwapInterval(1);
   return std::unique_ptr<GlfwWindowContext>(new GlfwWindowContext(window));
 }

@@ -1,6 +1,6 @@
 #include "render/gpu_mesh.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 
 #include <utility>
 

@@ -1,13 +1,22 @@
 #include "render/headless_context.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
+
+#include "render/gl_loader.hpp"
 
 namespace sg::render {
 
 std::unique_ptr<HeadlessContext> HeadlessContext::create(int width, int height, std::string* error) {
   auto session = EglSession::create(error);
   if (!session) return nullptr;
-  if (current_gl_version() < 33) {
+  // The session's context is current: load the GL functions through EGL before any GL call.
+  std::string load_error;
+  const int version = load_gl(&EglSession::proc_address, &load_error);
+  if (version == 0) {
+    if (error) *error = session->platform() + ": " + load_error;
+    return nullptr;
+  }
+  if (version < 33) {
     if (error) *error = "headless context is OpenGL " + current_gl_renderer() + ", need 3.3 core";
     return nullptr;
   }

@@ -1,6 +1,6 @@
 #include "render/line_renderer.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 
 #include <algorithm>
 #include <utility>

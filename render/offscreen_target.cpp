@@ -1,6 +1,6 @@
 #include "render/offscreen_target.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "render/renderer.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 
 #include "render/gl_check.hpp"
 #include "render/gpu_mesh.hpp"

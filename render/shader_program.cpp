@@ -1,6 +1,6 @@
 #include "render/shader_program.hpp"
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 
 #include <utility>
 

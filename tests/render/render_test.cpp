@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include <epoxy/gl.h>
+#include <glad/gl.h>
 
 #include <filesystem>
 #include <fstream>
