@@ -419,11 +419,22 @@ TEST_CASE("workbench: Descend draws gradient-descent paths on the loss plot") {
   REQUIRE(descent_series().size() == 4);
   CHECK(descent_series()[0].x.size() == 6);
   CHECK(static_cast<long>(app->plots().history().records().size()) == sweeps);
-  REQUIRE(app->set_path("contact.elastic.toi", false));  // other physics: stale paths are not drawn over it
-  app->update(0.0f);
-  CHECK(descent_series().empty());
+  // Other physics: the paths of the old settings are not drawn over the new sweep.
+  PlotPanel panel;
+  SweepSnapshot sweep;
+  sweep.problem = app->sweep().problem;
+  panel.set_sweep(sweep);
+  panel.set_descent(app->descent());
+  CHECK(panel.descent_shown());
+  auto other = std::make_shared<sg::Problem>(*sweep.problem);
+  other->config["contact"]["elastic"]["toi"] = false;
+  sweep.problem = other;
+  panel.set_sweep(sweep);
+  CHECK_FALSE(panel.descent_shown());
+  REQUIRE(app->set_path("contact.elastic.toi", false));
   REQUIRE(app->wait_until_idle(60s));  // and they follow the knob once computed again
   CHECK(descent_series().size() == 4);
+  CHECK(app->descent().problem->config["contact"]["elastic"]["toi"] == false);
   app->clear_descent();
   CHECK(descent_series().empty());
 }
