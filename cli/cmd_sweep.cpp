@@ -8,6 +8,7 @@
 #include "cli/figure_png_output.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/reference.hpp"
+#include "engine/sweep/device_sweep.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "plots/svg.hpp"
 #include "plots/sweep_figures/sweep_figure.hpp"
@@ -19,6 +20,7 @@ struct SweepArgs {
   SceneArgs scene;
   std::string out, csv, svg, png;
   int threads = 0;
+  std::string device = "cpu";
 };
 
 // A tight reference (gradient.reference) adds a grad_ref column.
@@ -52,9 +54,17 @@ void print_summary(const Problem& problem, const SweepResult& r) {
 int run(const SweepArgs& args) {
   std::optional<Problem> problem = load_scene_or_report(args.scene);
   if (!problem) return kExitBadInput;
+  SweepDevice device = SweepDevice::cpu;
+  parse_sweep_device(args.device, &device);  // the option's check admits only valid names
   SweepControl control;
   control.threads = args.threads;
-  const SweepResult result = run_sweep(*problem, control);
+  SweepResult result;
+  std::string used, error;
+  if (!run_sweep_on(device, *problem, control, &result, &used, &error)) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return device == SweepDevice::cuda && !cuda_device_info().available ? kExitBadInput : kExitFailed;
+  }
+  if (used == "cuda") std::printf("device: %s (CUDA)\n", cuda_device_info().name.c_str());
   print_summary(*problem, result);
   bool written = true;
   if (!args.out.empty()) {
@@ -97,6 +107,10 @@ void register_sweep(CLI::App& app, int& exit_code) {
                   "Draw the loss and gradient plot as PNG here (the GUI's renderer, headless)")
       ->check(output_path());
   cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::Range(0, 1024));
+  cmd->add_option("--device", args->device,
+                  "Where the points run: cpu (default), cuda (a CUDA GPU, one point per thread), auto (CUDA "
+                  "when a device is present)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

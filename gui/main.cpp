@@ -1,5 +1,5 @@
-// softgrad-gui [SCENE] [--set path=value]... [--preset NAME]: the interactive research workbench,
-// opened on the 1-D toy by default.
+// softgrad-gui [SCENE] [--set path=value]... [--preset NAME] [--device cpu|cuda|auto]: the interactive
+// research workbench, opened on the 1-D toy by default.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -16,6 +16,7 @@ namespace {
 
 struct Args {
   std::string scene, preset;
+  sg::SweepDevice device = sg::SweepDevice::automatic;
   std::vector<std::string> overrides;
 };
 
@@ -24,10 +25,14 @@ bool parse_args(int argc, char** argv, Args* args) {
     const std::string arg = argv[i];
     if ((arg == "--set" || arg == "--preset") && i + 1 < argc) {
       (arg == "--set" ? args->overrides.emplace_back() : args->preset) = argv[++i];
+    } else if (arg == "--device" && i + 1 < argc && sg::parse_sweep_device(argv[i + 1], &args->device)) {
+      ++i;
     } else if (!arg.empty() && arg[0] != '-' && args->scene.empty()) {
       args->scene = arg;
     } else {
-      std::fprintf(stderr, "usage: softgrad-gui [SCENE] [--set path=value]... [--preset NAME]\n");
+      std::fprintf(
+          stderr,
+          "usage: softgrad-gui [SCENE] [--set path=value]... [--preset NAME] [--device cpu|cuda|auto]\n");
       return false;
     }
   }
@@ -50,6 +55,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "softgrad-gui: using default settings: %s\n", error.c_str());
   }
   auto app = std::make_shared<sg::gui::WorkbenchApp>();
+  app->set_sweep_device(args.device);
   const bool opened =
       !args.preset.empty() && args.scene.empty()
           ? app->apply_preset(args.preset)

@@ -92,6 +92,7 @@ void SweepWorker::run(std::shared_ptr<const Problem> problem, long generation,
     shared_.phase = SweepPhase::running;
     shared_.completed = 0;
     shared_.elapsed_seconds = 0.0;
+    shared_.error.clear();
     shared_.result = SweepResult{};
     shared_.result.reference = problem->gradient.reference;
     shared_.result.points.reserve(static_cast<std::size_t>(n));
@@ -111,12 +112,23 @@ void SweepWorker::run(std::shared_ptr<const Problem> problem, long generation,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     ++shared_.version;
   };
-  SweepResult result = run_sweep(*problem, control);
+  SweepResult result;
+  std::string used, error;
+  if (!run_sweep_on(device_.load(), *problem, control, &result, &used, &error)) {
+    std::lock_guard lock(mutex_);
+    for (PointResult& p : shared_.result.points) p = pending_point(p.value, "pending");
+    shared_.error = error;
+    shared_.device = used;
+    shared_.phase = SweepPhase::finished;
+    ++shared_.version;
+    return;
+  }
   for (PointResult& p : result.points) {
     if (p.status == "cancelled") p = pending_point(p.value, "cancelled");
   }
   std::lock_guard lock(mutex_);
   shared_.result = std::move(result);
+  shared_.device = used;
   shared_.phase = shared_.result.stats.cancelled ? SweepPhase::cancelled : SweepPhase::finished;
   shared_.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();

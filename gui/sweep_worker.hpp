@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "engine/sweep/device_sweep.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "gui/background_job.hpp"
 
@@ -24,7 +25,9 @@ struct SweepSnapshot {
   SweepResult result;
   long completed = 0;
   double elapsed_seconds = 0.0;
-  long failed() const;  // numerical failures among the computed points
+  std::string device = "cpu";  // where the points ran: "cpu" or "cuda"
+  std::string error;           // why the sweep could not run at all (the GPU was asked for and failed)
+  long failed() const;         // numerical failures among the computed points
   // Time left while running, extrapolated from the points done so far; negative before the first point.
   double seconds_left() const;
   // Over the computed points' AD runs: accepted steps, rejected attempts, located contact events.
@@ -46,12 +49,16 @@ class SweepWorker {
   // Copies the shared state into *out when it changed since out->version/generation; true when copied.
   bool snapshot(SweepSnapshot* out) const;
   int threads() const { return threads_; }
+  // Where later sweeps run (engine/sweep/device_sweep.hpp); automatic by default: the GPU when present.
+  void set_device(SweepDevice device) { device_.store(device); }
+  SweepDevice device() const { return device_.load(); }
   // CPU seconds of the worker thread (with threads == 1 the whole sweep runs on it).
   double worker_cpu_seconds() const { return job_.cpu_seconds(); }
 
  private:
   void run(std::shared_ptr<const Problem> problem, long generation, const std::atomic<bool>& cancel);
   int threads_;
+  std::atomic<SweepDevice> device_{SweepDevice::automatic};
   mutable std::mutex mutex_;
   SweepSnapshot shared_;
   std::chrono::steady_clock::time_point started_;

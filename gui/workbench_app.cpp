@@ -8,6 +8,7 @@
 
 #include "engine/scene/config_diff.hpp"
 #include "engine/scene/path.hpp"
+#include "gui/device_choice.hpp"
 #include "gui/plot_export.hpp"
 #include "gui/presets.hpp"
 #include "gui/scene_bounds.hpp"
@@ -238,7 +239,12 @@ StatusInfo WorkbenchApp::status() const {
       info.progress = total > 0 ? static_cast<float>(snapshot_.completed) / static_cast<float>(total) : 0.0f;
       break;
     case SweepPhase::finished: {
+      if (!snapshot_.error.empty()) {
+        text += "sweep failed: " + snapshot_.error;
+        break;
+      }
       text += std::to_string(total) + " points in " + format_seconds(snapshot_.elapsed_seconds);
+      if (snapshot_.device == "cuda") text += " on the GPU";
       // What the adaptive solver did (the AD runs): with integrator.events off, rejections show the price.
       const SweepSnapshot::StepTotals steps = snapshot_.step_totals();
       if (steps.rejected + steps.events > 0)
@@ -270,7 +276,16 @@ void WorkbenchApp::apply(const ControlsRequest& request) {
 }
 
 void WorkbenchApp::draw_controls() {
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4.0f);
+  if (auto device = draw_device_choice(sweeper_.device(), cuda_device_info(), sweeper_.threads()))
+    set_sweep_device(*device);
   apply(controls_.draw(doc_, active_preset_));
+}
+
+void WorkbenchApp::set_sweep_device(SweepDevice device) {
+  if (device == sweeper_.device()) return;
+  sweeper_.set_device(device);
+  if (doc_.problem()) sweeper_.submit(doc_.problem(), options_.debounce);
 }
 
 std::string WorkbenchApp::stem() const {

@@ -42,7 +42,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void mark_preset(const Preset& preset);
   bool set_path(const std::string& path, const nlohmann::json& value);  // what a control does
   void cancel();                                                        // Esc
-  void select_value(double value);  // simulate the trajectory at this sweep value
+  void set_sweep_device(SweepDevice device);  // where sweeps run; re-runs the sweep there
+  void select_value(double value);            // simulate the trajectory at this sweep value
   // The 2-D map tab: compute a grid over the sweep parameter (x) and y; open one of its points.
   void run_map(const GridAxis& x, const GridAxis& y);
   void open_map_point(const std::string& y_path, double x, double y);

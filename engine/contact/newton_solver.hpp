@@ -313,9 +313,9 @@ SG_HD inline void finish_solution(ConstraintRow<S>* rows, int count, const S* bo
 // rows[i].force is set; ws.active is the active set of the solution. Returns whether it converged (a full
 // step left the active set unchanged) within max_iterations.
 template <class S, int MB>
-SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, const Vec3<S>* body_inertia,
-                        int bodies, BodyVelocity<S>* acc, int max_iterations, NewtonWorkspace<MB>& ws,
-                        int slot = 0) {
+SG_HD SG_NOINLINE bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass,
+                                    const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
+                                    int max_iterations, NewtonWorkspace<MB>& ws, int slot = 0) {
   using namespace newton_detail;
   const int n = 6 * bodies;
   if (count == 0) {  // nothing to solve: the free accelerations stand, with their derivatives
@@ -392,10 +392,10 @@ SG_HD bool solve_newton(ConstraintRow<S>* rows, int count, const S* body_mass, c
 // locates the switch). Returns false if the Hessian is not positive definite. derivatives = false: values
 // only (dual tangents left at zero); force_tangents: see finish_solution.
 template <class S, int MB>
-SG_HD bool solve_with_active_set(ConstraintRow<S>* rows, int count, const bool* active, const S* body_mass,
-                                 const Vec3<S>* body_inertia, int bodies, BodyVelocity<S>* acc,
-                                 NewtonWorkspace<MB>& ws, bool derivatives = true,
-                                 bool force_tangents = false) {
+SG_HD SG_NOINLINE bool solve_with_active_set(ConstraintRow<S>* rows, int count, const bool* active,
+                                             const S* body_mass, const Vec3<S>* body_inertia, int bodies,
+                                             BodyVelocity<S>* acc, NewtonWorkspace<MB>& ws,
+                                             bool derivatives = true, bool force_tangents = false) {
   using namespace newton_detail;
   const int n = 6 * bodies;
   if (count == 0) return true;  // the free accelerations stand, with their derivatives

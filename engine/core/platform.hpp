@@ -17,6 +17,21 @@
 #define SG_INLINE inline
 #endif
 
+// Always inlined on the host (rk_step: the stages' coefficients become constants), a call on the device.
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define SG_INLINE_HOST __attribute__((always_inline)) inline
+#else
+#define SG_INLINE_HOST inline
+#endif
+
+// Big engine functions stay calls in device code: inlining them all into the sweep kernel made nvcc take
+// tens of minutes (the host build decides as before).
+#if defined(__CUDACC__)
+#define SG_NOINLINE __noinline__
+#else
+#define SG_NOINLINE
+#endif
+
 // Constant tables the device code reads at run time (Butcher tableaus): a __device__ copy under nvcc, where
 // such a variable must have internal linkage (one copy per translation unit, as whole-program CUDA wants);
 // inline elsewhere.

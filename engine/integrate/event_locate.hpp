@@ -20,9 +20,9 @@ struct EventLocation {
 // interpolant's crossing when the vector field jumps there, within smooth_tol where it only kinks (a row
 // switch: an error in the switching time then costs its square). tmp: scratch for one state.
 template <const Tableau& tab, class System>
-SG_HD EventLocation locate_event(const System& sys, const typename System::Scalar* y0,
-                                 RkWorkspace<System>& ws, double h, double end_margin,
-                                 const EventId& end_witness, double jump_tol, double smooth_tol) {
+SG_HD SG_NOINLINE EventLocation locate_event(const System& sys, const typename System::Scalar* y0,
+                                             RkWorkspace<System>& ws, double h, double end_margin,
+                                             const EventId& end_witness, double jump_tol, double smooth_tol) {
   const int n = sys.dim();
   EventLocation loc;
   MarginTracker& tracker = sys.margins();

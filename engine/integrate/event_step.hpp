@@ -86,17 +86,17 @@ class EventStepper {
   }
 
   // Applies the switches due at y (k[0] = f(y) was just evaluated): the mode must fit the state when a step
-  // starts.
+  // starts. A loop, not recursion through apply_switch: device code then has a stack of known size.
   template <class Observer>
   SG_HD void settle(S* y, RkWorkspace<System>& ws, double t, SolveStats& st, Observer& obs) {
     if constexpr (kHybrid) {
-      if (active() && sys_.margins().last < 0.0) {
+      while (active() && sys_.margins().last < 0.0) {
         if (++zero_run_ > kMaxZeroRun) {
           give_up_until_next_output();
           return;
         }
         for (int k = 0; k < sys_.dim(); ++k) ws.f_event[k] = ws.k[0][k];
-        apply_switch(y, ws, sys_.margins().last_witness, t, st, obs);  // settles again in turn
+        if (!switch_once(y, ws, sys_.margins().last_witness, t, st, obs)) return;
       }
     } else {
       (void)y, (void)ws, (void)t, (void)st, (void)obs;
@@ -200,6 +200,14 @@ class EventStepper {
   template <class Observer>
   SG_HD void apply_switch(S* y, RkWorkspace<System>& ws, const EventId& id, double t, SolveStats& st,
                           Observer& obs) {
+    if (switch_once(y, ws, id, t, st, obs)) settle(y, ws, t, st, obs);
+  }
+
+  // One switch of apply_switch; false when the interval's event budget is spent (then stepping goes on
+  // across the chatter and nothing is settled).
+  template <class Observer>
+  SG_HD bool switch_once(S* y, RkWorkspace<System>& ws, const EventId& id, double t, SolveStats& st,
+                         Observer& obs) {
     if constexpr (kHybrid) {
       const EventId done = sys_.apply_event(y, id);
       switched_ = true;
@@ -217,11 +225,12 @@ class EventStepper {
       if constexpr (requires { obs.on_event(t, done); }) obs.on_event(t, done);
       if (++interval_events_ > kMaxEventsPerInterval) {  // chatter that no mode resolves (a two-fold the
         give_up_until_next_output();                     // grazing mode does not cover): step across it
-        return;
+        return false;
       }
-      settle(y, ws, t, st, obs);
+      return true;
     } else {
       (void)y, (void)ws, (void)id, (void)t, (void)st, (void)obs;
+      return false;
     }
   }
 

@@ -19,9 +19,9 @@ struct RkWorkspace {
 // and for FSAL methods k[stages-1] is f(y1). The sums run over the increments h f_j in stage order, as
 // Diffrax's: small error estimates come from cancellation, and the step sizes follow their rounding.
 template <class System, class H>
-SG_HD inline __attribute__((always_inline)) void rk_step(const System& sys, const Tableau& tab,
-                                                         const typename System::Scalar* y, const H& h,
-                                                         RkWorkspace<System>& ws) {
+SG_HD SG_INLINE_HOST SG_NOINLINE void rk_step(const System& sys, const Tableau& tab,
+                                              const typename System::Scalar* y, const H& h,
+                                              RkWorkspace<System>& ws) {
   using S = typename System::Scalar;
   const int n = sys.dim();
   for (int s = 1; s < tab.stages; ++s) {

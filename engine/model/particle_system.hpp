@@ -97,7 +97,7 @@ struct ParticleSystem {
   }
 
   // ODE right-hand side: q' = v, v' = a(q, v).
-  SG_HD void rhs(const S* y, S* ydot) const {
+  SG_HD SG_NOINLINE void rhs(const S* y, S* ydot) const {
     const int nq = model->nq();
     tracker.begin();
     for (int i = 0; i < nq; ++i) ydot[i] = y[nq + i];

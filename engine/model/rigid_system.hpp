@@ -83,7 +83,7 @@ class RigidSystem {
   }
 
   // ODE right-hand side on [pos, quat, phi, v, w] per body.
-  SG_HD void rhs(const S* y, S* ydot) const {
+  SG_HD SG_NOINLINE void rhs(const S* y, S* ydot) const {
     tracker_.begin();
     BodyVelocity<S> acc[kMaxBodies];
     accelerations(y, acc);
@@ -235,7 +235,7 @@ class RigidSystem {
   }
 
   // The margins need no derivatives: the simulated model only, without a straight-through surrogate.
-  SG_HD double margin_at(const S* y, EventId* which) const {
+  SG_HD SG_NOINLINE double margin_at(const S* y, EventId* which) const {
     tracker_.begin();
     BodyVelocity<S> acc[kMaxBodies];
     simulated_accelerations(y, forward_cfd(), acc, false);

@@ -44,7 +44,7 @@ class RigidContactSolver {
       : model_(model), mass_(mass), timestep_(timestep) {}
 
   // Decodes y and collects the contacts closer than their margin plus band.
-  SG_HD int collect(const S* y, double band) const {
+  SG_HD SG_NOINLINE int collect(const S* y, double band) const {
     decode_states(*model_, y, s_.states);
     s_.record_count = collect_contacts(*model_, s_.states, band, s_.records);
     return s_.record_count;
@@ -93,8 +93,8 @@ class RigidContactSolver {
 
   // The evaluation with the mode held fixed, on the collected contacts; the margins go to tracker. acc: the
   // free accelerations on entry. derivatives = false: values only (for switching margins).
-  SG_HD void solve_mode(Mode& mode, const ModeLaws& laws, MarginTracker& tracker, BodyVelocity<S>* acc,
-                        bool derivatives) const {
+  SG_HD SG_NOINLINE void solve_mode(Mode& mode, const ModeLaws& laws, MarginTracker& tracker,
+                                    BodyVelocity<S>* acc, bool derivatives) const {
     BodyVelocity<S> free_acc[kMaxBodies];
     for (int b = 0; b < model_->count; ++b) free_acc[b] = acc[b];
     for (int e = 0; e < mode.count; ++e) mode.entries[e].seen = false;

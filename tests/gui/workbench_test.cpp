@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "gui/device_choice.hpp"
 #include "gui/headless_runner.hpp"
 #include "gui/panel_names.hpp"
 #include "gui/presets.hpp"
@@ -463,4 +464,38 @@ TEST_CASE("workbench: the headless screenshot with --descend shows the descent p
   const long off = gold_pixels(false), on = gold_pixels(true);
   MESSAGE("gold pixels without descent " << off << ", with " << on);
   CHECK(on > off + 100);  // measured 4 and 234 at 900 x 600
+}
+
+TEST_CASE(
+    "workbench: compute on GPU without one says why in the status bar, and back on auto the sweep runs") {
+  const sg::CudaDeviceInfo gpu = sg::cuda_device_info();
+  if (gpu.available) {
+    std::printf("SOFTGRAD_TEST_SKIPPED: this machine has a GPU (%s); the no-GPU path is not reachable\n",
+                gpu.name.c_str());
+    return;
+  }
+  auto app = make_app({"sweep.points=40"});
+  AppShell shell(app->make_workbench(), AppSettings{});
+  auto runner = make_runner(shell, 1280, 800);
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->sweep_worker().device() == sg::SweepDevice::automatic);  // the GUI's default
+  app->set_sweep_device(sg::SweepDevice::cuda);
+  REQUIRE(app->wait_until_idle(60s));
+  run_frames(*runner, 1);
+  CHECK(app->sweep().error.find(gpu.reason) != std::string::npos);
+  CHECK(app->status().text.find("sweep failed: --device cuda: " + gpu.reason) != std::string::npos);
+  CHECK(app->sweep().failed() == 0);  // no point is blamed for the missing device
+  app->set_sweep_device(sg::SweepDevice::automatic);
+  REQUIRE(app->wait_until_idle(60s));
+  run_frames(*runner, 1);
+  CHECK(app->sweep().error.empty());
+  CHECK(app->sweep().device == "cpu");
+  CHECK(app->status().text.find("40 points in") != std::string::npos);
+  // The combo names the choice; the GPU entry carries the reason.
+  CHECK(device_choice_label(sg::SweepDevice::automatic, gpu, 2) == "auto: CPU (2 threads)");
+  CHECK(device_choice_label(sg::SweepDevice::cuda, gpu, 2) == "GPU (none)");
+  sg::CudaDeviceInfo named;
+  named.available = true;
+  named.name = "NVIDIA H100";
+  CHECK(device_choice_label(sg::SweepDevice::automatic, named, 2) == "auto: GPU NVIDIA H100");
 }

@@ -1,0 +1,31 @@
+#include "engine/sweep/device_sweep.hpp"
+
+#include "engine/sweep/device_problem.hpp"
+
+namespace sg {
+
+bool parse_sweep_device(const std::string& text, SweepDevice* out) {
+  if (text == "cpu")
+    *out = SweepDevice::cpu;
+  else if (text == "cuda")
+    *out = SweepDevice::cuda;
+  else if (text == "auto")
+    *out = SweepDevice::automatic;
+  else
+    return false;
+  return true;
+}
+
+bool run_sweep_on(SweepDevice device, const Problem& problem, const SweepControl& control, SweepResult* out,
+                  std::string* used, std::string* error) {
+  const bool gpu_possible = cuda_device_info().available && device_path_refusal(problem).empty();
+  if (device == SweepDevice::cuda || (device == SweepDevice::automatic && gpu_possible)) {
+    *used = "cuda";
+    return run_sweep_cuda(problem, control, out, error);
+  }
+  *used = "cpu";
+  *out = run_sweep(problem, control);
+  return true;
+}
+
+}  // namespace sg

@@ -1,0 +1,74 @@
+// `softgrad sweep --device`: the choice of CPU or GPU, and what happens when the GPU cannot be had.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "engine/sweep/device_sweep.hpp"
+
+using sg::test::read_json;
+using sg::test::run_softgrad;
+using sg::test::scene;
+
+namespace {
+
+// The sweep's numbers without its timing.
+nlohmann::json numbers(const std::string& path) {
+  nlohmann::json j = read_json(path);
+  j["stats"].erase("seconds");
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("sweep --device cuda without a usable GPU says why and exits 2") {
+  const sg::CudaDeviceInfo info = sg::cuda_device_info();
+  if (info.available) {
+    std::printf("SOFTGRAD_TEST_SKIPPED: this machine has a GPU (%s)\n", info.name.c_str());
+    return;
+  }
+  const auto r =
+      run_softgrad("sweep " + scene("toy_point_mass.json") + " --set sweep.points=5 --device cuda");
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("--device cuda: ") != std::string::npos);
+  CHECK(r.output.find(info.reason) != std::string::npos);
+}
+
+TEST_CASE("sweep --device auto runs on the CPU without a GPU and gives the CPU's numbers") {
+  if (sg::cuda_device_info().available) {
+    std::printf("SOFTGRAD_TEST_SKIPPED: this machine has a GPU; auto would use it\n");
+    return;
+  }
+  const std::string out = SOFTGRAD_BINARY_DIR "/sweep_device";
+  const std::string base = "sweep " + scene("toss_box_diffmjx.json") + " --set sweep.points=6 --threads 2";
+  const auto a = run_softgrad(base + " --device auto --out " + out + "_auto.json");
+  const auto c = run_softgrad(base + " --device cpu --out " + out + "_cpu.json");
+  INFO(a.output);
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(c.exit_code == 0);
+  CHECK(a.output.find("(CUDA)") == std::string::npos);
+  CHECK(numbers(out + "_auto.json") == numbers(out + "_cpu.json"));
+}
+
+TEST_CASE("sweep --device auto keeps a CPU-only scene on the CPU, and the GPU line names the device") {
+  const sg::CudaDeviceInfo info = sg::cuda_device_info();
+  // Randomized smoothing is CPU-only: auto must not refuse it, whatever the machine has.
+  const auto r = run_softgrad("sweep " + scene("falling_mass.json") +
+                              " --set sweep.points=4 --set gradient.smoothing.samples=8 --device auto");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("(CUDA)") == std::string::npos);
+  if (!info.available) return;
+  const auto g =
+      run_softgrad("sweep " + scene("toy_point_mass.json") + " --set sweep.points=5 --device auto");
+  CHECK(g.exit_code == 0);
+  CHECK(g.output.find("device: " + info.name + " (CUDA)") != std::string::npos);
+}
+
+TEST_CASE("sweep --device refuses a name it does not know") {
+  const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") + " --device gpu");
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("--device") != std::string::npos);
+}
