@@ -15,6 +15,7 @@
 
 #include "engine/sweep/device_problem.hpp"
 #include "engine/sweep/device_sweep.hpp"
+#include "point_match.hpp"
 #include "scene_helpers.hpp"
 
 using namespace sg;
@@ -28,7 +29,7 @@ bool available_or_skip() {
   return info.available;
 }
 
-bool close(double a, double b) {
+bool close_enough(double a, double b) {
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
   return std::abs(a - b) <= 1e-10 * std::max({std::abs(a), std::abs(b), 1e-2});
 }
@@ -44,14 +45,7 @@ void compare(const Problem& problem) {
     const PointResult& g = gpu.points[i];
     INFO(problem.name << " point " << i << " at " << c.value);
     CHECK(g.value == c.value);
-    CHECK(close(g.loss, c.loss));
-    CHECK(close(g.grad, c.grad));
-    CHECK(close(g.grad_fd, c.grad_fd));
-    CHECK(close(g.grad_ref, c.grad_ref));
-    CHECK(g.status == c.status);
-    CHECK(g.steps == c.steps);
-    CHECK(g.rejected == c.rejected);
-    CHECK(g.events == c.events);
+    test::check_point_matches(g, c, close_enough);
   }
   CHECK(gpu.stats.steps_total == cpu.stats.steps_total);
 }
