@@ -1,6 +1,7 @@
 #pragma once
 // In-place Cholesky factorisation and solve of a small dense symmetric positive definite matrix (row-major,
 // leading dimension ld). For the constraint solver's Hessians (6 per body, at most 48 x 48).
+#include "engine/core/platform.hpp"
 #include "engine/core/scalar.hpp"
 
 namespace sg {
@@ -39,38 +40,48 @@ SG_HD void cholesky_solve(const S* L, int n, int ld, S* b) {
   }
 }
 
-// The same with the size and leading dimension known at compile time (the solver's 6 x 6 body blocks): the
-// loops unroll completely.
+// The same with the size known at compile time (the solver's 6 x 6 body blocks), from the lower triangle of
+// a symmetric row-major matrix A into the lower triangle of the factor L (another array), and
+// the reciprocals of L's diagonal (the solve multiplies instead of dividing: divisions dominated the
+// block solves' latency). The loops unroll completely and everything stays in locals (no aliasing).
 template <int N>
-SG_HD inline bool cholesky_factor_fixed(double* A) {
-  for (int j = 0; j < N; ++j) {
+SG_HD inline bool cholesky_factor_fixed(const double* __restrict A, double* __restrict L,
+                                        double* __restrict inv_diag) {
+  double l[N][N];
+  SG_UNROLL for (int j = 0; j < N; ++j) {
     double d = A[j * N + j];
-    for (int k = 0; k < j; ++k) d -= A[j * N + k] * A[j * N + k];
+    SG_UNROLL for (int k = 0; k < j; ++k) d -= l[j][k] * l[j][k];
     if (!(d > 0.0)) return false;
-    const double l = std::sqrt(d);
-    A[j * N + j] = l;
-    const double inv = 1.0 / l;
-    for (int i = j + 1; i < N; ++i) {
+    const double root = std::sqrt(d);
+    const double inv = 1.0 / root;
+    l[j][j] = root;
+    inv_diag[j] = inv;
+    SG_UNROLL for (int i = j + 1; i < N; ++i) {
       double s = A[i * N + j];
-      for (int k = 0; k < j; ++k) s -= A[i * N + k] * A[j * N + k];
-      A[i * N + j] = s * inv;
+      SG_UNROLL for (int k = 0; k < j; ++k) s -= l[i][k] * l[j][k];
+      l[i][j] = s * inv;
     }
   }
+  SG_UNROLL for (int i = 0; i < N; ++i) SG_UNROLL for (int j = 0; j <= i; ++j) L[i * N + j] = l[i][j];
   return true;
 }
 
+// Solves L L' x = b in place with the factor of cholesky_factor_fixed.
 template <int N>
-SG_HD inline void cholesky_solve_fixed(const double* L, double* b) {
-  for (int i = 0; i < N; ++i) {
+SG_HD inline void cholesky_solve_fixed(const double* __restrict L, const double* __restrict inv_diag,
+                                       double* __restrict b) {
+  double x[N];
+  SG_UNROLL for (int i = 0; i < N; ++i) {
     double s = b[i];
-    for (int k = 0; k < i; ++k) s -= L[i * N + k] * b[k];
-    b[i] = s / L[i * N + i];
+    SG_UNROLL for (int k = 0; k < i; ++k) s -= L[i * N + k] * x[k];
+    x[i] = s * inv_diag[i];
   }
-  for (int i = N - 1; i >= 0; --i) {
-    double s = b[i];
-    for (int k = i + 1; k < N; ++k) s -= L[k * N + i] * b[k];
-    b[i] = s / L[i * N + i];
+  SG_UNROLL for (int i = N - 1; i >= 0; --i) {
+    double s = x[i];
+    SG_UNROLL for (int k = i + 1; k < N; ++k) s -= L[k * N + i] * x[k];
+    x[i] = s * inv_diag[i];
   }
+  SG_UNROLL for (int i = 0; i < N; ++i) b[i] = x[i];
 }
 
 }  // namespace sg

@@ -29,6 +29,7 @@ struct NewtonWorkspace {
   // Blockwise: the factor of each body's block (compact, 6 x 6), and whether the body has active rows (a
   // body without them has the diagonal block of its masses, solved by division).
   double block[MaxBodies][36];
+  double block_inv_diag[MaxBodies][6];  // reciprocals of each block factor's diagonal
   bool has_rows[MaxBodies];
   // The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a
   // guess. Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the
@@ -43,7 +44,7 @@ namespace newton_detail {
 // J_r v for row r (its values and bodies as load_values stored them), summed as row_times_bodies does (the
 // linear and the angular part each, then the two bodies), so that both give the same value to the last bit.
 template <int MB>
-SG_HD inline double row_times(const NewtonWorkspace<MB>& ws, int r, const double* v) {
+SG_INLINE double row_times(const NewtonWorkspace<MB>& ws, int r, const double* v) {
   auto part = [](const double* j, const double* x) {
     return (j[0] * x[0] + j[1] * x[1] + j[2] * x[2]) + (j[3] * x[3] + j[4] * x[4] + j[5] * x[5]);
   };
@@ -108,26 +109,29 @@ SG_HD inline void add_outer_lower(double* __restrict h, const double* __restrict
   }
 }
 
-// factor_hessian's block-diagonal case: rows touch one body each.
+// factor_hessian's block-diagonal case: rows touch one body each. Each body's block is accumulated on the
+// stack (not in the workspace, which the compiler must assume the rows' Jacobians alias), then factorised
+// into ws.block.
 template <class S, int MB>
 SG_HD inline bool factor_blocks(const ConstraintRow<S>* rows, int count, const bool* active, int bodies,
                                 NewtonWorkspace<MB>& ws) {
-  for (int b = 0; b < bodies; ++b) ws.has_rows[b] = false;
-  for (int r = 0; r < count; ++r) {
-    if (!active[r]) continue;
-    const bool on_a = rows[r].body_a >= 0;
-    const int b = on_a ? rows[r].body_a : rows[r].body_b;
-    if (b < 0) continue;  // a row between two static things: no effect on the bodies
-    double* h = ws.block[b];
-    if (!ws.has_rows[b]) {
-      ws.has_rows[b] = true;
-      for (int i = 0; i < 36; ++i) h[i] = 0.0;
-      for (int i = 0; i < 6; ++i) h[7 * i] = ws.mass[6 * b + i];
+  for (int b = 0; b < bodies; ++b) {
+    double h[36];
+    bool any = false;
+    for (int r = 0; r < count; ++r) {
+      if (!active[r]) continue;
+      const bool on_a = rows[r].body_a >= 0;
+      if ((on_a ? rows[r].body_a : rows[r].body_b) != b) continue;  // another body, or two static things
+      if (!any) {
+        any = true;
+        for (int i = 0; i < 36; ++i) h[i] = 0.0;
+        for (int i = 0; i < 6; ++i) h[7 * i] = ws.mass[6 * b + i];
+      }
+      add_outer_lower<6>(h, ws.jac[r] + (on_a ? 0 : 6), ws.D[r]);
     }
-    add_outer_lower<6>(h, ws.jac[r] + (on_a ? 0 : 6), ws.D[r]);
+    ws.has_rows[b] = any;
+    if (any && !cholesky_factor_fixed<6>(h, ws.block[b], ws.block_inv_diag[b])) return false;
   }
-  for (int b = 0; b < bodies; ++b)
-    if (ws.has_rows[b] && !cholesky_factor_fixed<6>(ws.block[b])) return false;
   return true;
 }
 
@@ -165,6 +169,28 @@ SG_HD inline bool factor_hessian(const ConstraintRow<S>* rows, int count, const 
   return cholesky_factor(ws.H, n, ld);
 }
 
+// ws.a = M a0 + sum over rows in `active` of J' D aref (the right-hand side of the quadratic piece's
+// minimiser), summed on the stack: the workspace's arrays may alias as far as the compiler knows.
+template <int MB>
+SG_HD inline void add_constraint_rhs(int count, const bool* active, int n, NewtonWorkspace<MB>& ws) {
+  double a[NewtonWorkspace<MB>::kMaxN];
+  for (int i = 0; i < n; ++i) a[i] = ws.mass[i] * ws.a0[i];
+  for (int r = 0; r < count; ++r) {
+    if (!active[r]) continue;
+    const double Da = ws.D[r] * ws.aref[r];
+    const double* __restrict j = ws.jac[r];
+    if (ws.body_a[r] >= 0) {
+      double* __restrict x = a + 6 * ws.body_a[r];
+      SG_UNROLL for (int k = 0; k < 6; ++k) x[k] += Da * j[k];
+    }
+    if (ws.body_b[r] >= 0) {
+      double* __restrict x = a + 6 * ws.body_b[r];
+      SG_UNROLL for (int k = 0; k < 6; ++k) x[k] += Da * j[6 + k];
+    }
+  }
+  for (int i = 0; i < n; ++i) ws.a[i] = a[i];
+}
+
 // Solves H x = rhs in place with the factor of factor_hessian.
 template <int MB>
 SG_HD inline void solve_hessian(const NewtonWorkspace<MB>& ws, int n, double* x) {
@@ -172,7 +198,7 @@ SG_HD inline void solve_hessian(const NewtonWorkspace<MB>& ws, int n, double* x)
   if (!ws.blockwise) return cholesky_solve(ws.H, n, ld, x);
   for (int b = 0; 6 * b < n; ++b) {
     if (ws.has_rows[b]) {
-      cholesky_solve_fixed<6>(ws.block[b], x + 6 * b);
+      cholesky_solve_fixed<6>(ws.block[b], ws.block_inv_diag[b], x + 6 * b);
     } else {
       for (int k = 0; k < 6; ++k) x[6 * b + k] /= ws.mass[6 * b + k];
     }
@@ -403,15 +429,7 @@ SG_HD SG_NOINLINE bool solve_with_active_set(ConstraintRow<S>* rows, int count, 
   for (int r = 0; r < count; ++r) ws.active[r] = active[r];
   if (!factor_hessian(rows, count, ws.active, n, ws)) return false;
   // H a = M a0 + sum_active J' D aref
-  for (int i = 0; i < n; ++i) ws.a[i] = ws.mass[i] * ws.a0[i];
-  for (int r = 0; r < count; ++r) {
-    if (!active[r]) continue;
-    const double Da = ws.D[r] * ws.aref[r];
-    if (rows[r].body_a >= 0)
-      for (int k = 0; k < 6; ++k) ws.a[6 * rows[r].body_a + k] += Da * ws.jac[r][k];
-    if (rows[r].body_b >= 0)
-      for (int k = 0; k < 6; ++k) ws.a[6 * rows[r].body_b + k] += Da * ws.jac[r][6 + k];
-  }
+  add_constraint_rhs(count, active, n, ws);
   solve_hessian(ws, n, ws.a);
   finish_solution(rows, count, body_mass, body_inertia, bodies, acc, ws, false, derivatives, force_tangents);
   return true;

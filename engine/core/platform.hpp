@@ -32,6 +32,18 @@
 #define SG_NOINLINE
 #endif
 
+// Fully unrolls the next loop (fixed small trip counts: the 6 x 6 blocks of the contact solve), where GCC's
+// heuristics stop at nested triangular loops.
+#if defined(__CUDACC__)
+#define SG_UNROLL _Pragma("unroll")
+#elif defined(__clang__)
+#define SG_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define SG_UNROLL _Pragma("GCC unroll 16")
+#else
+#define SG_UNROLL
+#endif
+
 // Constant tables the device code reads at run time (Butcher tableaus): a __device__ copy under nvcc, where
 // such a variable must have internal linkage (one copy per translation unit, as whole-program CUDA wants);
 // inline elsewhere.
