@@ -25,8 +25,10 @@ class RigidSystem {
   static constexpr bool kHybrid = true;
 
   SG_HD RigidSystem(const RigidModel<S>* model, double timestep)
-      : model_(model), mass_(*model), solver_(model, &mass_, timestep) {}
-  RigidSystem(const RigidSystem&) = delete;  // the solver points at mass_
+      : model_(model), mass_(*model), solver_(model, &mass_, &pairs_) {
+    build_pair_table(*model, timestep, pairs_);
+  }
+  RigidSystem(const RigidSystem&) = delete;  // the solver points at mass_ and pairs_
   RigidSystem& operator=(const RigidSystem&) = delete;
 
   SG_HD int dim() const { return model_->dim(); }
@@ -159,7 +161,7 @@ class RigidSystem {
     if (model_->contact == ContactModel::hard) {
       BodyState<S> states[kMaxBodies];
       decode_states(*model_, mid, states);
-      apply_hard_impulses(*model_, states, mass_.inverse, vel, hard_);
+      apply_hard_impulses(*model_, pairs_, states, mass_.inverse, vel, hard_);
     }
     for (int b = 0; b < model_->count; ++b) {
       S* s = y + kStride * b;
@@ -226,7 +228,7 @@ class RigidSystem {
     for (int i = 0; i < nc; ++i) {
       const ContactRecord<S>& rec = solver_.record(i);
       RowLaw law;
-      if (!law_at(S(rec.contact.dist - rec.params.margin), l.forward_cfd, l.width, &law)) continue;
+      if (!law_at(S(rec.contact.dist - rec.params().margin), l.forward_cfd, l.width, &law)) continue;
       if (mode_.find(key_of(rec)) < 0)
         mode_.add(key_of(rec), law == RowLaw::cfd_band ? ContactLevel::band : ContactLevel::contact);
     }
@@ -301,7 +303,7 @@ class RigidSystem {
   SG_HD S event_value(const S* y, const EventId& id) const {
     const ContactRecord<S>* rec = find_record(y, ContactKey{id.a, id.b, id.feature});
     if (!rec) return S(0.0);
-    return rec->contact.dist - rec->params.margin - (id.surface == 1 ? cfd_width() : 0.0);
+    return rec->contact.dist - rec->params().margin - (id.surface == 1 ? cfd_width() : 0.0);
   }
   SG_HD double event_rate(const S* y, const EventId& id) const {
     const ContactRecord<S>* rec = find_record(y, ContactKey{id.a, id.b, id.feature});
@@ -392,6 +394,7 @@ class RigidSystem {
 
   const RigidModel<S>* model_;
   RigidMass<S> mass_;
+  PairTable<S> pairs_;
   RigidContactSolver<S> solver_;
   // Mutable: the integrators hold the system const and tell it where it is and which mode holds.
   mutable HardScratch<S> hard_;

@@ -40,13 +40,13 @@ class RigidContactSolver {
  public:
   using Mode = ContactMode<kMaxRigidContacts>;
 
-  SG_HD RigidContactSolver(const RigidModel<S>* model, const RigidMass<S>* mass, double timestep)
-      : model_(model), mass_(mass), timestep_(timestep) {}
+  SG_HD RigidContactSolver(const RigidModel<S>* model, const RigidMass<S>* mass, const PairTable<S>* pairs)
+      : model_(model), mass_(mass), pairs_(pairs) {}
 
   // Decodes y and collects the contacts closer than their margin plus band.
   SG_HD SG_NOINLINE int collect(const S* y, double band) const {
     decode_states(*model_, y, s_.states);
-    s_.record_count = collect_contacts(*model_, s_.states, band, s_.records);
+    s_.record_count = collect_contacts(*model_, *pairs_, s_.states, band, s_.records);
     return s_.record_count;
   }
   SG_HD const BodyState<S>* states() const { return s_.states; }
@@ -69,8 +69,8 @@ class RigidContactSolver {
     for (int i = 0; i < s_.record_count && n + 4 <= kMaxRigidRows; ++i) {
       const ContactRecord<S>& rec = s_.records[i];
       RowLaw law;
-      if (!law_at(S(rec.contact.dist - rec.params.margin), with_cfd, cfd_width, &law)) continue;
-      n += soft_contact_rows(*model_, s_.states, mass_->inverse, rec, law, timestep_, s_.rows + n);
+      if (!law_at(S(rec.contact.dist - rec.params().margin), with_cfd, cfd_width, &law)) continue;
+      n += soft_contact_rows(*model_, s_.states, mass_->inverse, rec, law, s_.rows + n);
     }
     solve_newton(s_.rows, n, mass_->mass, mass_->inertia, model_->count, acc, model_->iterations, s_.newton,
                  slot);
@@ -102,7 +102,7 @@ class RigidContactSolver {
     for (int i = 0; i < s_.record_count; ++i) {
       const ContactRecord<S>& rec = s_.records[i];
       const ContactKey key = key_of(rec);
-      const double r = value(rec.contact.dist) - rec.params.margin;
+      const double r = value(rec.contact.dist) - rec.params().margin;
       // Contacts farther out than the look-ahead (collected for a straight-through surrogate) are not seen:
       // the evaluation is the same as without them.
       if (r - laws.width > laws.lookahead) continue;
@@ -121,8 +121,8 @@ class RigidContactSolver {
         tracker.note(-r, contact_event(key, EventKind::separation));
       }
       if (n + 4 > kMaxRigidRows) continue;
-      const int c = soft_contact_rows(*model_, s_.states, mass_->inverse, rec, laws.law_of(entry.level),
-                                      timestep_, s_.rows + n);
+      const int c =
+          soft_contact_rows(*model_, s_.states, mass_->inverse, rec, laws.law_of(entry.level), s_.rows + n);
       for (int k = 0; k < c; ++k) {
         s_.active[n + k] = mode.row_on(e, k);
         s_.row_entry[n + k] = e;
@@ -162,7 +162,7 @@ class RigidContactSolver {
       }
       if (!(skip && *skip == mode.entries[e].key) && n + 4 <= kMaxRigidRows) {
         const int c = soft_contact_rows(*model_, s_.states, mass_->inverse, *rec,
-                                        laws.law_of(mode.entries[e].level), timestep_, s_.rows + n);
+                                        laws.law_of(mode.entries[e].level), s_.rows + n);
         for (int k = 0; k < c; ++k) s_.row_entry[n + k] = e;
         n += c;
       }
@@ -176,10 +176,8 @@ class RigidContactSolver {
     GrazingContact<S> g;
     g.normal = row_along(s_.states, rec, rec.contact.frame[0]);
     g.rate = row_velocity(g.normal, s_.states);
-    g.dist = rec.contact.dist - rec.params.margin;
-    const MujocoSpring<S> spring =
-        mujoco_spring(rec.params.solref, rec.params.solimp, model_->refsafe, timestep_);
-    g.omega = 0.5 * spring.B * clamp(rec.params.solimp[1], 1e-4, 0.9999);  // 1 / timeconst
+    g.dist = rec.contact.dist - rec.params().margin;
+    g.omega = 0.5 * rec.pair->spring.B * clamp(rec.params().solimp[1], 1e-4, 0.9999);  // 1 / timeconst
     g.first_row = first_row;
     g.row_count = row_count;
     g.entry = entry;
@@ -248,7 +246,7 @@ class RigidContactSolver {
 
   const RigidModel<S>* model_;
   const RigidMass<S>* mass_;
-  double timestep_;
+  const PairTable<S>* pairs_;
   // Mutable: the integrators hold the system const; this is scratch, not state.
   mutable Scratch s_;
 };

@@ -40,21 +40,21 @@ SG_HD inline S delassus_entry(const ConstraintRow<S>& r, const ConstraintRow<S>&
 
 // states: at the midpoint; vel: the velocities after the step's forces, replaced by those after the impulses.
 template <class S>
-SG_HD void apply_hard_impulses(const RigidModel<S>& m, const BodyState<S>* states,
+SG_HD void apply_hard_impulses(const RigidModel<S>& m, const PairTable<S>& pairs, const BodyState<S>* states,
                                const InverseMass<S>* inv_mass, BodyVelocity<S>* vel, HardScratch<S>& hs) {
   using namespace hard_detail;
   // Smoothed contact acts on separated pairs too: look a few sigmoid widths beyond contact.
   const double kappa = value(m.hard.kappa);
   const double band = kappa < kInf ? 10.0 / kappa : 0.0;
-  int nc = collect_contacts(m, states, band, hs.records);
+  int nc = collect_contacts(m, pairs, states, band, hs.records);
   if (nc > kMaxHardContacts) nc = kMaxHardContacts;
   if (nc == 0) return;
   hs.problem.nc = nc;
   for (int j = 0; j < nc; ++j) {
     const ContactRecord<S>& rec = hs.records[j];
     for (int a = 0; a < 3; ++a) hs.rows[3 * j + a] = row_along(states, rec, rec.contact.frame[a]);
-    hs.problem.depth[j] = rec.params.margin - rec.contact.dist;
-    hs.problem.mu[j] = rec.params.friction;
+    hs.problem.depth[j] = rec.params().margin - rec.contact.dist;
+    hs.problem.mu[j] = rec.params().friction;
   }
   for (int r = 0; r < 3 * nc; ++r) {
     hs.problem.c[r] = row_times_bodies(hs.rows[r], vel);

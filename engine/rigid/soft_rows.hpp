@@ -61,8 +61,8 @@ SG_HD inline S row_velocity(const ConstraintRow<S>& row, const BodyState<S>* sta
 template <class S>
 SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* states,
                                    const InverseMass<S>* inv_mass, const ContactRecord<S>& rec, RowLaw law,
-                                   double timestep, ConstraintRow<S>* rows) {
-  const PairParams<S>& pp = rec.params;
+                                   ConstraintRow<S>* rows) {
+  const PairParams<S>& pp = rec.params();
   const S r = rec.contact.dist - pp.margin;
   S d, pos_term;
   switch (law) {
@@ -79,7 +79,7 @@ SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* s
       pos_term = -softplus(-r, m.cfd.beta);
       break;
   }
-  const MujocoSpring<S> spring = mujoco_spring(pp.solref, pp.solimp, m.refsafe, timestep);
+  const MujocoSpring<S>& spring = rec.pair->spring;
   S inv_weight = 0.0;  // A_hat: the translational inverse weights of the two bodies
   if (rec.body_a >= 0) inv_weight += inv_mass[rec.body_a].inv_mass;
   if (rec.body_b >= 0) inv_weight += inv_mass[rec.body_b].inv_mass;
@@ -110,8 +110,13 @@ SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* s
       ConstraintRow<S>& row = rows[2 * t + sign];
       row.body_a = normal.body_a;
       row.body_b = normal.body_b;
-      row.ja = {normal.ja.lin + tangent.ja.lin * c, normal.ja.ang + tangent.ja.ang * c};
-      row.jb = {normal.jb.lin + tangent.jb.lin * c, normal.jb.ang + tangent.jb.ang * c};
+      // A side on the world (the plane) stays zero: no arithmetic on it.
+      row.ja = normal.body_a >= 0
+                   ? RowJacobian<S>{normal.ja.lin + tangent.ja.lin * c, normal.ja.ang + tangent.ja.ang * c}
+                   : normal.ja;
+      row.jb = normal.body_b >= 0
+                   ? RowJacobian<S>{normal.jb.lin + tangent.jb.lin * c, normal.jb.ang + tangent.jb.ang * c}
+                   : normal.jb;
       row.aref = -spring.B * (vn + c * vt) + position_part;
       row.R = R;
     }
