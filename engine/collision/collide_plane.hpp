@@ -48,25 +48,29 @@ SG_HD inline Vec3<S> box_corner(const Vec3<S>& half, int i) {
 // filter), the up to 4 deepest, deepest first (index order on ties). Smooth: every corner inside the
 // margin, in index order; each corner's distance is smooth in the pose, so dropping the selection
 // removes the only case distinction (the contact set then changes only at the margin).
-// The selection runs on values (the same operations as S's values, so the same decisions); only the
-// selected corners are computed in S, and the contacts share the plane's frame.
+// The selection runs on values, with the same operations for every scalar type (so dual and plain runs make
+// the same decisions) and cheaply: each corner's depth is a signed sum of three products. Only the selected
+// corners are computed in S, and the contacts share the plane's frame.
 template <class S>
 SG_HD inline int collide_plane_box(const Plane<S>& plane, const Pose<S>& pose, const Vec3<S>& half,
                                    const CollisionOptions& opt, Contact<S>* out) {
   const bool smooth = smooth_proxies(opt);
   const Mat3<S> rot = to_mat3(pose.rot);
   const S dist0 = dot(pose.pos - plane.point, plane.normal);
-  Mat3<double> rot_v;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) rot_v.m[r][c] = value(rot.m[r][c]);
-  const Vec3<double> n_v(value(plane.normal.x), value(plane.normal.y), value(plane.normal.z));
-  const Vec3<double> half_v(value(half.x), value(half.y), value(half.z));
+  // Corner i lies at (R^T n) . corner_i along the normal: the signed sum of the three products below.
+  double along[3];
+  for (int c = 0; c < 3; ++c) {
+    const double w = value(rot.m[0][c]) * value(plane.normal.x) + value(rot.m[1][c]) * value(plane.normal.y) +
+                     value(rot.m[2][c]) * value(plane.normal.z);
+    along[c] = w * value(half[c]);
+  }
   const double dist0_v = value(dist0);
   double dist[8];
   int order[8], index[8];
   int count = 0;
   for (int i = 0; i < 8; ++i) {
-    const double ldist = dot(n_v, rot_v * box_corner(half_v, i));
+    const double ldist = ((i & 1) ? along[0] : -along[0]) + ((i & 2) ? along[1] : -along[1]) +
+                         ((i & 4) ? along[2] : -along[2]);
     if (dist0_v + ldist > opt.margin) continue;
     if (!smooth && ldist > 0.0) continue;
     dist[count] = dist0_v + ldist;
