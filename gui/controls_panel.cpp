@@ -207,6 +207,7 @@ void ControlsPanel::draw_fields(const SceneDocument& doc, ControlsRequest& reque
       if (auto value = draw_field_widget(spec, label, path, current.value_or(json()))) {
         request.edits.emplace_back(path, *value);
       }
+      if (ImGui::IsItemActive()) request.dragging = true;  // a vector's group too (ImGui's EndGroup)
     }
   }
   ImGui::PopItemWidth();

@@ -19,6 +19,7 @@ struct ControlsRequest {
   std::optional<std::string> preset;  // Preset::name
   std::optional<std::string> save_to;
   std::vector<std::pair<std::string, nlohmann::json>> edits;  // dotted path, new value
+  bool dragging = false;  // a knob is held (dragged, or typed into) this frame
 };
 
 // Whether a field matters for the edited config: only the active contact model's block, adaptive-only

@@ -143,6 +143,22 @@ void WorkbenchApp::clear_descent() {
 }
 
 void WorkbenchApp::on_problem_changed() {
+  if (scrub_ && dragging_) {
+    sweep_deferred_ = true;
+  } else {
+    submit_sweep();
+  }
+  plots_.set_live_config(doc_.config());
+  // Keep the selected value if possible, else start at the parameter's value in the scene.
+  if (!selected_) {
+    const auto current = scene::get_path(doc_.config(), doc_.problem()->sweep.parameter);
+    selected_ = current && current->is_number() ? current->get<double>() : doc_.problem()->sweep.from;
+  }
+  select_value(*selected_);
+}
+
+void WorkbenchApp::submit_sweep() {
+  sweep_deferred_ = false;
   // The optimize.* knobs do not change the sweep: only the descent re-runs for them.
   const bool descent_only = swept_problem_ && swept_problem_->config != doc_.problem()->config &&
                             scene::same_sweep_settings(swept_problem_->config, doc_.problem()->config);
@@ -151,13 +167,17 @@ void WorkbenchApp::on_problem_changed() {
     swept_problem_ = doc_.problem();
   }
   if (descent_wanted_) descender_.submit(doc_.problem());
-  plots_.set_live_config(doc_.config());
-  // Keep the selected value if possible, else start at the parameter's value in the scene.
-  if (!selected_) {
-    const auto current = scene::get_path(doc_.config(), doc_.problem()->sweep.parameter);
-    selected_ = current && current->is_number() ? current->get<double>() : doc_.problem()->sweep.from;
-  }
-  select_value(*selected_);
+}
+
+void WorkbenchApp::set_scrub(bool on) {
+  scrub_ = on;
+  if (!scrub_ && sweep_deferred_ && doc_.problem()) submit_sweep();
+}
+
+void WorkbenchApp::set_dragging(bool dragging) {
+  const bool released = dragging_ && !dragging;
+  dragging_ = dragging;
+  if (released && sweep_deferred_ && doc_.problem()) submit_sweep();
 }
 
 void WorkbenchApp::handle_action(Action action) {
@@ -259,6 +279,7 @@ StatusInfo WorkbenchApp::status() const {
   }
   if (const long failed = snapshot_.failed(); failed > 0)
     text += " | " + std::to_string(failed) + " points failed (red markers)";
+  if (sweep_deferred_) text += " | scrubbing: the sweep re-runs when the knob is let go";
   if (!doc_.error().empty()) text += " | invalid edit, see the controls";
   if (!message_.empty()) text += " | " + message_;
   info.text = text;
@@ -266,9 +287,11 @@ StatusInfo WorkbenchApp::status() const {
 }
 
 void WorkbenchApp::apply(const ControlsRequest& request) {
+  if (request.dragging) dragging_ = true;  // before the edits: they belong to the drag
   if (request.open_file && !open_scene(*request.open_file)) message_ = "open failed";
   if (request.preset) apply_preset(*request.preset);
   for (const auto& [path, value] : request.edits) set_path(path, value);
+  set_dragging(request.dragging);  // a knob let go this frame starts the deferred sweep
   if (request.save_to) {
     std::string error;
     message_ = doc_.save(*request.save_to, &error) ? "saved " + *request.save_to : "save failed: " + error;
@@ -279,6 +302,12 @@ void WorkbenchApp::draw_controls() {
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4.0f);
   if (auto device = draw_device_choice(sweeper_.device(), cuda_device_info(), sweeper_.threads()))
     set_sweep_device(*device);
+  bool scrub = scrub_;
+  if (ImGui::Checkbox("scrub", &scrub)) set_scrub(scrub);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "While a knob is dragged, only the clicked point's trajectory follows it (at interactive rates);\n"
+        "the sweep re-runs once the knob is let go. Off: every change restarts the sweep.");
   apply(controls_.draw(doc_, active_preset_));
 }
 

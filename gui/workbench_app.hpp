@@ -43,7 +43,14 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   bool set_path(const std::string& path, const nlohmann::json& value);  // what a control does
   void cancel();                                                        // Esc
   void set_sweep_device(SweepDevice device);  // where sweeps run; re-runs the sweep there
-  void select_value(double value);            // simulate the trajectory at this sweep value
+  // Scrub mode (on by default): while a knob is held, only the clicked point's trajectory follows it; the
+  // sweep (and a descent) re-run once it is let go. set_dragging is what the controls panel reports each
+  // frame.
+  void set_scrub(bool on);
+  bool scrub() const { return scrub_; }
+  void set_dragging(bool dragging);
+  bool sweep_deferred() const { return sweep_deferred_; }
+  void select_value(double value);  // simulate the trajectory at this sweep value
   // The 2-D map tab: compute a grid over the sweep parameter (x) and y; open one of its points.
   void run_map(const GridAxis& x, const GridAxis& y);
   void open_map_point(const std::string& y_path, double x, double y);
@@ -87,6 +94,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
 
  private:
   void on_problem_changed();
+  void submit_sweep();  // the sweep (unless only optimize.* changed) and a wanted descent
   void apply(const ControlsRequest& request);
   void draw_controls();
   void draw_plots(ImVec2 size);  // tabs: the 1-D sweep and the 2-D map
@@ -113,6 +121,9 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   std::string message_;
   std::shared_ptr<FrameCapture> capture_ = std::make_shared<FrameCapture>();
   std::string active_preset_;
+  bool scrub_ = true;
+  bool dragging_ = false;
+  bool sweep_deferred_ = false;  // scrubbing: the sweep waits for the knob to be let go
   SweepWorker sweeper_;
   TrajectoryWorker simulator_;
   MapPanel maps_;

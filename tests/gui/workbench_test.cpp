@@ -236,6 +236,46 @@ TEST_CASE("workbench: clicking selects a point, its trajectory plays, pin keeps 
   for (const auto& s : unpinned.plots[0].series) CHECK_FALSE(s.faded);
 }
 
+TEST_CASE("workbench: scrubbing a knob re-runs only the clicked point until the knob is let go") {
+  auto app = make_app();
+  REQUIRE(app->scrub());  // on by default
+  REQUIRE(app->wait_until_idle(60s));
+  app->select_value(0.55);
+  REQUIRE(app->wait_until_idle(60s));
+  const auto swept = app->sweep().problem;
+  const double loss_before = app->trajectory()->loss;
+
+  app->set_dragging(true);
+  REQUIRE(app->set_path("contact.penalty.k", 80.0));
+  REQUIRE(app->set_path("contact.penalty.k", 90.0));
+  REQUIRE(app->wait_until_idle(60s));
+  app->update(0.0f);
+  CHECK(app->sweep_deferred());
+  CHECK(app->sweep().problem == swept);  // the sweep did not restart while dragging
+  REQUIRE(app->trajectory() != nullptr);
+  CHECK(app->trajectory()->value == doctest::Approx(0.55));
+  CHECK(app->trajectory()->loss != loss_before);  // the clicked point follows the knob
+  CHECK(app->status().text.find("scrubbing") != std::string::npos);
+
+  app->set_dragging(false);  // let go: the sweep runs with the last value
+  CHECK_FALSE(app->sweep_deferred());
+  REQUIRE(app->wait_until_idle(60s));
+  app->update(0.0f);
+  REQUIRE(app->sweep().problem != swept);
+  CHECK(app->sweep().phase == SweepPhase::finished);
+  CHECK(app->sweep().problem->config["contact"]["penalty"]["k"].get<double>() == doctest::Approx(90.0));
+
+  // Scrub off: a change while dragging restarts the sweep at once.
+  app->set_scrub(false);
+  app->set_dragging(true);
+  REQUIRE(app->set_path("contact.penalty.k", 70.0));
+  CHECK_FALSE(app->sweep_deferred());
+  REQUIRE(app->wait_until_idle(60s));
+  app->update(0.0f);
+  CHECK(app->sweep().problem->config["contact"]["penalty"]["k"].get<double>() == doctest::Approx(70.0));
+  app->set_dragging(false);
+}
+
 TEST_CASE("workbench: every preset loads") {
   auto app = make_app();
   for (const Preset& preset : preset_table()) {
