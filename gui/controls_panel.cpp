@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 
+#include "engine/scene/config_diff.hpp"
 #include "engine/scene/path.hpp"
 #include "engine/scene/scene.hpp"
 #include "gui/field_widget.hpp"
@@ -111,7 +112,10 @@ std::vector<std::string> expand_field_path(const std::string& path, const json& 
   std::vector<std::string> out;
   if (!array || !array->is_array()) return out;
   for (std::size_t i = 0; i < array->size(); ++i) {
-    out.push_back(array_path + "." + std::to_string(i) + path.substr(star + 2));
+    // Nested arrays (a body's timed forces) expand in turn; an empty one gives no field.
+    for (std::string& p :
+         expand_field_path(array_path + "." + std::to_string(i) + path.substr(star + 2), edited))
+      out.push_back(std::move(p));
   }
   return out;
 }
@@ -164,16 +168,33 @@ void ControlsPanel::draw_scene_row(const SceneDocument& doc, ControlsRequest& re
   if (doc.config().contains("description")) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", doc.config()["description"].get<std::string>().c_str());
+    // The description is of the file as written: say what the overrides and edits changed since (computed
+    // once per new configuration, not every frame).
+    if (changed_revision_ != doc.revision()) {
+      changed_revision_ = doc.revision();
+      changed_label_ = scene::same_sweep_settings(doc.config(), doc.as_written())
+                           ? std::string()
+                           : scene::difference_label(doc.config(), doc.as_written(), 4);
+    }
+    if (!changed_label_.empty())
+      ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "Changed from the file: %s",
+                         changed_label_.c_str());
     ImGui::PopTextWrapPos();
   }
 }
 
 void ControlsPanel::draw_presets(ControlsRequest& request, const std::string& active_preset) const {
   if (!ImGui::CollapsingHeader("Presets (paper experiments)", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const float column = ImGui::GetContentRegionAvail().x * 0.5f - ImGui::GetStyle().ItemSpacing.x;
+  // Two columns when every label fits in one, else one (labels are never cut).
+  const float full = ImGui::GetContentRegionAvail().x;
+  float widest = 0.0f;
+  for (const Preset& preset : preset_table()) widest = std::max(widest, ImGui::CalcTextSize(preset.label).x);
+  const bool two =
+      widest + 2.0f * ImGui::GetStyle().FramePadding.x <= full * 0.5f - ImGui::GetStyle().ItemSpacing.x;
+  const float column = two ? full * 0.5f - ImGui::GetStyle().ItemSpacing.x : full;
   int index = 0;
   for (const Preset& preset : preset_table()) {
-    if (index++ % 2 == 1) ImGui::SameLine();
+    if (two && index++ % 2 == 1) ImGui::SameLine();
     const bool active = active_preset == preset.name;
     if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::Button(preset.label, ImVec2(column, 0.0f))) request.preset = preset.name;

@@ -41,6 +41,8 @@ class ControlsPanel {
   void draw_fields(const SceneDocument& doc, ControlsRequest& request) const;
   std::filesystem::path scenes_folder_, out_folder_;
   std::vector<std::filesystem::path> scene_files_;
+  long changed_revision_ = -1;  // the document revision changed_label_ describes
+  std::string changed_label_;   // what differs from the file as written, empty when nothing
   char open_path_[512] = "";
   char save_path_[512] = "";
 };

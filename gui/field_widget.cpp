@@ -130,6 +130,14 @@ std::optional<json> draw_field_widget(const scene::FieldSpec& spec, const std::s
       changed = number_or_inf_widget(spec, id.c_str(), current);
       return changed;
     case FieldKind::vector:
+      if (spec.length > 3) {  // five numbers (solimp) do not fit half a row: the label above, the row below
+        ImGui::TextUnformatted(label.c_str());
+        tooltip(spec);
+        ImGui::PushItemWidth(-FLT_MIN);
+        changed = vector_widget(spec, ("##" + path).c_str(), current);
+        ImGui::PopItemWidth();
+        break;
+      }
       changed = vector_widget(spec, id.c_str(), current);
       break;
     case FieldKind::text:

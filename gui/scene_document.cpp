@@ -28,6 +28,11 @@ bool SceneDocument::open(const std::string& file, const std::vector<std::string>
   }
   if (!adopt(load.config, file)) return false;
   edited_ = load.config;
+  as_written_ = load.config;
+  if (!overrides.empty()) {
+    const scene::LoadResult plain = scene::load_scene_file(file);
+    if (plain.ok()) as_written_ = plain.config;
+  }
   return true;
 }
 
@@ -39,6 +44,7 @@ bool SceneDocument::open_text(const std::string& text, const std::string& source
   }
   if (!adopt(load.config, source)) return false;
   edited_ = load.config;
+  as_written_ = load.config;
   return true;
 }
 

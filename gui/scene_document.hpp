@@ -26,6 +26,8 @@ class SceneDocument {
 
   const nlohmann::json& edited() const { return edited_; }  // what the controls show
   const nlohmann::json& config() const { return config_; }  // last good, resolved
+  // The scene as its file has it (resolved, without overrides or edits): what its description describes.
+  const nlohmann::json& as_written() const { return as_written_; }
   std::shared_ptr<const Problem> problem() const { return problem_; }
   const std::string& error() const { return error_; }  // empty when the edited copy is valid
   const std::string& source() const { return source_; }
@@ -34,7 +36,7 @@ class SceneDocument {
 
  private:
   bool adopt(const nlohmann::json& resolved, const std::string& source);
-  nlohmann::json edited_, config_;
+  nlohmann::json edited_, config_, as_written_;
   std::shared_ptr<const Problem> problem_;
   std::string error_, source_;
   long revision_ = 0;

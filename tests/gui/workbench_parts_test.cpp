@@ -120,6 +120,24 @@ TEST_CASE("controls: a rigid scene shows its bodies and CFD, not the particle ke
   CHECK_FALSE(field_shown("contact.cfd.enabled", config));
 }
 
+TEST_CASE("controls: nested arrays expand per element, and an empty one gives no field") {
+  // billiards: the cue ball has one timed force, the other ball none.
+  const sg::scene::LoadResult load = sg::scene::load_scene_file(
+      (std::filesystem::path(SOFTGRAD_SOURCE_DIR) / "scenes" / "billiards.json").string());
+  REQUIRE(load.ok());
+  const auto paths = expand_field_path("model.bodies.*.forces.*.force", load.config);
+  REQUIRE(paths.size() == 1);
+  CHECK(paths[0] == "model.bodies.0.forces.0.force");
+  for (const auto& spec : sg::scene::scene_fields()) {
+    if (spec.kind == sg::scene::FieldKind::object_array) continue;
+    for (const std::string& path : expand_field_path(spec.path, load.config)) {
+      INFO(path);
+      CHECK(path.find('*') == std::string::npos);
+      CHECK(sg::scene::get_path(load.config, path).has_value());
+    }
+  }
+}
+
 TEST_CASE("controls: every generated field path exists in a resolved scene, values clamp to the schema") {
   const nlohmann::json config = toy_config();
   long shown = 0;

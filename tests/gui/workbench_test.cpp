@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "engine/scene/config_diff.hpp"
 #include "gui/device_choice.hpp"
 #include "gui/headless_runner.hpp"
 #include "gui/panel_names.hpp"
@@ -161,37 +162,60 @@ TEST_CASE("workbench: Esc cancels a slow sweep and leaves the partial results ma
   CHECK(finite_count(loss.y) == static_cast<std::size_t>(ok));
 }
 
-TEST_CASE("workbench: frames stay under 33 ms of UI CPU while a slow sweep runs") {
+namespace {
+
+// UI CPU milliseconds per frame over k frames: the process's CPU time less the sweep worker's, so what
+// remains is the UI thread plus llvmpipe. wall: the mean and worst wall time of a frame.
+struct FrameCost {
+  double ui_cpu_ms = 0.0, mean_wall_ms = 0.0, worst_wall_ms = 0.0, worker_ms = 0.0;
+};
+
+FrameCost measure_frames(HeadlessShellRunner& runner, WorkbenchApp& app, int k) {
+  FrameCost c;
+  const double worker_before = app.sweep_worker().worker_cpu_seconds();
+  const double cpu_before = process_cpu_seconds();
+  for (int i = 0; i < k; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    run_frames(runner, 1);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    c.worst_wall_ms = std::max(c.worst_wall_ms, ms);
+    c.mean_wall_ms += ms / k;
+  }
+  c.worker_ms = (app.sweep_worker().worker_cpu_seconds() - worker_before) * 1e3;
+  c.ui_cpu_ms = ((process_cpu_seconds() - cpu_before) * 1e3 - c.worker_ms) / k;
+  return c;
+}
+
+}  // namespace
+
+// The UI thread never waits on the engine nor does its work: a frame costs the same whether a sweep runs or
+// not. (The absolute frame cost depends on the machine and is measured, not asserted: docs/gui.md.)
+TEST_CASE("workbench: a running sweep adds no UI work to a frame") {
   auto app = make_app({"integrator.substeps=1000"}, 1);  // one worker thread: the sweep runs on it
   AppShell shell(app->make_workbench(), AppSettings{});
   auto runner = make_runner(shell, 1280, 800);
   run_frames(*runner, 5);  // warm-up: fonts, shaders, FBOs
   REQUIRE(app->sweep().phase == SweepPhase::running);
-  // As in the shell's frame test, CPU time is what the assertion uses (the machine is shared); the
-  // sweep worker's own CPU time is subtracted, so what remains is the UI thread plus llvmpipe.
   constexpr int k_frames = 30;
   const long completed_before = app->sweep().completed;
-  const double worker_before = app->sweep_worker().worker_cpu_seconds();
-  const double cpu_before = process_cpu_seconds();
-  double worst_wall_ms = 0.0, total_wall_ms = 0.0;
-  for (int i = 0; i < k_frames; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    run_frames(*runner, 1);
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    worst_wall_ms = std::max(worst_wall_ms, ms);
-    total_wall_ms += ms;
-  }
-  const double worker_ms = (app->sweep_worker().worker_cpu_seconds() - worker_before) * 1e3;
-  const double ui_cpu_ms = ((process_cpu_seconds() - cpu_before) * 1e3 - worker_ms) / k_frames;
+  const FrameCost running = measure_frames(*runner, *app, k_frames);
   const long completed_during = app->sweep().completed - completed_before;
-  MESSAGE("UI CPU per frame " << ui_cpu_ms << " ms, wall mean " << total_wall_ms / k_frames << " ms, worst "
-                              << worst_wall_ms << " ms; sweep worker " << worker_ms << " ms CPU, "
-                              << completed_during << " points during the frames");
-  CHECK(completed_during > 0);  // the sweep really ran while frames were drawn
-  CHECK(worker_ms > 100.0);     // ... on its own thread
-  CHECK(ui_cpu_ms < 33.0);
   app->cancel();
+  REQUIRE(app->wait_until_idle(60s));
+  run_frames(*runner, 3);
+  const FrameCost idle = measure_frames(*runner, *app, k_frames);
+  MESSAGE("UI CPU per frame " << running.ui_cpu_ms << " ms while sweeping (wall mean " << running.mean_wall_ms
+                              << " ms, worst " << running.worst_wall_ms << " ms; sweep worker "
+                              << running.worker_ms << " ms CPU, " << completed_during
+                              << " points during the frames), " << idle.ui_cpu_ms << " ms idle");
+  CHECK(completed_during > 0);       // the sweep really ran while frames were drawn
+  CHECK(running.worker_ms > 100.0);  // ... on its own thread
+  // Margins for a shared 2-core machine: 40% plus 5 ms per frame (the sweep's points take a few ms each, so a
+  // UI that computed one per frame, or waited for one, would exceed it many times over), and no frame waits
+  // for the sweep (it takes seconds).
+  CHECK(running.ui_cpu_ms < 1.4 * idle.ui_cpu_ms + 5.0);
+  CHECK(running.worst_wall_ms < 500.0);
 }
 
 TEST_CASE("workbench: clicking selects a point, its trajectory plays, pin keeps a faded sweep") {
@@ -274,6 +298,21 @@ TEST_CASE("workbench: scrubbing a knob re-runs only the clicked point until the 
   app->update(0.0f);
   CHECK(app->sweep().problem->config["contact"]["penalty"]["k"].get<double>() == doctest::Approx(70.0));
   app->set_dragging(false);
+}
+
+TEST_CASE("workbench: the scene as written is kept beside overrides and edits (the description's state)") {
+  auto app = make_app({"contact.penalty.k=80"});
+  const auto& doc = app->document();
+  CHECK(doc.as_written()["contact"]["penalty"]["k"].get<double>() == doctest::Approx(50.0));
+  CHECK(doc.config()["contact"]["penalty"]["k"].get<double>() == doctest::Approx(80.0));
+  REQUIRE(app->set_path("integrator.steps", 30));
+  CHECK(doc.as_written()["integrator"]["steps"].get<long>() == 20);
+  const std::string changed = sg::scene::difference_label(doc.config(), doc.as_written(), 4);
+  CHECK(changed.find("80") != std::string::npos);
+  CHECK(changed.find("30") != std::string::npos);
+  // Opening the file again without overrides: nothing differs.
+  REQUIRE(app->open_scene((k_scenes / "toy_point_mass.json").string()));
+  CHECK(sg::scene::same_sweep_settings(doc.config(), doc.as_written()));
 }
 
 TEST_CASE("workbench: every preset loads") {
