@@ -315,6 +315,32 @@ TEST_CASE("workbench: the scene as written is kept beside overrides and edits (t
   CHECK(sg::scene::same_sweep_settings(doc.config(), doc.as_written()));
 }
 
+// A HiDPI monitor (content scale 2, as glfwGetWindowContentScale reports it) shows the same layout at twice
+// the pixels: 1280x720 logical as 2560x1440. No HiDPI display here, so the shell is given the scale.
+TEST_CASE("workbench: a content scale of 2 doubles the font and the panels, and everything stays on screen") {
+  auto app = make_app();
+  REQUIRE(app->wait_until_idle(60s));
+  float font[2] = {}, controls_width[2] = {};
+  for (int i = 0; i < 2; ++i) {
+    const float scale = i == 0 ? 1.0f : 2.0f;
+    const int w = static_cast<int>(1280 * scale), h = static_cast<int>(720 * scale);
+    AppShell shell(app->make_workbench(), AppSettings{});
+    shell.set_content_scale(scale);
+    auto runner = make_runner(shell, w, h);
+    run_frames(*runner, 3);
+    font[i] = ImGui::GetFontSize();
+    const ImGuiWindow* controls = ImGui::FindWindowByName(k_controls_window);
+    const ImGuiWindow* status = ImGui::FindWindowByName(k_status_window);
+    REQUIRE(controls != nullptr);
+    REQUIRE(status != nullptr);
+    controls_width[i] = controls->Size.x;
+    CHECK(status->Pos.y + status->Size.y <= static_cast<float>(h) + 0.5f);
+    CHECK(controls->Pos.x + controls->Size.x <= static_cast<float>(w) + 0.5f);
+  }
+  CHECK(font[1] == doctest::Approx(2.0f * font[0]).epsilon(0.15));
+  CHECK(controls_width[1] == doctest::Approx(2.0f * controls_width[0]).epsilon(0.15));
+}
+
 TEST_CASE("workbench: every preset loads") {
   auto app = make_app();
   for (const Preset& preset : preset_table()) {
