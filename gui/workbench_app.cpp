@@ -171,13 +171,16 @@ void WorkbenchApp::submit_sweep() {
 
 void WorkbenchApp::set_scrub(bool on) {
   scrub_ = on;
-  if (!scrub_ && sweep_deferred_ && doc_.problem()) submit_sweep();
+  submit_if_released();
 }
 
 void WorkbenchApp::set_dragging(bool dragging) {
-  const bool released = dragging_ && !dragging;
   dragging_ = dragging;
-  if (released && sweep_deferred_ && doc_.problem()) submit_sweep();
+  submit_if_released();
+}
+
+void WorkbenchApp::submit_if_released() {
+  if (sweep_deferred_ && !(scrub_ && dragging_) && doc_.problem()) submit_sweep();
 }
 
 void WorkbenchApp::handle_action(Action action) {

@@ -94,7 +94,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
 
  private:
   void on_problem_changed();
-  void submit_sweep();  // the sweep (unless only optimize.* changed) and a wanted descent
+  void submit_sweep();        // the sweep (unless only optimize.* changed) and a wanted descent
+  void submit_if_released();  // a deferred sweep runs once scrubbing no longer holds it
   void apply(const ControlsRequest& request);
   void draw_controls();
   void draw_plots(ImVec2 size);  // tabs: the 1-D sweep and the 2-D map
