@@ -10,6 +10,7 @@
 // The tape is per thread (sweeps run points on workers), cleared by the caller before a run, and reserved
 // up front from the previous run's size so that steps do not allocate once it has grown. Host only: device
 // sweeps use forward mode.
+#include <cassert>
 #include <cmath>
 #include <vector>
 
@@ -34,13 +35,22 @@ class RevTape {
   int size() const { return static_cast<int>(nodes_.size()); }
   std::size_t bytes() const { return nodes_.capacity() * sizeof(RevNode); }
   const RevNode& node(int i) const { return nodes_[static_cast<std::size_t>(i)]; }
+  // Drops every node from `n` on (a checkpointed adjoint's segment, once swept).
+  void truncate(int n) { nodes_.resize(static_cast<std::size_t>(n)); }
+  // While off, operations compute values only and return constants (a checkpointed adjoint's forward pass:
+  // the same values as a recorded run, none of the memory).
+  void set_recording(bool on) { recording_ = on; }
+  bool recording() const { return recording_; }
   int push(int a, double da, int b, double db) {
+    if (!recording_) return 0;
+    assert(a < size() && b < size());  // a parent from a truncated segment would be a stale node
     nodes_.push_back({a, b, da, db});
     return static_cast<int>(nodes_.size()) - 1;
   }
 
  private:
   std::vector<RevNode> nodes_;
+  bool recording_ = true;
 };
 
 struct Rev {
@@ -227,18 +237,24 @@ inline bool isfinite(const Rev& x) {
   return std::isfinite(x.v);
 }
 
-// d output / d node for every node of the tape (the adjoints), by one reverse sweep.
-inline std::vector<double> reverse_sweep(const RevTape& tape, int output) {
-  std::vector<double> adj(static_cast<std::size_t>(tape.size()), 0.0);
-  if (output <= 0) return adj;
-  adj[static_cast<std::size_t>(output)] = 1.0;
-  for (int k = output; k > 0; --k) {
+// Passes the adjoints of nodes last, last - 1, ..., first (first >= 1) on to their parents; adj has one entry
+// per node of the tape.
+inline void sweep_nodes(const RevTape& tape, std::vector<double>& adj, int last, int first) {
+  for (int k = last; k >= first; --k) {
     const double g = adj[static_cast<std::size_t>(k)];
     if (g == 0.0) continue;
     const RevNode& n = tape.node(k);
     adj[static_cast<std::size_t>(n.a)] += g * n.da;  // node 0 collects what constants would get
     adj[static_cast<std::size_t>(n.b)] += g * n.db;
   }
+}
+
+// d output / d node for every node of the tape (the adjoints), by one reverse sweep.
+inline std::vector<double> reverse_sweep(const RevTape& tape, int output) {
+  std::vector<double> adj(static_cast<std::size_t>(tape.size()), 0.0);
+  if (output <= 0) return adj;
+  adj[static_cast<std::size_t>(output)] = 1.0;
+  sweep_nodes(tape, adj, output, 1);
   return adj;
 }
 

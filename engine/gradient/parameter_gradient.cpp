@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "engine/gradient/checkpointed_adjoint.hpp"
 #include "engine/gradient/point_eval.hpp"
 #include "engine/scene/suggest.hpp"
 
@@ -25,6 +26,7 @@ ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::st
     : paths_(std::move(paths)),
       base_(problem.data),
       base_lanes_(convert_problem<Lanes>(problem.data)),
+      checkpoint_steps_(problem.gradient.checkpoint_steps),
       integrator_(problem.integrator),
       data_(data),
       ws_double_(std::make_unique<SimWorkspace<double>>()),
@@ -134,7 +136,7 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
   if (!ws_rev_) ws_rev_ = std::make_unique<SimWorkspace<Rev>>();
   RevTape& tape = RevTape::current();
   tape.clear();
-  tape.reserve(static_cast<std::size_t>(tape_nodes_) + tape_nodes_ / 4 + 1024);
+  tape.reserve(static_cast<std::size_t>(tape_nodes_) + static_cast<std::size_t>(tape_nodes_) / 4 + 1024);
   auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
   std::vector<int> leaf(n);
   for (std::size_t j = 0; j < n; ++j) {
@@ -142,25 +144,38 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
     slot = Rev::variable(values[j]);
     leaf[j] = slot.i;
   }
-  const RunOutput<Rev> r = run(*pd, *ws_rev_);
+  AdjointRun r;
+  if (data_) {
+    DataMismatch<Rev> obs;
+    obs.data = data_;
+    r = checkpointed_adjoint(
+        *pd, integrator_, *ws_rev_, obs,
+        [](const auto&, const Rev*, DataMismatch<Rev>& o) { return o.mean(); }, leaf, checkpoint_steps_);
+  } else {
+    NullObserver obs;
+    r = checkpointed_adjoint(
+        *pd, integrator_, *ws_rev_, obs,
+        [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); }, leaf,
+        checkpoint_steps_);
+  }
+  tape.clear();
   out.runs = 1;
   out.stats = r.stats;
-  tape_nodes_ = tape.size();
+  tape_nodes_ = r.peak_nodes;
+  tape_bytes_ = r.peak_bytes();
+  segments_ = r.segments;
   if (r.stats.status != Status::ok) {
     out.status = describe_failure(r.stats);
-    tape.clear();
     return out;
   }
-  out.loss = r.loss.v;
-  const std::vector<double> adj = reverse_sweep(tape, r.loss.i);
+  out.loss = r.loss;
   for (std::size_t j = 0; j < n; ++j) {
-    out.grad[j] = r.loss.i <= 0 ? 0.0 : adj[static_cast<std::size_t>(leaf[j])];
+    out.grad[j] = r.grad[j];
     if (!std::isfinite(out.grad[j]) && out.status == "ok") {
       out.stats.status = Status::nonfinite_gradient;
       out.status = "nonfinite_gradient: d loss / d " + paths_[j] + " overflowed";
     }
   }
-  tape.clear();
   return out;
 }
 

@@ -50,14 +50,17 @@ class ParameterGradient {
 
   double objective(const std::vector<double>& values, SolveStats* stats = nullptr);
   ObjectiveGradient forward(const std::vector<double>& values);
-  // One taped run and one reverse sweep. Refuses (status) integrator.through_controller, whose step-size
-  // derivatives only forward mode carries.
+  // The discrete adjoint: a values-only run with checkpoints, then the run replayed on the tape segment by
+  // segment, backwards (engine/gradient/checkpointed_adjoint.hpp). Refuses (status)
+  // integrator.through_controller, whose step-size derivatives only forward mode carries.
   ObjectiveGradient reverse(const std::vector<double>& values);
-  // The last reverse run's tape: nodes, and the memory its sweep needs (nodes and their adjoints).
+  // Accepted steps per taped segment (gradient.checkpoint_steps; 0: the whole run on one tape).
+  void set_checkpoint_steps(long steps) { checkpoint_steps_ = steps; }
+  // The last reverse run: the largest tape (nodes), the memory it needed (the tape's nodes and adjoints and
+  // the checkpoints), and the number of segments.
   long tape_nodes() const { return tape_nodes_; }
-  std::size_t tape_bytes() const {
-    return static_cast<std::size_t>(tape_nodes_) * (sizeof(RevNode) + sizeof(double));
-  }
+  std::size_t tape_bytes() const { return tape_bytes_; }
+  long segments() const { return segments_; }
   // Needs trajectory data.
   ResidualJacobian residuals(const std::vector<double>& values);
   // Central differences with step eps * |x| (eps where x = 0), per parameter.
@@ -76,7 +79,8 @@ class ParameterGradient {
   std::vector<std::ptrdiff_t> offset_rev_;
   std::unique_ptr<ProblemData<Rev>> base_rev_;
   std::unique_ptr<SimWorkspace<Rev>> ws_rev_;
-  long tape_nodes_ = 0;
+  long tape_nodes_ = 0, segments_ = 0, checkpoint_steps_ = 8;
+  std::size_t tape_bytes_ = 0;
   IntegratorSettings integrator_;
   const TrajectoryData* data_;
   std::unique_ptr<SimWorkspace<double>> ws_double_;

@@ -1,5 +1,6 @@
 #include "engine/gradient/point_eval.hpp"
 
+#include "engine/gradient/checkpointed_adjoint.hpp"
 #include "engine/gradient/reference.hpp"
 
 #include <cmath>
@@ -60,19 +61,21 @@ LossSample PointEvaluator::loss_and_grad_reverse(double x, const IntegratorSetti
   auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
   Rev& slot = parameter_at(*pd, offset_rev_);
   slot = Rev::variable(x);
-  const int leaf = slot.i;
   NullObserver obs;
-  const RunOutput<Rev> run = run_simulation(*pd, cfg, *ws_rev_, obs);
-  tape_hint_ = tape.size();
+  const AdjointRun run = checkpointed_adjoint(
+      *pd, cfg, *ws_rev_, obs,
+      [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); },
+      {slot.i}, gradient_.checkpoint_steps);
+  tape.clear();
+  tape_hint_ = run.peak_nodes;
   LossSample out;
   out.stats = run.stats;
-  out.loss = run.stats.status == Status::ok ? run.loss.v : kNaN;
+  out.loss = run.stats.status == Status::ok ? run.loss : kNaN;
   out.grad = kNaN;
   if (run.stats.status == Status::ok) {
-    out.grad = run.loss.i > 0 ? reverse_sweep(tape, run.loss.i)[static_cast<std::size_t>(leaf)] : 0.0;
+    out.grad = run.grad[0];
     if (!std::isfinite(out.grad)) out.stats.status = Status::nonfinite_gradient;
   }
-  tape.clear();
   return out;
 }
 

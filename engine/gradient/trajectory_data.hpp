@@ -55,6 +55,7 @@ struct DataMismatch {
   void on_accept(double) {}
   void on_reject(double) {}
   void on_event(double, const EventId&) {}
+  S& carried() { return sum; }  // the value a checkpointed adjoint carries across segments
   S mean() const { return data->count > 0 ? sum / static_cast<double>(data->count) : S(0.0); }
 };
 

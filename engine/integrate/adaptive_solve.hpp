@@ -74,15 +74,48 @@ class AdaptiveSolve {
 
   SG_HD SolveStats run() {
     start();
+    return advance(kNoLimit);
+  }
+
+  // A solve in pieces (engine/gradient/checkpointed_adjoint.hpp): start(), then advance() until finished();
+  // each advance returns once `accepted` steps have been accepted in all. save() and load() capture and
+  // restore everything the solve carries from one step to the next apart from y, f(y) in ws.k[0], the
+  // system's mode and the observer.
+  static constexpr long kNoLimit = 0x7fffffffffffffffL;
+  static constexpr bool kCarriesDerivative = true;  // k[0] = f(y) crosses steps (FSAL)
+  SG_HD bool finished() const { return finished_; }
+  SG_HD SolveStats advance(long accepted) {
     while (value(t_prev_) < t1_) {
+      if (st_.accepted >= accepted) return st_;
       if (attempts_ >= cfg_.max_steps) return stop(Status::max_steps);
       if (value(dt_) < cfg_.dt_min || !(value(dt_) > 0.0)) return stop(Status::step_underflow);
       if (!attempt()) return stop(failure_);
     }
     return stop(Status::ok);
   }
+  struct Checkpoint {
+    SolveStats st;
+    PidController<H> ctl;
+    typename EventStepper<tab, H, System>::Memo events;
+    H t_prev, t_next, dt;
+    long attempts, next_out;
+    bool passed_output;
+  };
+  SG_HD Checkpoint save() const {
+    return {st_, ctl_, events_.save(), t_prev_, t_next_, dt_, attempts_, next_out_, passed_output_};
+  }
+  SG_HD void load(const Checkpoint& c) {
+    st_ = c.st;
+    ctl_ = c.ctl;
+    events_.load(c.events);
+    t_prev_ = c.t_prev;
+    t_next_ = c.t_next;
+    dt_ = c.dt;
+    attempts_ = c.attempts;
+    next_out_ = c.next_out;
+    passed_output_ = c.passed_output;
+  }
 
- private:
   // f(y0), switches due at t = 0, output 0, and the first step: t0 + dt0 clipped to the first grid stop.
   SG_HD void start() {
     sys_.begin_interval(0);
@@ -98,7 +131,9 @@ class AdaptiveSolve {
     if (value(t_next_) > t1_) t_next_ = H(t1_);
   }
 
+ private:
   SG_HD SolveStats stop(Status status) {
+    finished_ = true;
     st_.status = status;
     st_.t = value(t_prev_);
     return st_;
@@ -242,6 +277,7 @@ class AdaptiveSolve {
   Status failure_ = Status::ok;  // why attempt() stopped the solve (blow_up or nonfinite_gradient)
   long next_out_ = 1;            // the next output index to report
   bool passed_output_ = false;
+  bool finished_ = false;
 };
 
 template <const Tableau& tab, class H, class System, class Observer>

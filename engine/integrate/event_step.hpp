@@ -78,6 +78,21 @@ class EventStepper {
   // trusted down to a shrink of kSwitchFactorMin instead of cfg.factor_min, saving a ladder of rejections.
   SG_HD double reject_factor_min() const { return switched_ ? kSwitchFactorMin : cfg_.controller.factor_min; }
 
+  // The stepper's own state, for a checkpoint (engine/gradient/checkpointed_adjoint.hpp).
+  struct Memo {
+    bool on, fallback, switched;
+    int zero_run, interval_events, fallbacks;
+  };
+  SG_HD Memo save() const { return {on_, fallback_, switched_, zero_run_, interval_events_, fallbacks_}; }
+  SG_HD void load(const Memo& m) {
+    on_ = m.on;
+    fallback_ = m.fallback;
+    switched_ = m.switched;
+    zero_run_ = m.zero_run;
+    interval_events_ = m.interval_events;
+    fallbacks_ = m.fallbacks;
+  }
+
   // A step of positive length was accepted normally: the last switch is behind.
   SG_HD void progressed() {
     zero_run_ = 0;

@@ -34,6 +34,30 @@ struct ParticleSystem {
   mutable bool row_on[kMaxParticles] = {};
   mutable MarginTracker tracker;
 
+  // What the system carries from one step to the next (its mode), for checkpoints.
+  struct Memo {
+    bool frozen;
+    bool in_contact[kMaxParticles];
+    bool row_on[kMaxParticles];
+    MarginTracker tracker;
+  };
+  SG_HD Memo memo() const {
+    Memo m{frozen, {}, {}, tracker};
+    for (int i = 0; i < kMaxParticles; ++i) {
+      m.in_contact[i] = in_contact[i];
+      m.row_on[i] = row_on[i];
+    }
+    return m;
+  }
+  SG_HD void restore(const Memo& m) const {
+    frozen = m.frozen;
+    tracker = m.tracker;
+    for (int i = 0; i < kMaxParticles; ++i) {
+      in_contact[i] = m.in_contact[i];
+      row_on[i] = m.row_on[i];
+    }
+  }
+
   SG_HD void begin_interval(long) const {}
   SG_HD bool forces_change_at(long) const { return false; }  // particles have no timed forces
   SG_HD void after_accept(S*) const {}

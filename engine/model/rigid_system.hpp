@@ -214,6 +214,23 @@ class RigidSystem {
     graze_rtol_ = rtol;
   }
   SG_HD MarginTracker& margins() const { return tracker_; }
+  // What the system carries from one step to the next (the mode and where the solve is), for checkpoints.
+  struct Memo {
+    long interval;
+    bool frozen;
+    ContactMode<kMaxRigidContacts> mode;
+    MarginTracker tracker;
+    double graze_atol, graze_rtol;
+  };
+  SG_HD Memo memo() const { return {interval_, frozen_, mode_, tracker_, graze_atol_, graze_rtol_}; }
+  SG_HD void restore(const Memo& m) const {
+    interval_ = m.interval;
+    frozen_ = m.frozen;
+    mode_ = m.mode;
+    tracker_ = m.tracker;
+    graze_atol_ = m.graze_atol;
+    graze_rtol_ = m.graze_rtol;
+  }
   // Straight-through CFD differentiates the CFD surrogate along the simulated trajectory; the surrogate has
   // no switches of its own there, so the simulated model's jumps add no saltation term to its tangents.
   SG_HD bool saltation_applies() const { return !(model_->cfd.enabled && model_->cfd.straight_through); }

@@ -150,12 +150,17 @@ std::vector<FieldSpec> build_table() {
               "gradient.mode", {"forward", "reverse"}, "forward",
               "How the AD gradient is computed: forward (a dual number, one tangent per run) or reverse (one "
               "taped run and a reverse sweep, every parameter at once); a sweep gives the same curve."),
+          integer(
+              "gradient.checkpoint_steps", 8, closed(0, 100000000),
+              "Reverse mode: accepted steps per checkpointed segment; memory is one segment's tape plus a "
+              "few kB per checkpoint, whatever the run's length (0: tape the whole run at once)."),
           choice("gradient.reference", {"fd", "fd_tight", "ad_tight"}, "fd",
                  "What the AD curve is compared against: fd (central FD of the same simulation: exact for "
                  "fixed steps, noisy across adaptive step decisions), fd_tight (central FD of the simulation "
                  "at the tight settings), ad_tight (forward-mode AD at the tight settings)."),
-          number("gradient.tight.rtol", 1e-10, above(0), fixed,
-                 "Tight reference, adaptive solvers: rtol = atol of the reference runs (64x the step budget)."),
+          number(
+              "gradient.tight.rtol", 1e-10, above(0), fixed,
+              "Tight reference, adaptive solvers: rtol = atol of the reference runs (64x the step budget)."),
           integer("gradient.tight.substeps", 100, closed(1, 1000000),
                   "Tight reference, fixed-step solvers: the reference runs take this many times "
                   "integrator.substeps."),
@@ -192,8 +197,9 @@ std::vector<FieldSpec> build_table() {
           number("sweep.to", 1, any(), fixed, "Last value of the swept parameter."),
           integer("sweep.points", 200, closed(1, 1000000), "Number of evenly spaced sweep points."),
 
-          integer("optimize.starts", 5, closed(1, 64),
-                  "Gradient descent on the loss plot: Adam from this many starts spread over the sweep range."),
+          integer(
+              "optimize.starts", 5, closed(1, 64),
+              "Gradient descent on the loss plot: Adam from this many starts spread over the sweep range."),
           integer("optimize.steps", 30, closed(0, 100000), "Gradient descent: Adam steps from each start."),
           number("optimize.lr", 0.1, above(0), fixed,
                  "Gradient descent: Adam's learning rate, in units of the swept parameter."),
