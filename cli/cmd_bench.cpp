@@ -24,6 +24,7 @@ using Clock = std::chrono::steady_clock;
 struct BenchArgs {
   std::string scenes = SOFTGRAD_SCENES_DIR;
   bool quick = false;
+  std::string only;  // one section: steps, sweeps, 3d or gradients ("": all)
 };
 
 // Runs fn repeatedly for about `budget` seconds; returns (seconds, steps) summed.
@@ -152,22 +153,29 @@ void bench_sweep(const BenchArgs& args, int repeats) {
 }
 
 // Every differentiable number of a scene at once: one plain run, forward mode (ceil(P/4) runs of 4 lanes) and
-// reverse mode (one taped run and a sweep), best of `rounds`; with the reverse tape's size.
+// reverse mode, with the whole run on one tape and checkpointed (gradient.checkpoint_steps), best of
+// `rounds`; with the memory each reverse run needed. The longest case is checkpointed only (its whole tape
+// would take gigabytes).
 void bench_all_gradients(const BenchArgs& args, int rounds) {
   struct Case {
     const char* scene;
     std::vector<std::string> sets;
     const char* label;
+    bool whole_tape;
   };
   const std::vector<Case> cases = {
-      {"toss_box_diffmjx", {}, "1 s"},
-      {"billiards", {}, "1.6 s"},
-      {"identify_cube_toss", {}, "1 s"},
-      {"identify_cube_toss", {"integrator.steps=1000"}, "10 s"},
+      {"toss_box_diffmjx", {}, "1 s", true},
+      {"billiards", {}, "1.6 s", true},
+      {"identify_cube_toss", {}, "1 s", true},
+      {"identify_cube_toss", {"integrator.steps=1000"}, "10 s", true},
+      {"identify_cube_toss", {"integrator.steps=10000", "integrator.max_steps=100000"}, "100 s", false},
   };
   std::printf(
-      "| scene | horizon | parameters | plain run | forward, all | reverse, all | reverse / plain | accepted "
-      "steps | tape nodes | tape memory |\n|---|---|---|---|---|---|---|---|---|---|\n");
+      "| scene | horizon | parameters | accepted steps | plain run | forward, all | reverse, whole tape | "
+      "memory | "
+      "reverse, checkpointed | memory | checkpointed / plain "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  const auto seconds = [](auto t0, auto t1) { return std::chrono::duration<double>(t1 - t0).count(); };
   for (const Case& c : cases) {
     ProblemLoad loaded = load_problem_file(args.scenes + "/" + c.scene + ".json", c.sets);
     if (!loaded.ok()) {
@@ -177,44 +185,69 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
     const Problem& p = *loaded.problem;
     ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
     const std::vector<double> x = g.initial_values();
-    double plain = 1e30, forward = 1e30, reverse = 1e30;
+    double plain = 1e30, forward = 1e30, whole = 1e30, pieces = 1e30;
+    std::size_t whole_bytes = 0, pieces_bytes = 0;
     SolveStats stats;
     for (int r = 0; r < rounds; ++r) {
       auto t0 = Clock::now();
       g.objective(x, &stats);
       auto t1 = Clock::now();
-      g.forward(x);
+      if (c.whole_tape) g.forward(x);
       auto t2 = Clock::now();
-      g.reverse(x);
+      g.set_checkpoint_steps(0);
+      if (c.whole_tape) g.reverse(x);
+      whole_bytes = g.tape_bytes();
       auto t3 = Clock::now();
-      plain = std::min(plain, std::chrono::duration<double>(t1 - t0).count());
-      forward = std::min(forward, std::chrono::duration<double>(t2 - t1).count());
-      reverse = std::min(reverse, std::chrono::duration<double>(t3 - t2).count());
+      g.set_checkpoint_steps(p.gradient.checkpoint_steps);
+      g.reverse(x);
+      pieces_bytes = g.tape_bytes();
+      auto t4 = Clock::now();
+      plain = std::min(plain, seconds(t0, t1));
+      forward = std::min(forward, seconds(t1, t2));
+      whole = std::min(whole, seconds(t2, t3));
+      pieces = std::min(pieces, seconds(t3, t4));
     }
-    std::printf("| %s | %s | %zu | %.2f ms | %.1f ms | %.1f ms | %.0fx | %ld | %.2fM | %.0f MB |\n", c.scene,
-                c.label, x.size(), 1e3 * plain, 1e3 * forward, 1e3 * reverse, reverse / plain, stats.accepted,
-                1e-6 * static_cast<double>(g.tape_nodes()), 1e-6 * static_cast<double>(g.tape_bytes()));
+    char fwd[32] = "-", tape[64] = "- | -";
+    if (c.whole_tape) {
+      std::snprintf(fwd, sizeof fwd, "%.1f ms", 1e3 * forward);
+      std::snprintf(tape, sizeof tape, "%.1f ms | %.0f MB", 1e3 * whole,
+                    1e-6 * static_cast<double>(whole_bytes));
+    }
+    std::printf("| %s | %s | %zu | %ld | %.2f ms | %s | %s | %.1f ms | %.1f MB | %.0fx |\n", c.scene, c.label,
+                x.size(), stats.accepted, 1e3 * plain, fwd, tape, 1e3 * pieces,
+                1e-6 * static_cast<double>(pieces_bytes), pieces / plain);
   }
 }
 
 int run(const BenchArgs& args) {
+  const auto wanted = [&](const char* section) { return args.only.empty() || args.only == section; };
   const double budget = args.quick ? 0.02 : 0.3;
-  std::printf("Per-step cost at the middle of each sweep range (ns per accepted step, best of 5 rounds)\n\n");
-  std::printf("| scene | contact | integrator | ns/step | ns/gradient step (Dual<1>) | ratio |\n");
-  std::printf("|---|---|---|---|---|---|\n");
-  bench_integrators(args, "toy_point_mass.json", "penalty", budget);
-  bench_integrators(args, "toy_elastic.json", "elastic", budget);
-  bench_integrators(args, "falling_mass.json", "hard", budget);
-  std::printf("\nSweep wall time (best of %d)\n\n| sweep | threads | wall time |\n|---|---|---|\n",
-              args.quick ? 2 : 20);
-  bench_sweep(args, args.quick ? 2 : 20);
+  if (wanted("steps")) {
+    std::printf(
+        "Per-step cost at the middle of each sweep range (ns per accepted step, best of 5 rounds)\n\n");
+    std::printf("| scene | contact | integrator | ns/step | ns/gradient step (Dual<1>) | ratio |\n");
+    std::printf("|---|---|---|---|---|---|\n");
+    bench_integrators(args, "toy_point_mass.json", "penalty", budget);
+    bench_integrators(args, "toy_elastic.json", "elastic", budget);
+    bench_integrators(args, "falling_mass.json", "hard", budget);
+  }
+  if (wanted("sweeps")) {
+    std::printf("\nSweep wall time (best of %d)\n\n| sweep | threads | wall time |\n|---|---|---|\n",
+                args.quick ? 2 : 20);
+    bench_sweep(args, args.quick ? 2 : 20);
+  }
   if (args.quick) return kExitOk;  // the 3-D part takes a minute more
-  std::printf(
-      "\n3-D scenes: sweeps with AD and central FD on all cores (best of 3), per-point step counts of the AD "
-      "runs, cost per accepted step at the middle of the range (best of 3 rounds)\n\n");
-  bench_3d_sweeps(args, 3, 1.5);
-  std::printf("\nGradients of every differentiable number of the scene, single thread (best of 3)\n\n");
-  bench_all_gradients(args, 3);
+  if (wanted("3d")) {
+    std::printf(
+        "\n3-D scenes: sweeps with AD and central FD on all cores (best of 3), per-point step counts of the "
+        "AD "
+        "runs, cost per accepted step at the middle of the range (best of 3 rounds)\n\n");
+    bench_3d_sweeps(args, 3, 1.5);
+  }
+  if (wanted("gradients")) {
+    std::printf("\nGradients of every differentiable number of the scene, single thread (best of 3)\n\n");
+    bench_all_gradients(args, 3);
+  }
   return kExitOk;
 }
 
@@ -225,6 +258,8 @@ void register_bench(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("bench", "Time steps, gradient steps and the 2000-point toy sweep");
   cmd->add_option("--scenes", args->scenes, "Folder with the shipped scenes");
   cmd->add_flag("--quick", args->quick, "Short runs (for smoke tests)");
+  cmd->add_option("--only", args->only, "One section: steps, sweeps, 3d or gradients")
+      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients"}));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

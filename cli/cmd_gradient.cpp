@@ -80,7 +80,8 @@ int run(const GradientArgs& args) {
     if (modes[c] == "forward")
       std::printf("; forward: %ld runs of %d lanes", results[c].runs, ParameterGradient::kLanes);
     if (modes[c] == "reverse")
-      std::printf("; reverse: 1 taped run, %ld nodes, %.1f MB", eval->tape_nodes(), eval->tape_bytes() / 1e6);
+      std::printf("; reverse: 1 run replayed on the tape in %ld segments, %.1f MB", eval->segments(),
+                  eval->tape_bytes() / 1e6);
     if (modes[c] == "fd") std::printf("; fd: %ld runs, step %g x |value|", results[c].runs, eps);
     std::printf(", %.3f s", seconds[c]);
   }
