@@ -1,6 +1,7 @@
-// softgrad fit: identification. Moves the chosen scene numbers (--wrt) to make the simulated positions match
-// measured ones (--data, CSV t,body,x,y,z on the output grid), by Levenberg-Marquardt (or Adam) with
-// forward-mode derivatives (engine/optimize/fit.hpp).
+// softgrad fit: identification. Moves the chosen scene numbers (--wrt, or the scene's identify.parameters
+// from their start values) to make the simulated positions match measured ones (--data, CSV t,body,x,y,z on
+// the output grid, or without it the scene's own positions: synthetic measurements with identify.noise), by
+// Levenberg-Marquardt (or Adam) with forward-mode derivatives (engine/optimize/fit.hpp, identify.hpp).
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -10,8 +11,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
-#include "engine/optimize/fit.hpp"
+#include "engine/optimize/identify.hpp"
 #include "engine/problem/json_number.hpp"
+#include "plots/svg.hpp"
+#include "plots/sweep_figures/identification_figure.hpp"
 
 namespace sg::cli {
 namespace {
@@ -21,9 +24,10 @@ struct FitArgs {
   std::string data;
   std::vector<std::string> wrt;
   FitSettings settings;
-  std::string method = "lm";
+  int steps = -1;      // -1: identify.steps
+  std::string method;  // "": identify.method
   int print_every = 1;
-  std::string out;
+  std::string out, svg;
 };
 
 void print_step(const FitStep& s) {
@@ -40,29 +44,60 @@ int run(const FitArgs& args) {
     std::fprintf(stderr, "--lr and --lr-final must be finite and > 0\n");
     return kExitBadInput;
   }
-  const int bodies =
-      problem->data.type == ModelType::rigid ? problem->data.rigid.count : problem->data.model.count;
-  TrajectoryData data;
-  std::string error;
-  if (!read_trajectory_data(args.data, problem->integrator.dt, problem->integrator.steps, bodies, &data,
-                            &error)) {
-    std::fprintf(stderr, "%s\n", error.c_str());
+  // Paths and start values: --wrt from the scene's values, or the scene's identify section.
+  const bool from_scene = args.wrt.empty();
+  IdentifySetup setup = identify_setup(*problem);
+  if (from_scene && setup.paths.empty()) {
+    std::fprintf(stderr,
+                 "%s: --wrt: give the scene paths to fit, or list them in the scene's identify.parameters\n",
+                 args.scene.scene.c_str());
     return kExitBadInput;
   }
-  std::vector<std::string> paths = args.wrt;
-  if (paths.size() == 1 && paths[0] == "all") paths = all_gradient_paths(*problem, false);
+  if (!from_scene) {
+    setup.paths = args.wrt;
+    if (setup.paths.size() == 1 && setup.paths[0] == "all") setup.paths = all_gradient_paths(*problem, false);
+  }
+  const bool synthetic = args.data.empty();
+  if (synthetic && setup.status != "ok" && !from_scene) {
+    std::string error;  // identify_setup made none without identify.parameters
+    if (!synthetic_measurements(*problem, problem->identify.noise, problem->identify.seed, &setup.data,
+                                &error))
+      setup.status = error;
+    else
+      setup.status = "ok";
+  }
+  if (synthetic && setup.status != "ok") {
+    std::fprintf(stderr, "%s: %s\n", args.scene.scene.c_str(), setup.status.c_str());
+    return kExitFailed;
+  }
+  if (!synthetic) {
+    const int bodies =
+        problem->data.type == ModelType::rigid ? problem->data.rigid.count : problem->data.model.count;
+    std::string error;
+    if (!read_trajectory_data(args.data, problem->integrator.dt, problem->integrator.steps, bodies,
+                              &setup.data, &error)) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return kExitBadInput;
+    }
+  }
+  const std::vector<std::string>& paths = setup.paths;
   std::unique_ptr<ParameterGradient> eval;
   try {
-    eval = std::make_unique<ParameterGradient>(*problem, paths, &data);
+    eval = std::make_unique<ParameterGradient>(*problem, paths, &setup.data);
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "%s: --wrt %s\n", args.scene.scene.c_str(), e.what());
     return kExitBadInput;
   }
-  FitSettings settings = args.settings;
-  settings.method = args.method == "adam" ? FitMethod::adam : FitMethod::lm;
-  const std::vector<double> start = eval->initial_values();
+  FitSettings settings = identify_settings(*problem);
+  settings.lr = args.settings.lr;
+  settings.lr_final = args.settings.lr_final;
+  settings.tolerance = args.settings.tolerance;
+  if (!args.method.empty()) settings.method = args.method == "adam" ? FitMethod::adam : FitMethod::lm;
+  if (args.steps >= 0) settings.steps = args.steps;
+  const std::vector<double> start = from_scene ? setup.start : eval->initial_values();
+  const std::string source = synthetic ? setup.data.source : args.data;
   std::printf("fitting %zu parameters to %ld samples of %s (mean squared position error, m^2)\n",
-              paths.size(), data.count, args.data.c_str());
+              paths.size(), setup.data.count, source.c_str());
   std::printf("%4s  %-19s", "step", "loss");
   for (const std::string& p : paths)
     std::printf(" %12s", p.size() > 12 ? p.substr(p.size() - 12).c_str() : p.c_str());
@@ -77,12 +112,27 @@ int run(const FitArgs& args) {
   }
   const FitStep& last = result.path.back();
   if (last.iteration % every != 0) print_step(last);
-  std::printf("%-36s %14s %14s\n", "parameter", "start", "fitted");
-  for (std::size_t j = 0; j < paths.size(); ++j)
-    std::printf("%-36s %14.8g %14.8g\n", paths[j].c_str(), start[j], last.values[j]);
+  // With synthetic measurements the scene's values are the truth: the fit's error against it.
+  const bool truth = synthetic && from_scene;
+  std::printf("%-36s %14s %14s%s\n", "parameter", "start", "fitted",
+              truth ? "          truth    rel. error" : "");
+  for (std::size_t j = 0; j < paths.size(); ++j) {
+    std::printf("%-36s %14.8g %14.8g", paths[j].c_str(), start[j], last.values[j]);
+    if (truth)
+      std::printf(
+          " %14.8g %12.3g%%", setup.truth[j],
+          100.0 * std::fabs(last.values[j] - setup.truth[j]) / std::max(std::fabs(setup.truth[j]), 1e-300));
+    std::printf("\n");
+  }
   std::printf("%s after %d steps and %ld simulations (stopped: %s)\n",
               result.status == "ok" ? "done" : "failed", last.iteration, result.runs, result.stopped.c_str());
   if (result.status != "ok") std::fprintf(stderr, "%s\n", result.status.c_str());
+  if (!args.svg.empty()) {
+    const plot::Figure figure =
+        identification_figure(paths, truth ? setup.truth : std::vector<double>{}, result.path);
+    if (!write_output(args.svg, plot::to_svg(figure, truth ? 1100 : 600, 450))) return kExitFailed;
+    std::printf("plot: %s\n", args.svg.c_str());
+  }
   if (!args.out.empty()) {
     nlohmann::json steps = nlohmann::json::array();
     for (const FitStep& s : result.path) {
@@ -91,7 +141,7 @@ int run(const FitArgs& args) {
       steps.push_back(
           {{"step", s.iteration}, {"loss", number_or_null(s.loss)}, {"values", s.values}, {"grad", grad}});
     }
-    const nlohmann::json out = {{"scene", problem->name}, {"data", args.data},
+    const nlohmann::json out = {{"scene", problem->name}, {"data", source},
                                 {"parameters", paths},    {"start", start},
                                 {"fitted", last.values},  {"status", result.status},
                                 {"path", steps},          {"config", problem->config}};
@@ -109,15 +159,18 @@ void register_fit(CLI::App& app, int& exit_code) {
       "fit", "Identify scene numbers from measured positions (Levenberg-Marquardt or Adam, forward mode)");
   add_scene_args(*cmd, args->scene);
   cmd->add_option("--data", args->data,
-                  "Measured positions: CSV with header t,body,x,y,z (times on the output grid)")
-      ->required();
-  cmd->add_option("--wrt", args->wrt,
-                  "Dotted scene paths to fit (repeatable), or `all`; start values from the scene")
-      ->required();
+                  "Measured positions: CSV with header t,body,x,y,z (times on the output grid); without it, "
+                  "the scene's own positions with identify.noise (synthetic measurements)");
+  cmd->add_option(
+      "--wrt", args->wrt,
+      "Dotted scene paths to fit (repeatable), or `all`; start values from the scene. Without it: "
+      "the scene's identify.parameters from their start values");
   cmd->add_option("--method", args->method,
-                  "lm: Levenberg-Marquardt on the position errors (default); adam: gradient descent")
+                  "lm: Levenberg-Marquardt on the position errors; adam: gradient descent (default: "
+                  "identify.method)")
       ->check(CLI::IsMember({"lm", "adam"}));
-  cmd->add_option("--steps", args->settings.steps, "Iterations (default 200)")->check(CLI::Range(0, 100000));
+  cmd->add_option("--steps", args->steps, "Iterations (default: identify.steps)")
+      ->check(CLI::Range(0, 100000));
   cmd->add_option("--tolerance", args->settings.tolerance,
                   "Stop once the mean squared error is at or below this");
   cmd->add_option("--lr", args->settings.lr,
@@ -126,6 +179,9 @@ void register_fit(CLI::App& app, int& exit_code) {
                   "adam: last step size (geometric decay; default 1e-3)");
   cmd->add_option("--print-every", args->print_every, "Print every n-th step (default 1)");
   cmd->add_option("--out", args->out, "Write the fit's path as JSON here")->check(output_path());
+  cmd->add_option("--svg", args->svg,
+                  "Draw the error per iteration (and each number's error against the truth) as SVG here")
+      ->check(output_path());
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

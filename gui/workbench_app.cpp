@@ -106,6 +106,7 @@ void WorkbenchApp::cancel() {
   sweeper_.cancel();
   mapper_.cancel();
   descender_.cancel();
+  identifier_.cancel();
   message_ = "sweep cancelled";
 }
 
@@ -133,6 +134,16 @@ void WorkbenchApp::descend() {
   descender_.submit(doc_.problem());
   const DescentSettings& d = doc_.problem()->descent;
   message_ = "descending from " + std::to_string(d.starts) + " starts, " + std::to_string(d.steps) + " steps";
+}
+
+void WorkbenchApp::identify() {
+  if (!doc_.problem()) return;
+  if (doc_.problem()->identify.paths.empty()) {
+    message_ = "identify: the scene lists no identify.parameters";
+    return;
+  }
+  identifier_.submit(doc_.problem());
+  message_ = "identifying " + std::to_string(doc_.problem()->identify.paths.size()) + " numbers";
 }
 
 void WorkbenchApp::clear_descent() {
@@ -208,6 +219,16 @@ void WorkbenchApp::handle_action(Action action) {
 void WorkbenchApp::update(float delta_seconds) {
   if (mapper_.snapshot(&map_snapshot_)) maps_.set_snapshot(map_snapshot_);
   if (descender_.snapshot(&descent_snapshot_)) plots_.set_descent(descent_snapshot_);
+  if (identifier_.snapshot(&identify_snapshot_)) {
+    identify_panel_.set_snapshot(identify_snapshot_);
+    const IdentifySnapshot& fit = identify_snapshot_;
+    if (fit.phase == SweepPhase::cancelled) message_ = "identify: cancelled";
+    if (fit.phase == SweepPhase::finished)
+      message_ = fit.status != "ok"  ? "identify failed: " + fit.status
+                 : fit.steps.empty() ? "identify: no steps"
+                                     : "identify: done in " + std::to_string(fit.steps.back().iteration) +
+                                           " steps (" + fit.stopped + ")";
+  }
   if (sweeper_.snapshot(&snapshot_)) {
     plots_.set_sweep(snapshot_);
     if (snapshot_.phase == SweepPhase::finished && snapshot_.problem != recorded_problem_) {
@@ -235,7 +256,7 @@ bool WorkbenchApp::wait_until_idle(std::chrono::milliseconds timeout) {
   };
   const auto rest = [&] { return std::max(left(), std::chrono::milliseconds(0)); };
   const bool ok = sweeper_.wait_idle(left()) && simulator_.wait_idle(rest()) && mapper_.wait_idle(rest()) &&
-                  descender_.wait_idle(rest());
+                  descender_.wait_idle(rest()) && identifier_.wait_idle(rest());
   update(0.0f);
   return ok;
 }
@@ -359,6 +380,10 @@ void WorkbenchApp::draw_plots(ImVec2 size) {
     draw_map(below_tabs);
     ImGui::EndTabItem();
   }
+  if (ImGui::BeginTabItem("Identify")) {
+    draw_identify(below_tabs);
+    ImGui::EndTabItem();
+  }
   ImGui::EndTabBar();
 }
 
@@ -384,6 +409,13 @@ void WorkbenchApp::draw_map(ImVec2 size) {
   if (events.run) run_map(events.run->first, events.run->second);
   if (events.cancel) mapper_.cancel();
   if (events.clicked) open_map_point(events.y_path, events.clicked->first, events.clicked->second);
+}
+
+void WorkbenchApp::draw_identify(ImVec2 size) {
+  identify_panel_.set_problem(doc_.problem());
+  const IdentifyPanelEvents events = identify_panel_.draw(size);
+  if (events.run) identify();
+  if (events.cancel) identifier_.cancel();
 }
 
 void WorkbenchApp::draw_sweep_plots(ImVec2 size) {

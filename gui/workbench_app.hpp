@@ -11,6 +11,8 @@
 #include "gui/controls_panel.hpp"
 #include "gui/descent_worker.hpp"
 #include "gui/frame_capture.hpp"
+#include "gui/identify_panel.hpp"
+#include "gui/identify_worker.hpp"
 #include "gui/map_panel.hpp"
 #include "gui/map_worker.hpp"
 #include "gui/plot_panel.hpp"
@@ -60,6 +62,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // follow the optimize.* knobs until cleared.
   void descend();
   void clear_descent();
+  // The Identify tab: fits the scene's identify.parameters on a worker (cancel() stops it).
+  void identify();
   void handle_action(Action action);
   // Writes the plots (all, or events.export_figure) as events.export_kind into the out folder.
   void export_plots(const PlotPanelEvents& events);
@@ -73,7 +77,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   bool wait_until_idle(std::chrono::milliseconds timeout);
   // A sweep or trajectory job waits or runs, or the trajectory plays.
   bool animating() const {
-    return sweeper_.busy() || simulator_.busy() || mapper_.busy() || descender_.busy() || player_.playing();
+    return sweeper_.busy() || simulator_.busy() || mapper_.busy() || descender_.busy() ||
+           identifier_.busy() || player_.playing();
   }
 
   const SceneDocument& document() const { return doc_; }
@@ -81,6 +86,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   const PlotPanel& plots() const { return plots_; }
   const MapSnapshot& map() const { return map_snapshot_; }
   const DescentSnapshot& descent() const { return descent_snapshot_; }
+  const IdentifySnapshot& identification() const { return identify_snapshot_; }
+  const IdentifyPanel& identify_panel() const { return identify_panel_; }
   TrajectoryPlayer& player() { return player_; }
   std::shared_ptr<const Trajectory> trajectory() const { return trajectory_; }
   std::optional<double> selected_value() const { return selected_; }
@@ -101,6 +108,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void draw_plots(ImVec2 size);  // tabs: the 1-D sweep and the 2-D map
   void draw_sweep_plots(ImVec2 size);
   void draw_map(ImVec2 size);
+  void draw_identify(ImVec2 size);
   void draw_player_toolbar();
   void fill_scene(render::Scene3D& scene) const;
   std::optional<render::Camera> camera_request(bool home);
@@ -134,6 +142,9 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   bool descent_wanted_ = false;  // the user asked for paths: re-run them when the settings change
   std::shared_ptr<const Problem> swept_problem_;  // the last problem submitted to the sweep worker
   DescentWorker descender_;
+  IdentifyPanel identify_panel_;
+  IdentifySnapshot identify_snapshot_;
+  IdentifyWorker identifier_;
 };
 
 // The default scene (the 1-D toy) in the given (or default) scenes folder.

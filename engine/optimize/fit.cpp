@@ -15,6 +15,12 @@ std::vector<double> scales_of(const std::vector<double>& start) {
   return s;
 }
 
+bool cancelled(const FitSettings& settings, FitResult& result) {
+  if (!settings.cancel || !settings.cancel->load()) return false;
+  result.stopped = "cancelled";
+  return true;
+}
+
 // x + scale * dz, keeping parameters that started positive positive.
 double moved(double x, double start, double scale, double dz) {
   const double x_new = x + scale * dz;
@@ -46,7 +52,7 @@ FitResult fit_adam(ParameterGradient& gradient, const std::vector<double>& start
       result.stopped = "tolerance";
       break;
     }
-    if (it == settings.steps) break;
+    if (it == settings.steps || cancelled(settings, result)) break;
     for (std::size_t j = 0; j < n; ++j) {
       adam[j].lr = lr;
       const double dz = adam[j].step(z[j], g.grad[j] * scale[j]) - z[j];
@@ -94,6 +100,7 @@ FitResult fit_lm(ParameterGradient& gradient, const std::vector<double>& start, 
       result.stopped = "tolerance";
       break;
     }
+    if (cancelled(settings, result)) break;
     const Eigen::Index m = static_cast<Eigen::Index>(rj.r.size()), p = static_cast<Eigen::Index>(n);
     Eigen::MatrixXd J(m, p);
     Eigen::VectorXd r(m);

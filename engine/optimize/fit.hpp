@@ -12,6 +12,7 @@
 // Each parameter moves in units of its start value (x = x0 + |x0| z), so friction 0.5, a time constant 0.005
 // and a mass 0.1 take comparable steps; a parameter that starts positive stays positive (a step may at most
 // halve it).
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,11 +25,12 @@ enum class FitMethod : unsigned char { lm, adam };
 
 struct FitSettings {
   FitMethod method = FitMethod::lm;
-  int steps = 200;         // iterations (lm: accepted steps)
-  double lr = 0.05;        // first step size, relative to the start values
-  double lr_final = 1e-3;  // last
-  double tolerance = 0.0;  // stop once the objective is at or below this
-  double lambda = 1e-3;    // lm: the first damping
+  int steps = 200;                            // iterations (lm: accepted steps)
+  double lr = 0.05;                           // first step size, relative to the start values
+  double lr_final = 1e-3;                     // last
+  double tolerance = 0.0;                     // stop once the objective is at or below this
+  double lambda = 1e-3;                       // lm: the first damping
+  const std::atomic<bool>* cancel = nullptr;  // when set and true, the fit stops after the current step
 };
 
 struct FitStep {
@@ -40,7 +42,7 @@ struct FitStep {
 struct FitResult {
   std::vector<FitStep> path;  // one entry per accepted point; the last is where the fit ended
   std::string status = "ok";  // or why it failed
-  std::string stopped;        // why it stopped: "steps", "tolerance", "no further decrease"
+  std::string stopped;        // why it stopped: "steps", "tolerance", "no further decrease", "cancelled"
   long runs = 0;              // simulations it took
 };
 

@@ -18,6 +18,7 @@ struct Problem {
   GradientSettings gradient;
   SweepSpec sweep;
   DescentSettings descent;
+  IdentifySpec identify;
   nlohmann::json config;  // the resolved scene it was built from
 };
 

@@ -84,6 +84,17 @@ struct DescentSettings {
   double lr = 0.1;
 };
 
+// Identification (softgrad fit, the GUI's Identify tab): the scene numbers fitted and where the fit starts;
+// the scene's own values are the truth that synthetic measurements come from.
+struct IdentifySpec {
+  std::vector<std::string> paths;
+  std::vector<double> start;
+  double noise = 0.0;  // synthetic measurements: Gaussian noise (m) on every coordinate
+  unsigned long seed = 1;
+  bool adam = false;  // identify.method: Levenberg-Marquardt (false) or Adam
+  int steps = 200;
+};
+
 // The slot at a byte offset within ProblemData<S> (problem.hpp's parameter_offset finds it once by path).
 template <class S>
 SG_HD S& parameter_at(ProblemData<S>& p, std::ptrdiff_t offset) {

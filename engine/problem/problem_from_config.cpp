@@ -184,6 +184,27 @@ LossSpec<double> read_loss(const json& c, int bodies) {
   return loss;
 }
 
+// The fitted paths must be differentiable numbers of this model, each named once.
+IdentifySpec read_identify(const json& id, ProblemData<double>& data) {
+  IdentifySpec out;
+  const json& params = id.at("parameters");
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const std::string key = "identify.parameters." + std::to_string(i) + ".path";
+    const std::string path = params[i].at("path").get<std::string>();
+    if (!parameter_slot(data, path))
+      throw std::invalid_argument(key + ": \"" + path + "\" is not a differentiable number of this scene");
+    for (const std::string& earlier : out.paths)
+      if (earlier == path) throw std::invalid_argument(key + ": \"" + path + "\" is listed twice");
+    out.paths.push_back(path);
+    out.start.push_back(params[i].at("start").get<double>());
+  }
+  out.noise = id.at("noise").get<double>();
+  out.seed = id.at("seed").get<unsigned long>();
+  out.adam = id.at("method").get<std::string>() == "adam";
+  out.steps = id.at("steps").get<int>();
+  return out;
+}
+
 }  // namespace
 
 Problem problem_from_config(const json& c) {
@@ -213,6 +234,7 @@ Problem problem_from_config(const json& c) {
                           g.at("smoothing").at("seed").get<unsigned long>()};
   const json& opt = c.at("optimize");
   p.descent = {opt.at("starts").get<long>(), opt.at("steps").get<long>(), opt.at("lr").get<double>()};
+  p.identify = read_identify(c.at("identify"), p.data);
   const json& sw = c.at("sweep");
   p.sweep = {sw.at("parameter").get<std::string>(), sw.at("from").get<double>(), sw.at("to").get<double>(),
              sw.at("points").get<long>()};

@@ -203,6 +203,23 @@ std::vector<FieldSpec> build_table() {
           integer("optimize.steps", 30, closed(0, 100000), "Gradient descent: Adam steps from each start."),
           number("optimize.lr", 0.1, above(0), fixed,
                  "Gradient descent: Adam's learning rate, in units of the swept parameter."),
+
+          object_array(
+              "identify.parameters", 0, 16,
+              "Identification (softgrad fit, the Identify tab): the scene numbers fitted to measured "
+              "positions; the scene's own values are the truth synthetic measurements come from.",
+              0),
+          text("identify.parameters.*.path", "",
+               "Dotted path of a differentiable number of the scene (softgrad gradient --wrt all lists "
+               "them)."),
+          number("identify.parameters.*.start", 1, any(), fixed, "Where the fit starts for this number."),
+          number("identify.noise", 0, closed(0, 1), fixed,
+                 "Synthetic measurements: Gaussian noise (m) added to every measured coordinate."),
+          integer("identify.seed", 1, at_least(0), "Random seed of the measurement noise."),
+          choice(
+              "identify.method", {"lm", "adam"}, "lm",
+              "lm: Levenberg-Marquardt on the position errors; adam: gradient descent on their mean square."),
+          integer("identify.steps", 200, closed(0, 100000), "Iterations of the fit."),
       });
   fill_array_defaults(t);
   return t;

@@ -3,10 +3,12 @@
 // engine's own noise-free trajectory.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
 #include <sstream>
 
 #include "engine/optimize/fit.hpp"
+#include "engine/optimize/identify.hpp"
 #include "engine/simulate/trajectory.hpp"
 #include "scene_helpers.hpp"
 
@@ -108,4 +110,60 @@ TEST_CASE("Adam lowers the identification error too (slower than Levenberg-Marqu
   REQUIRE(fit.status == "ok");
   CHECK(fit.path.back().loss < 0.05 * fit.path.front().loss);
   CHECK(std::fabs(fit.path.back().values[0] - 0.6) < 0.05);
+}
+
+TEST_CASE("a scene's identify section fits its numbers from their starts to its own positions") {
+  const Problem p = shipped("identify_cube_toss.json");
+  const IdentifySetup setup = identify_setup(p);
+  REQUIRE(setup.status == "ok");
+  REQUIRE(setup.paths.size() == 4);
+  CHECK(setup.truth[0] == 0.6);  // the scene's own values are the truth
+  CHECK(setup.start[0] == 0.4);
+  CHECK(setup.data.count == 101);
+  std::vector<FitStep> seen;
+  const FitResult r =
+      run_identification(p, setup, identify_settings(p), [&](const FitStep& s) { seen.push_back(s); });
+  REQUIRE(r.status == "ok");
+  REQUIRE(seen.size() == r.path.size());
+  // Noise-free data: every number back to 1% of the truth (measured: below 1e-6 relative).
+  for (std::size_t j = 0; j < setup.paths.size(); ++j) {
+    CAPTURE(setup.paths[j]);
+    CHECK(std::fabs(r.path.back().values[j] - setup.truth[j]) <= 0.01 * std::fabs(setup.truth[j]));
+  }
+  CHECK(r.path.back().loss < 1e-6 * r.path.front().loss);
+}
+
+TEST_CASE("identification with measurement noise and a cancelled fit") {
+  const Problem noisy = shipped("identify_cube_toss.json", {"identify.noise=0.001", "identify.seed=3"});
+  const IdentifySetup setup = identify_setup(noisy);
+  REQUIRE(setup.status == "ok");
+  const IdentifySetup clean = identify_setup(shipped("identify_cube_toss.json"));
+  double mean_square = 0.0;
+  for (std::size_t i = 0; i < setup.data.by_step.size(); ++i)
+    for (std::size_t k = 0; k < 3; ++k) {
+      const double d = setup.data.by_step[i][0].pos[k] - clean.data.by_step[i][0].pos[k];
+      mean_square += d * d / (3.0 * static_cast<double>(setup.data.count));
+    }
+  CHECK(std::sqrt(mean_square) == doctest::Approx(0.001).epsilon(0.2));  // the noise asked for
+  std::atomic<bool> stop{true};
+  FitSettings settings = identify_settings(noisy);
+  settings.cancel = &stop;
+  const FitResult r = run_identification(noisy, setup, settings, {});
+  CHECK(r.stopped == "cancelled");
+  CHECK(r.path.size() == 1);  // the start's evaluation, then it stops
+}
+
+TEST_CASE("identify.parameters must name differentiable numbers, each once") {
+  const auto errors = [](const std::string& set) {
+    const ProblemLoad loaded = load_problem_file(sg::test::scene_path("identify_cube_toss.json"), {set});
+    return loaded.ok() ? std::string("accepted") : loaded.errors;
+  };
+  CHECK(
+      errors("identify.parameters.0.path=model.bodies.0.frictoin.0")
+          .find("identify.parameters.0.path: \"model.bodies.0.frictoin.0\" is not a differentiable number") !=
+      std::string::npos);
+  CHECK(errors("identify.parameters.1.path=model.bodies.0.friction.0").find("listed twice") !=
+        std::string::npos);
+  CHECK(errors("identify.noise=-1").find("identify.noise") != std::string::npos);
+  CHECK(errors("identify.method=newton").find("identify.method") != std::string::npos);
 }

@@ -604,3 +604,46 @@ TEST_CASE(
   named.name = "NVIDIA H100";
   CHECK(device_choice_label(sg::SweepDevice::automatic, named, 2) == "auto: GPU NVIDIA H100");
 }
+
+// The Identify tab: the scene's identify.parameters are fitted on the worker; steps arrive as they are taken,
+// the numbers reach the scene's truth and the figure shows the error falling; Esc cancels a running fit.
+TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they converge to the truth") {
+  auto app = make_app({"sweep.points=20"});
+  REQUIRE(app->wait_until_idle(60s));
+  app->identify();  // the toy lists no identify.parameters: a message, no job
+  CHECK(app->message().find("no identify.parameters") != std::string::npos);
+  CHECK_FALSE(app->animating());
+  REQUIRE(app->apply_preset("identify_cube"));
+  REQUIRE(app->wait_until_idle(120s));
+  app->identify();
+  REQUIRE(app->wait_until_idle(120s));
+  const IdentifySnapshot& fit = app->identification();
+  REQUIRE(fit.phase == SweepPhase::finished);
+  REQUIRE(fit.status == "ok");
+  REQUIRE(fit.paths.size() == 4);
+  REQUIRE(fit.steps.size() >= 3);
+  for (std::size_t j = 0; j < fit.paths.size(); ++j) {
+    CAPTURE(fit.paths[j]);
+    CHECK(fit.steps.front().values[j] == fit.start[j]);
+    CHECK(std::fabs(fit.steps.back().values[j] - fit.truth[j]) <= 0.01 * std::fabs(fit.truth[j]));
+  }
+  const sg::plot::Figure& figure = app->identify_panel().figure();
+  REQUIRE(figure.plots.size() == 2);
+  CHECK(figure.plots[0].series[0].y.size() == fit.steps.size());
+  CHECK(figure.plots[0].series[0].y.back() < 1e-6 * figure.plots[0].series[0].y.front());
+  CHECK(figure.plots[1].series.size() == 4);
+
+  // Cancel: a long Adam fit stops after its current step.
+  REQUIRE(app->set_path("identify.method", "adam"));
+  REQUIRE(app->set_path("identify.steps", 100000));
+  REQUIRE(app->wait_until_idle(120s));
+  app->identify();
+  for (int i = 0; i < 2000 && app->identification().steps.size() < 2; ++i) {
+    std::this_thread::sleep_for(5ms);
+    app->update(0.0f);
+  }
+  app->cancel();
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->identification().phase == SweepPhase::cancelled);
+  CHECK(app->identification().steps.size() < 1000);
+}

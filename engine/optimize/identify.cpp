@@ -1,0 +1,69 @@
+#include "engine/optimize/identify.hpp"
+
+#include <random>
+
+#include "engine/simulate/trajectory.hpp"
+
+namespace sg {
+
+bool synthetic_measurements(const Problem& problem, double noise, unsigned long seed, TrajectoryData* out,
+                            std::string* error) {
+  // The trajectory at the scene's own value of the swept parameter: the scene as written.
+  ProblemData<double> copy = problem.data;
+  const double* x = parameter_slot(copy, problem.sweep.parameter);
+  const Trajectory tr = simulate_trajectory(problem, x ? *x : problem.sweep.from);
+  if (tr.status != "ok") {
+    *error = "the scene's own run (the truth) failed: " + tr.status;
+    return false;
+  }
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, noise > 0.0 ? noise : 1.0);
+  const std::size_t stride = tr.layout == "rigid" ? 7 : 3;
+  *out = TrajectoryData{};
+  out->source = problem.name + " (synthetic)";
+  out->by_step.resize(tr.q.size());
+  for (std::size_t i = 0; i < tr.q.size(); ++i)
+    for (std::size_t b = 0; (b + 1) * stride <= tr.q[i].size(); ++b) {
+      PositionSample s;
+      s.body = static_cast<int>(b);
+      for (std::size_t k = 0; k < 3; ++k)
+        s.pos[k] = tr.q[i][b * stride + k] + (noise > 0.0 ? normal(rng) : 0.0);
+      out->by_step[i].push_back(s);
+      ++out->count;
+    }
+  return true;
+}
+
+IdentifySetup identify_setup(const Problem& problem) {
+  IdentifySetup setup;
+  setup.paths = problem.identify.paths;
+  setup.start = problem.identify.start;
+  ProblemData<double> copy = problem.data;
+  for (const std::string& p : setup.paths) {
+    const double* slot = parameter_slot(copy, p);
+    setup.truth.push_back(slot ? *slot : 0.0);
+  }
+  if (setup.paths.empty()) {
+    setup.status = "the scene lists no identify.parameters";
+    return setup;
+  }
+  std::string error;
+  if (!synthetic_measurements(problem, problem.identify.noise, problem.identify.seed, &setup.data, &error))
+    setup.status = error;
+  return setup;
+}
+
+FitSettings identify_settings(const Problem& problem) {
+  FitSettings s;
+  s.method = problem.identify.adam ? FitMethod::adam : FitMethod::lm;
+  s.steps = problem.identify.steps;
+  return s;
+}
+
+FitResult run_identification(const Problem& problem, const IdentifySetup& setup, const FitSettings& settings,
+                             const std::function<void(const FitStep&)>& on_step) {
+  ParameterGradient gradient(problem, setup.paths, &setup.data);
+  return fit_parameters(gradient, setup.start, settings, on_step);
+}
+
+}  // namespace sg

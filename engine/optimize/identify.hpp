@@ -1,0 +1,35 @@
+#pragma once
+// Identification as a scene describes it (identify.*, docs/identification.md): measurements synthesised
+// from the scene itself (its own values are the truth, plus identify.noise), then a fit of
+// identify.parameters from their start values (engine/optimize/fit.hpp). `softgrad fit` without --data and
+// the GUI's Identify tab both run it.
+#include <string>
+#include <vector>
+
+#include "engine/optimize/fit.hpp"
+
+namespace sg {
+
+struct IdentifySetup {
+  std::vector<std::string> paths;
+  std::vector<double> truth, start;  // the scene's values of the paths, and where the fit starts
+  TrajectoryData data;
+  std::string status = "ok";  // or why the measurements could not be made
+};
+
+// The scene's body positions at every output time, each coordinate with Gaussian noise of standard
+// deviation `noise` metres. False (with *error) when the simulation fails.
+bool synthetic_measurements(const Problem& problem, double noise, unsigned long seed, TrajectoryData* out,
+                            std::string* error);
+
+// The paths, truth, start values and synthetic measurements of the scene's identify section.
+IdentifySetup identify_setup(const Problem& problem);
+
+// identify.method and identify.steps as fit settings.
+FitSettings identify_settings(const Problem& problem);
+
+// The fit of setup.paths to setup.data from setup.start; on_step sees every step as it is taken.
+FitResult run_identification(const Problem& problem, const IdentifySetup& setup, const FitSettings& settings,
+                             const std::function<void(const FitStep&)>& on_step);
+
+}  // namespace sg

@@ -1,0 +1,79 @@
+#include "gui/identify_worker.hpp"
+
+namespace sg::gui {
+
+void IdentifyWorker::submit(std::shared_ptr<const Problem> problem) {
+  {
+    std::lock_guard lock(mutex_);
+    shared_.phase = SweepPhase::waiting;
+    ++shared_.version;
+  }
+  job_.submit(
+      [this, problem = std::move(problem)](const std::atomic<bool>& cancel) { run(problem, cancel); });
+}
+
+void IdentifyWorker::cancel() {
+  job_.cancel();
+  std::lock_guard lock(mutex_);
+  if (shared_.phase == SweepPhase::waiting) {
+    shared_.phase = shared_.problem ? SweepPhase::cancelled : SweepPhase::idle;
+    ++shared_.version;
+  }
+}
+
+void IdentifyWorker::publish(SweepPhase phase, const std::string& status) {
+  std::lock_guard lock(mutex_);
+  shared_.phase = phase;
+  shared_.status = status;
+  ++shared_.version;
+}
+
+void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const std::atomic<bool>& cancel) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  {
+    std::lock_guard lock(mutex_);
+    shared_ = IdentifySnapshot{shared_.version + 1, SweepPhase::running, problem};
+  }
+  // The truth's own run makes the measurements: a scene whose run fails has none to fit.
+  const IdentifySetup setup = identify_setup(*problem);
+  {
+    std::lock_guard lock(mutex_);
+    shared_.paths = setup.paths;
+    shared_.truth = setup.truth;
+    shared_.start = setup.start;
+    ++shared_.version;
+  }
+  if (setup.status != "ok") return publish(SweepPhase::finished, setup.status);
+  FitSettings settings = identify_settings(*problem);
+  settings.cancel = &cancel;
+  FitResult result;
+  try {
+    result = run_identification(*problem, setup, settings, [&](const FitStep& step) {
+      std::lock_guard lock(mutex_);
+      shared_.steps.push_back(step);
+      shared_.elapsed_seconds = elapsed();
+      ++shared_.version;
+    });
+  } catch (const std::exception& e) {  // a path the engine refuses (the scene's checks should catch it first)
+    return publish(SweepPhase::finished, e.what());
+  }
+  std::lock_guard lock(mutex_);
+  shared_.status = result.status;
+  shared_.stopped = result.stopped;
+  shared_.runs = result.runs;
+  shared_.elapsed_seconds = elapsed();
+  shared_.phase = result.stopped == "cancelled" ? SweepPhase::cancelled : SweepPhase::finished;
+  ++shared_.version;
+}
+
+bool IdentifyWorker::snapshot(IdentifySnapshot* out) const {
+  std::lock_guard lock(mutex_);
+  if (out->version == shared_.version) return false;
+  *out = shared_;
+  return true;
+}
+
+}  // namespace sg::gui

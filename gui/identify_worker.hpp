@@ -1,0 +1,47 @@
+#pragma once
+// Runs the scene's identification (engine/optimize/identify.hpp) on a worker thread for the Identify tab:
+// every fit step is published as it is taken, a new request or cancel() stops the running fit after its
+// current step, the UI thread only copies snapshots.
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/optimize/identify.hpp"
+#include "gui/background_job.hpp"
+#include "gui/sweep_worker.hpp"
+
+namespace sg::gui {
+
+struct IdentifySnapshot {
+  long version = 0;  // increases with every published change
+  SweepPhase phase = SweepPhase::idle;
+  std::shared_ptr<const Problem> problem;  // what the fit ran for
+  std::vector<std::string> paths;
+  std::vector<double> truth, start;
+  std::vector<FitStep> steps;  // as taken so far
+  std::string status = "ok";   // or why the fit (or its measurements) failed
+  std::string stopped;         // why a finished fit stopped
+  long runs = 0;               // simulations it took
+  double elapsed_seconds = 0.0;
+};
+
+class IdentifyWorker {
+ public:
+  void submit(std::shared_ptr<const Problem> problem);
+  void cancel();
+  bool busy() const { return job_.busy(); }
+  bool wait_idle(std::chrono::milliseconds timeout) const { return job_.wait_idle(timeout); }
+  // Copies the shared state into *out when it changed since out->version; true when copied.
+  bool snapshot(IdentifySnapshot* out) const;
+
+ private:
+  void run(const std::shared_ptr<const Problem>& problem, const std::atomic<bool>& cancel);
+  void publish(SweepPhase phase, const std::string& status);
+  mutable std::mutex mutex_;
+  IdentifySnapshot shared_;
+  BackgroundJob job_;  // last member: its thread stops before the state above goes away
+};
+
+}  // namespace sg::gui
