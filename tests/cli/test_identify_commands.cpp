@@ -68,6 +68,26 @@ TEST_CASE("fit recovers the cube's parameters from the positions simulate writes
   CHECK(j["path"].back()["loss"].get<double>() < 1e-12);
 }
 
+TEST_CASE("fit without --data and --wrt runs the scene's identify section and draws it") {
+  const std::string out = temp("identify.json"), svg = temp("identify.svg");
+  const auto r = run_softgrad("fit " + scene("identify_cube_toss.json") + " --out " + out + " --svg " + svg);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("rel. error") != std::string::npos);  // the truth is known: errors against it
+  const auto j = read_json(out);
+  REQUIRE(j["parameters"].size() == 4);
+  CHECK(j["start"][0].get<double>() == 0.4);  // identify.parameters.0.start, not the scene's 0.6
+  CHECK(j["fitted"][0].get<double>() == doctest::Approx(0.6).epsilon(1e-4));
+  CHECK(j["fitted"][3].get<double>() == doctest::Approx(1.5).epsilon(1e-4));
+  std::ifstream drawn(svg);
+  const std::string text((std::istreambuf_iterator<char>(drawn)), std::istreambuf_iterator<char>());
+  CHECK(text.find("relative error against the truth") != std::string::npos);
+  // A scene without an identify section needs --wrt.
+  const auto none = run_softgrad("fit " + scene("toss_box_diffmjx.json"));
+  CHECK(none.exit_code == 2);
+  CHECK(none.output.find("identify.parameters") != std::string::npos);
+}
+
 TEST_CASE("fit refuses bad data files with the file and line") {
   const std::string bad = temp("bad.csv");
   std::ofstream(bad) << "t,body,x,y,z\n0,0,0,0,0.1\n0.013,0,0,0,0.1\n";
