@@ -26,6 +26,7 @@ struct FitArgs {
   FitSettings settings;
   int steps = -1;      // -1: identify.steps
   std::string method;  // "": identify.method
+  std::string gradient = "auto";
   int print_every = 1;
   std::string out, svg;
 };
@@ -94,6 +95,9 @@ int run(const FitArgs& args) {
   settings.tolerance = args.settings.tolerance;
   if (!args.method.empty()) settings.method = args.method == "adam" ? FitMethod::adam : FitMethod::lm;
   if (args.steps >= 0) settings.steps = args.steps;
+  // auto: reverse mode once it is cheaper than ceil(P / 4) forward runs, where the scene allows it.
+  settings.reverse = args.gradient == "reverse" || (args.gradient == "auto" && paths.size() > 12 &&
+                                                    !problem->integrator.through_controller);
   const std::vector<double> start = from_scene ? setup.start : eval->initial_values();
   const std::string source = synthetic ? setup.data.source : args.data;
   std::printf("fitting %zu parameters to %ld samples of %s (mean squared position error, m^2)\n",
@@ -169,6 +173,10 @@ void register_fit(CLI::App& app, int& exit_code) {
                   "lm: Levenberg-Marquardt on the position errors; adam: gradient descent (default: "
                   "identify.method)")
       ->check(CLI::IsMember({"lm", "adam"}));
+  cmd->add_option(
+         "--gradient", args->gradient,
+         "adam: the gradient by forward or reverse mode; auto (default): reverse beyond 12 parameters")
+      ->check(CLI::IsMember({"auto", "forward", "reverse"}));
   cmd->add_option("--steps", args->steps, "Iterations (default: identify.steps)")
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--tolerance", args->settings.tolerance,

@@ -39,7 +39,7 @@ FitResult fit_adam(ParameterGradient& gradient, const std::vector<double>& start
   double lr = settings.lr;
   result.stopped = "steps";
   for (int it = 0; it <= settings.steps; ++it) {
-    const ObjectiveGradient g = gradient.forward(x);
+    const ObjectiveGradient g = settings.reverse ? gradient.reverse(x) : gradient.forward(x);
     result.runs += g.runs;
     FitStep step{it, g.loss, x, g.grad};
     result.path.push_back(step);

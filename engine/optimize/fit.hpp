@@ -31,6 +31,9 @@ struct FitSettings {
   double tolerance = 0.0;                     // stop once the objective is at or below this
   double lambda = 1e-3;                       // lm: the first damping
   const std::atomic<bool>* cancel = nullptr;  // when set and true, the fit stops after the current step
+  // adam: the gradient by reverse mode (one checkpointed taped run) instead of forward mode (ceil(P / 4)
+  // runs of four lanes); worth it beyond about 12 parameters (docs/benchmarks.md).
+  bool reverse = false;
 };
 
 struct FitStep {
