@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/scene/readable_path.hpp"
+#include "gui/figure_row.hpp"
 #include "plots/sweep_figures/identification_figure.hpp"
 
 namespace sg::gui {
@@ -119,17 +120,7 @@ IdentifyPanelEvents IdentifyPanel::draw(ImVec2 size) {
               spec.noise);
   draw_status();
   draw_table();
-  if (figure_.plots.empty()) return events;
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float used = ImGui::GetCursorScreenPos().y - top_left.y;
-  const std::size_t n = figure_.plots.size();
-  const float width = (size.x - static_cast<float>(n - 1) * style.ItemSpacing.x) / static_cast<float>(n);
-  const float height = std::max(size.y - used - style.ItemSpacing.y, 60.0f);
-  for (std::size_t i = 0; i < n && i < views_.size(); ++i) {
-    if (i > 0) ImGui::SameLine();
-    plot::draw_plot_imgui(("identify" + std::to_string(i)).c_str(), figure_.plots[i], views_[i],
-                          ImVec2(width, height));
-  }
+  draw_figure_row("identify", figure_, views_, size, top_left);
   return events;
 }
 

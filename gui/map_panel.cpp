@@ -6,6 +6,7 @@
 
 #include "engine/scene/path.hpp"
 #include "engine/scene/readable_path.hpp"
+#include "gui/figure_row.hpp"
 #include "plots/sweep_figures/sweep2d_figure.hpp"
 
 namespace sg::gui {
@@ -137,16 +138,7 @@ MapPanelEvents MapPanel::draw(ImVec2 size) {
   ImGui::TextDisabled(
       "%s%s  |  click a map to open that point", progress,
       snapshot_.problem && snapshot_.problem != live_ ? " (computed for earlier settings)" : "");
-  if (figure_.plots.empty()) return events;
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float used = ImGui::GetCursorScreenPos().y - top_left.y;
-  const std::size_t n = figure_.plots.size();
-  const float width = (size.x - static_cast<float>(n - 1) * style.ItemSpacing.x) / static_cast<float>(n);
-  const float height = std::max(size.y - used - style.ItemSpacing.y, 60.0f);
-  for (std::size_t i = 0; i < n && i < views_.size(); ++i) {
-    if (i > 0) ImGui::SameLine();
-    const plot::PlotInteraction in = plot::draw_plot_imgui(
-        ("map" + std::to_string(i)).c_str(), figure_.plots[i], views_[i], ImVec2(width, height));
+  for (const plot::PlotInteraction& in : draw_figure_row("map", figure_, views_, size, top_left)) {
     if (in.clicked) {
       events.clicked = std::make_pair(in.clicked_x, in.clicked_y);
       events.y_path = snapshot_.result.y.path;

@@ -2,6 +2,7 @@
 // Builds problems for tests from the shipped scenes or inline JSON, failing the test on load errors.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,20 @@ inline Problem from_json(const nlohmann::json& doc) {
   INFO(loaded.errors);
   REQUIRE(loaded.ok());
   return *loaded.problem;
+}
+
+// Calls fn(name, problem) for every shipped scene that loads here (MJCF scenes need libmujoco), with the
+// scene's name captured for failure messages.
+template <class F>
+void for_each_shipped_scene(F&& fn) {
+  for (const auto& entry : std::filesystem::directory_iterator(SOFTGRAD_SOURCE_DIR "/scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string name = entry.path().filename().string();
+    CAPTURE(name);
+    const ProblemLoad loaded = load_problem_file(entry.path().string());
+    if (!loaded.ok()) continue;
+    fn(name, *loaded.problem);
+  }
 }
 
 }  // namespace sg::test

@@ -44,25 +44,19 @@ ObjectiveGradient reverse_with(ParameterGradient& g, long segment_steps) {
 }  // namespace
 
 TEST_CASE("checkpointed reverse mode gives the whole tape's gradient on every shipped scene") {
-  for (const auto& entry : std::filesystem::directory_iterator(SOFTGRAD_SOURCE_DIR "/scenes")) {
-    if (entry.path().extension() != ".json") continue;
-    const std::string name = entry.path().filename().string();
-    CAPTURE(name);
-    const ProblemLoad loaded = load_problem_file(entry.path().string());
-    if (!loaded.ok()) continue;  // MJCF scenes without libmujoco
-    const Problem& p = *loaded.problem;
+  test::for_each_shipped_scene([](const std::string&, const Problem& p) {
     ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
     const ObjectiveGradient whole = reverse_with(g, 0);
     CHECK(g.segments() == 1);
-    // One step per segment (every step a checkpoint), a prime that cuts output intervals anywhere, the
-    // default.
+    // One step per segment (every step a checkpoint), a prime that cuts output intervals anywhere, and
+    // segments longer than the default.
     for (long k : {1L, 7L, 32L}) {
       CAPTURE(k);
       const ObjectiveGradient pieces = reverse_with(g, k);
       CHECK(g.segments() == (whole.stats.accepted + k - 1) / k);
       check_same_gradient(whole, pieces, g.paths());
     }
-  }
+  });
 }
 
 TEST_CASE("checkpointed reverse mode covers the fixed-step solvers on contact") {

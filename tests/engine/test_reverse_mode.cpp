@@ -50,19 +50,14 @@ TEST_CASE("the tape differentiates every elementary operation as forward mode do
 TEST_CASE("a dual run takes exactly the steps and values of a double run on every shipped scene") {
   // Divisions once rounded differently in duals (a * (1/b)); adaptive error estimates amplified the ulp into
   // different step sequences, so forward-mode AD differentiated a slightly different run than FD measured.
-  for (const auto& entry : std::filesystem::directory_iterator(SOFTGRAD_SOURCE_DIR "/scenes")) {
-    if (entry.path().extension() != ".json") continue;
-    const std::string name = entry.path().filename().string();
-    CAPTURE(name);
-    const ProblemLoad loaded = load_problem_file(entry.path().string());
-    if (!loaded.ok()) continue;  // MJCF scenes without libmujoco
-    PointEvaluator eval(*loaded.problem);
-    const double x = loaded.problem->sweep.value_at(loaded.problem->sweep.points / 3);
+  test::for_each_shipped_scene([](const std::string&, const Problem& p) {
+    PointEvaluator eval(p);
+    const double x = p.sweep.value_at(p.sweep.points / 3);
     const LossSample dual = eval.loss_and_grad(x), plain = eval.loss_only(x);
     CHECK(dual.stats.accepted == plain.stats.accepted);
     CHECK(dual.stats.rejected == plain.stats.rejected);
     CHECK(dual.loss == plain.loss);
-  }
+  });
 }
 
 TEST_CASE("reverse mode gives forward mode's gradient of every parameter on every shipped scene") {
@@ -70,13 +65,7 @@ TEST_CASE("reverse mode gives forward mode's gradient of every parameter on ever
   // applies the contact solve's implicit derivative through an explicit H^-1, forward mode through the
   // Cholesky factor; that rounding, carried through hundreds of stiff contact steps, measured 3e-10 at most
   // (the box toss's solref.1).
-  for (const auto& entry : std::filesystem::directory_iterator(SOFTGRAD_SOURCE_DIR "/scenes")) {
-    if (entry.path().extension() != ".json") continue;
-    const std::string name = entry.path().filename().string();
-    CAPTURE(name);
-    const ProblemLoad loaded = load_problem_file(entry.path().string());
-    if (!loaded.ok()) continue;
-    const Problem& p = *loaded.problem;
+  test::for_each_shipped_scene([](const std::string&, const Problem& p) {
     ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
     const std::vector<double> x = g.initial_values();
     const ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x);
@@ -90,7 +79,7 @@ TEST_CASE("reverse mode gives forward mode's gradient of every parameter on ever
       CAPTURE(rev.grad[j]);
       CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-9 * std::max(std::fabs(fwd.grad[j]), 1e-3));
     }
-  }
+  });
 }
 
 TEST_CASE("reverse mode refuses step sizes differentiated through the controller") {
