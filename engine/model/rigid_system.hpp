@@ -69,7 +69,9 @@ class RigidSystem {
     const CfdParams<S>& cfd = model_->cfd;
     if (!cfd.enabled) return simulated_accelerations(y, false, acc, true);
     if (!cfd.straight_through) return simulated_accelerations(y, true, acc, true);
-    simulated_accelerations(y, false, acc, true);
+    // The simulated model's derivatives would be replaced by the surrogate's: its solve gives values only
+    // (the same values), which saves the implicit derivative of a solve whose derivative nobody reads.
+    simulated_accelerations(y, false, acc, !has_derivatives_v<S>);
     if constexpr (has_derivatives_v<S>) {
       // The surrogate only supplies derivatives: solved afresh each time, never part of the mode, from the
       // contacts the simulated model just collected (out to the CFD width).
