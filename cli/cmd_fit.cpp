@@ -59,14 +59,6 @@ int run(const FitArgs& args) {
     if (setup.paths.size() == 1 && setup.paths[0] == "all") setup.paths = all_gradient_paths(*problem, false);
   }
   const bool synthetic = args.data.empty();
-  if (synthetic && setup.status != "ok" && !from_scene) {
-    std::string error;  // identify_setup made none without identify.parameters
-    if (!synthetic_measurements(*problem, problem->identify.noise, problem->identify.seed, &setup.data,
-                                &error))
-      setup.status = error;
-    else
-      setup.status = "ok";
-  }
   if (synthetic && setup.status != "ok") {
     std::fprintf(stderr, "%s: %s\n", args.scene.scene.c_str(), setup.status.c_str());
     return kExitFailed;

@@ -43,10 +43,6 @@ IdentifySetup identify_setup(const Problem& problem) {
     const double* slot = parameter_slot(copy, p);
     setup.truth.push_back(slot ? *slot : 0.0);
   }
-  if (setup.paths.empty()) {
-    setup.status = "the scene lists no identify.parameters";
-    return setup;
-  }
   std::string error;
   if (!synthetic_measurements(problem, problem.identify.noise, problem.identify.seed, &setup.data, &error))
     setup.status = error;

@@ -22,7 +22,8 @@ struct IdentifySetup {
 bool synthetic_measurements(const Problem& problem, double noise, unsigned long seed, TrajectoryData* out,
                             std::string* error);
 
-// The paths, truth, start values and synthetic measurements of the scene's identify section.
+// The paths, truth and start values of the scene's identify section (empty when it lists none) and the
+// synthetic measurements (also for a scene that lists none: `fit --wrt` fits them too).
 IdentifySetup identify_setup(const Problem& problem);
 
 // identify.method and identify.steps as fit settings.
