@@ -1,6 +1,7 @@
 // softgrad gradient: the loss and its derivative with respect to every requested scene number at once
 // (forward mode with several tangent lanes per run, reverse mode with a tape, central finite differences, or
 // several side by side).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -32,6 +33,33 @@ double relative_difference(double a, double b) {
   return scale > 0.0 ? std::fabs(a - b) / scale : 0.0;
 }
 
+// Backsolve's known failure: the state integrated backwards does not come back to the initial state
+// (dissipative or switching contact), and the adjoint then follows another path.
+// At located contact switches the force may jump (damping at onset and separation), and the continuous
+// adjoint has no jump term there.
+void warn_if_not_retraced(const std::vector<std::string>& modes,
+                          const std::vector<ObjectiveGradient>& results, const ParameterGradient& eval) {
+  constexpr double kRetraced = 1e3;  // tolerances: a smooth run comes back within a few hundred at most
+  const auto it = std::find(modes.begin(), modes.end(), "backsolve");
+  if (it == modes.end()) return;
+  const long switches = results[static_cast<std::size_t>(it - modes.begin())].stats.events;
+  if (switches > 0)
+    std::fprintf(stderr,
+                 "note: backsolve: the run crossed %ld contact switches; where the contact force jumps there "
+                 "(damping at onset and separation) the continuous adjoint has no jump term, so derivatives "
+                 "with respect to numbers that move a switch can be wrong (compare --mode all)\n",
+                 switches);
+  const double e = eval.backsolve_reconstruction();
+  if (!(e > kRetraced)) return;
+  std::fprintf(
+      stderr,
+      "warning: backsolve: the state integrated backwards ends %.3g tolerances away from the initial "
+      "state: the backward solve did not retrace the run (dissipative or switching contact), so its "
+      "gradient follows another path and may be wrong; reverse mode (--mode reverse) is exact for "
+      "the discrete run\n",
+      e);
+}
+
 int run(const GradientArgs& args) {
   std::optional<Problem> problem = load_scene_or_report(args.scene);
   if (!problem) return kExitBadInput;
@@ -61,6 +89,8 @@ int run(const GradientArgs& args) {
   std::vector<std::string> modes;
   if (args.mode == "both")
     modes = {"forward", "fd"};
+  else if (args.mode == "all" && is_adaptive(problem->integrator.method))
+    modes = {"forward", "reverse", "backsolve", "fd"};
   else if (args.mode == "all")
     modes = {"forward", "reverse", "fd"};
   else
@@ -71,6 +101,7 @@ int run(const GradientArgs& args) {
     const auto t0 = std::chrono::steady_clock::now();
     if (m == "forward") results.push_back(eval->forward(x));
     if (m == "reverse") results.push_back(eval->reverse(x));
+    if (m == "backsolve") results.push_back(eval->backsolve(x));
     if (m == "fd") results.push_back(eval->finite_difference(x, eps));
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
@@ -82,6 +113,12 @@ int run(const GradientArgs& args) {
     if (modes[c] == "reverse")
       std::printf("; reverse: 1 run replayed on the tape in %ld segments, %.1f MB", eval->segments(),
                   eval->tape_bytes() / 1e6);
+    if (modes[c] == "backsolve")
+      std::printf(
+          "; backsolve: %ld accepted and %ld rejected steps backwards, the state back at t = 0 within "
+          "%.3g x tolerance",
+          eval->backsolve_stats().accepted, eval->backsolve_stats().rejected,
+          eval->backsolve_reconstruction());
     if (modes[c] == "fd") std::printf("; fd: %ld runs, step %g x |value|", results[c].runs, eps);
     std::printf(", %.3f s", seconds[c]);
   }
@@ -111,6 +148,7 @@ int run(const GradientArgs& args) {
   for (std::size_t c = 0; c < modes.size() && status == "ok"; ++c)
     if (results[c].status != "ok") status = modes[c] + ": " + results[c].status;
   if (status != "ok") std::fprintf(stderr, "%s\n", status.c_str());
+  warn_if_not_retraced(modes, results, *eval);
   if (!args.out.empty()) {
     const nlohmann::json out = {
         {"scene", problem->name}, {"mode", args.mode},  {"loss", number_or_null(main.loss)}, {"fd_eps", eps},
@@ -135,9 +173,11 @@ void register_gradient(CLI::App& app, int& exit_code) {
                   "differentiable number of the scene")
       ->required();
   cmd->add_option("--mode", args->mode,
-                  "forward (tangent lanes), reverse (one taped run), fd (central differences), both (forward "
-                  "and fd side by side) or all (forward, reverse and fd)")
-      ->check(CLI::IsMember({"forward", "reverse", "fd", "both", "all"}));
+                  "forward (tangent lanes), reverse (one run replayed on a tape from checkpoints), backsolve "
+                  "(the continuous adjoint, integrated backwards; adaptive solvers; can be wrong on stiff "
+                  "contact), fd (central differences), both (forward and fd side by side) or all (forward, "
+                  "reverse, backsolve where the solver is adaptive, and fd)")
+      ->check(CLI::IsMember({"forward", "reverse", "backsolve", "fd", "both", "all"}));
   cmd->add_option("--fd-eps", args->fd_eps,
                   "Relative finite-difference step: h = eps |value| (eps where the value is 0); default "
                   "gradient.fd_eps");

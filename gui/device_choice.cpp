@@ -36,7 +36,7 @@ std::optional<SweepDevice> draw_device_choice(SweepDevice current, const CudaDev
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Where sweep points run. The GPU runs one point per thread through the same engine\n"
-        "code; randomized smoothing and reverse mode always run on the CPU.%s%s",
+        "code; randomized smoothing, reverse mode and backsolve always run on the CPU.%s%s",
         gpu.available ? "" : "\nGPU: ", gpu.available ? "" : gpu.reason.c_str());
   return picked;
 }

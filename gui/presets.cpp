@@ -177,6 +177,15 @@ std::span<const Preset> preset_table() {
        "DiffMJX's appendix corner case: only the ball-ball contact, no table. With CFD the derivative ODE is "
        "stiff and the frozen adaptive steps give oscillating gradients; compare the AD curve with FD.",
        0.2},
+      {"billiards_nogravity_backsolve",
+       "Billiards: backsolve",
+       "billiards_nogravity.json",
+       {"gradient.mode=backsolve"},
+       "The same corner case with the continuous adjoint (DiffMJX Fig. S3): state and adjoint integrated "
+       "backwards in time instead of differentiating the frozen steps. The AD curve is smooth where the "
+       "unrolled one oscillates. Backsolve can be wrong on damped or switching contact (the state is not "
+       "retraced backwards): compare with FD, and see gradient.mode's tooltip.",
+       0.2},
       {"identify_cube",
        "Identify: cube",
        "identify_cube_toss.json",

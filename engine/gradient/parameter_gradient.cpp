@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "engine/gradient/backsolve_adjoint.hpp"
 #include "engine/gradient/checkpointed_adjoint.hpp"
 #include "engine/gradient/point_eval.hpp"
 #include "engine/scene/suggest.hpp"
@@ -133,17 +134,8 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
         "use forward mode)";
     return out;
   }
-  if (!ws_rev_) ws_rev_ = std::make_unique<SimWorkspace<Rev>>();
-  RevTape& tape = RevTape::current();
-  tape.clear();
-  tape.reserve(static_cast<std::size_t>(tape_nodes_) + static_cast<std::size_t>(tape_nodes_) / 4 + 1024);
-  auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
-  std::vector<int> leaf(n);
-  for (std::size_t j = 0; j < n; ++j) {
-    Rev& slot = parameter_at(*pd, offset_rev_[j]);
-    slot = Rev::variable(values[j]);
-    leaf[j] = slot.i;
-  }
+  std::vector<int> leaf;
+  const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(values, &leaf);
   AdjointRun r;
   if (data_) {
     DataMismatch<Rev> obs;
@@ -158,7 +150,7 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
         [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); }, leaf,
         checkpoint_steps_);
   }
-  tape.clear();
+  RevTape::current().clear();
   out.runs = 1;
   out.stats = r.stats;
   tape_nodes_ = r.peak_nodes;
@@ -169,13 +161,83 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
     return out;
   }
   out.loss = r.loss;
-  for (std::size_t j = 0; j < n; ++j) {
-    out.grad[j] = r.grad[j];
+  copy_gradient(r.grad, out);
+  return out;
+}
+
+std::unique_ptr<ProblemData<Rev>> ParameterGradient::taped_problem(const std::vector<double>& values,
+                                                                   std::vector<int>* leaves) {
+  if (!ws_rev_) ws_rev_ = std::make_unique<SimWorkspace<Rev>>();
+  RevTape& tape = RevTape::current();
+  tape.clear();
+  tape.reserve(static_cast<std::size_t>(tape_nodes_) + static_cast<std::size_t>(tape_nodes_) / 4 + 1024);
+  auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
+  leaves->assign(paths_.size(), 0);
+  for (std::size_t j = 0; j < paths_.size(); ++j) {
+    Rev& slot = parameter_at(*pd, offset_rev_[j]);
+    slot = Rev::variable(values[j]);
+    (*leaves)[j] = slot.i;
+  }
+  return pd;
+}
+
+void ParameterGradient::copy_gradient(const std::vector<double>& grad, ObjectiveGradient& out) const {
+  for (std::size_t j = 0; j < paths_.size(); ++j) {
+    out.grad[j] = grad[j];
     if (!std::isfinite(out.grad[j]) && out.status == "ok") {
       out.stats.status = Status::nonfinite_gradient;
       out.status = "nonfinite_gradient: d loss / d " + paths_[j] + " overflowed";
     }
   }
+}
+
+ObjectiveGradient ParameterGradient::backsolve(const std::vector<double>& values) {
+  ObjectiveGradient out;
+  out.grad.assign(paths_.size(), kNaN);
+  out.loss = kNaN;
+  out.runs = 1;
+  reconstruction_ = kNaN;
+  backward_ = SolveStats{};
+  if (!is_adaptive(integrator_.method)) {
+    out.status = "backsolve needs an adaptive integrator (integrator.type = tsit5, dopri5 or bosh3)";
+    return out;
+  }
+  if (integrator_.through_controller) {
+    out.status = "backsolve differentiates frozen step sizes: set gradient.through_controller=false";
+    return out;
+  }
+  std::vector<int> leaf;
+  const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(values, &leaf);
+  BacksolveRun r;
+  if (data_) {
+    DataMismatch<Rev> obs;
+    obs.data = data_;
+    r = backsolve_adjoint(
+        *pd, integrator_, *ws_rev_, obs,
+        [](const auto&, const Rev*, DataMismatch<Rev>& o) { return o.mean(); }, leaf);
+  } else {
+    NullObserver obs;
+    r = backsolve_adjoint(
+        *pd, integrator_, *ws_rev_, obs,
+        [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); },
+        leaf);
+  }
+  RevTape::current().clear();
+  out.stats = r.forward;
+  backward_ = r.backward;
+  reconstruction_ = r.reconstruction_error;
+  if (r.forward.status != Status::ok) {
+    out.status = describe_failure(r.forward);
+    return out;
+  }
+  out.loss = r.loss;
+  if (r.backward.status != Status::ok) {
+    out.status = std::string("the backward (adjoint) solve: ") + status_name(r.backward.status) + " after " +
+                 std::to_string(r.backward.accepted) + " accepted and " +
+                 std::to_string(r.backward.rejected) + " rejected steps";
+    return out;
+  }
+  copy_gradient(r.grad, out);
   return out;
 }
 

@@ -54,6 +54,13 @@ class ParameterGradient {
   // segment, backwards (engine/gradient/checkpointed_adjoint.hpp). Refuses (status)
   // integrator.through_controller, whose step-size derivatives only forward mode carries.
   ObjectiveGradient reverse(const std::vector<double>& values);
+  // The continuous adjoint (engine/gradient/backsolve_adjoint.hpp): a values-only run, then the state and
+  // the adjoint integrated backwards together. Adaptive solvers with frozen steps only (status otherwise).
+  // Can be wrong on stiff contact: backsolve_reconstruction() says how far the state integrated back ends
+  // from the initial state (in units of the tolerance; about 1 where the backward solve retraced the run).
+  ObjectiveGradient backsolve(const std::vector<double>& values);
+  double backsolve_reconstruction() const { return reconstruction_; }
+  const SolveStats& backsolve_stats() const { return backward_; }
   // Accepted steps per taped segment (gradient.checkpoint_steps; 0: the whole run on one tape).
   void set_checkpoint_steps(long steps) { checkpoint_steps_ = steps; }
   // The last reverse run: the largest tape (nodes), the memory it needed (the tape's nodes and adjoints and
@@ -81,6 +88,12 @@ class ParameterGradient {
   std::unique_ptr<SimWorkspace<Rev>> ws_rev_;
   long tape_nodes_ = 0, segments_ = 0, checkpoint_steps_ = 8;
   std::size_t tape_bytes_ = 0;
+  double reconstruction_ = 0.0;
+  SolveStats backward_;
+  // The problem on a cleared tape with the parameters as its variables; their nodes in *leaves.
+  void copy_gradient(const std::vector<double>& grad, ObjectiveGradient& out) const;
+  std::unique_ptr<ProblemData<Rev>> taped_problem(const std::vector<double>& values,
+                                                  std::vector<int>* leaves);
   IntegratorSettings integrator_;
   const TrajectoryData* data_;
   std::unique_ptr<SimWorkspace<double>> ws_double_;

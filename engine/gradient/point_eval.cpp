@@ -1,5 +1,6 @@
 #include "engine/gradient/point_eval.hpp"
 
+#include "engine/gradient/backsolve_adjoint.hpp"
 #include "engine/gradient/checkpointed_adjoint.hpp"
 #include "engine/gradient/reference.hpp"
 
@@ -49,7 +50,9 @@ PointEvaluator::PointEvaluator(const Problem& problem)
   for (double& w : noise_) w = normal(rng);
 }
 
-LossSample PointEvaluator::loss_and_grad_reverse(double x, const IntegratorSettings& cfg) {
+// The problem on the tape with the swept number as its one variable (a cleared tape, reserved from the last
+// run's size); *leaf is its node.
+std::unique_ptr<ProblemData<Rev>> PointEvaluator::taped_problem(double x, int* leaf) {
   if (!base_rev_) {
     base_rev_ = std::make_unique<ProblemData<Rev>>(convert_problem<Rev>(base_));
     offset_rev_ = slot_offset(*base_rev_, sweep_parameter_);
@@ -61,19 +64,48 @@ LossSample PointEvaluator::loss_and_grad_reverse(double x, const IntegratorSetti
   auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
   Rev& slot = parameter_at(*pd, offset_rev_);
   slot = Rev::variable(x);
+  *leaf = slot.i;
+  return pd;
+}
+
+LossSample PointEvaluator::loss_and_grad_reverse(double x, const IntegratorSettings& cfg) {
+  int leaf = 0;
+  const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(x, &leaf);
   NullObserver obs;
   const AdjointRun run = checkpointed_adjoint(
       *pd, cfg, *ws_rev_, obs,
-      [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); },
-      {slot.i}, gradient_.checkpoint_steps);
-  tape.clear();
+      [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); }, {leaf},
+      gradient_.checkpoint_steps);
+  RevTape::current().clear();
   tape_hint_ = run.peak_nodes;
+  return taped_sample(run.stats, run.loss, run.grad[0]);
+}
+
+LossSample PointEvaluator::loss_and_grad_backsolve(double x, const IntegratorSettings& cfg) {
+  int leaf = 0;
+  const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(x, &leaf);
+  NullObserver obs;
+  const BacksolveRun run = backsolve_adjoint(
+      *pd, cfg, *ws_rev_, obs,
+      [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); },
+      {leaf});
+  tape_hint_ = RevTape::current().size();
+  RevTape::current().clear();
+  SolveStats stats = run.forward;
+  if (stats.status == Status::ok && run.backward.status != Status::ok) {
+    stats.status = run.backward.status;  // the adjoint's solve failed: the gradient is missing
+    stats.t = 0.0;
+  }
+  return taped_sample(stats, run.loss, run.grad[0]);
+}
+
+LossSample PointEvaluator::taped_sample(const SolveStats& stats, double loss, double grad) {
   LossSample out;
-  out.stats = run.stats;
-  out.loss = run.stats.status == Status::ok ? run.loss : kNaN;
+  out.stats = stats;
+  out.loss = stats.status == Status::ok ? loss : kNaN;
   out.grad = kNaN;
-  if (run.stats.status == Status::ok) {
-    out.grad = run.grad[0];
+  if (stats.status == Status::ok) {
+    out.grad = grad;
     if (!std::isfinite(out.grad)) out.stats.status = Status::nonfinite_gradient;
   }
   return out;
@@ -85,6 +117,7 @@ LossSample PointEvaluator::loss_and_grad(double x) {
 
 LossSample PointEvaluator::ad(double x, const IntegratorSettings& cfg) {
   if (gradient_.reverse) return loss_and_grad_reverse(x, cfg);
+  if (gradient_.backsolve) return loss_and_grad_backsolve(x, cfg);
   return dual_run(x, cfg);
 }
 

@@ -40,7 +40,7 @@ class PointEvaluator {
   explicit PointEvaluator(const Problem& problem);
 
   PointResult evaluate(double x);
-  LossSample loss_and_grad(double x);  // one Dual<1> run, or a taped run with gradient.mode = reverse
+  LossSample loss_and_grad(double x);  // one Dual<1> run, or by gradient.mode's reverse or backsolve
   LossSample loss_only(double x);      // one double run
 
   // The runs of evaluate_point (engine/gradient/point_core.hpp) with the given integrator settings.
@@ -58,8 +58,11 @@ class PointEvaluator {
   std::ptrdiff_t offset_double_ = 0, offset_dual_ = 0;
   std::unique_ptr<SimWorkspace<double>> ws_double_;
   std::unique_ptr<SimWorkspace<Dual1>> ws_dual_;
-  // Reverse mode (gradient.mode = reverse), built on first use.
+  // Reverse mode and backsolve (gradient.mode = reverse, backsolve), built on first use.
   LossSample loss_and_grad_reverse(double x, const IntegratorSettings& cfg);
+  LossSample loss_and_grad_backsolve(double x, const IntegratorSettings& cfg);
+  std::unique_ptr<ProblemData<Rev>> taped_problem(double x, int* leaf);
+  static LossSample taped_sample(const SolveStats& stats, double loss, double grad);
   std::unique_ptr<ProblemData<Rev>> base_rev_;
   std::ptrdiff_t offset_rev_ = 0;
   std::unique_ptr<SimWorkspace<Rev>> ws_rev_;

@@ -121,6 +121,23 @@ class RigidSystem {
       for (int k = 0; k < 3; ++k) ydot[kStride * b + 7 + k] = y[kStride * b + 13 + k];
   }
 
+  // The continuous adjoint's side of the fold (engine/gradient/backsolve_adjoint.hpp): the adjoint a of
+  // y = (q, phi) becomes that of (q (x) exp(phi), 0), the same orientation. A change dq' of the folded
+  // quaternion is dq = dq' (x) exp(-phi), so a_q' = a_q (x) exp(phi) (the transpose of right
+  // multiplication by a unit quaternion multiplies by its conjugate); a change dphi' at 0 is dphi' =
+  // Jr(phi) dphi, so a_phi' = Jr(phi)^-T a_phi = dexp_inv(-phi, a_phi).
+  SG_HD void fold_adjoint(const double* y, double* a) const {
+    for (int b = 0; b < model_->count; ++b) {
+      const double* s = y + kStride * b;
+      double* g = a + kStride * b;
+      const Vec3<double> phi(s[7], s[8], s[9]);
+      const Quat<double> aq = Quat<double>(g[3], g[4], g[5], g[6]) * quat_exp(phi);
+      const Vec3<double> ap = dexp_inv(Vec3<double>(-phi.x, -phi.y, -phi.z), Vec3<double>(g[7], g[8], g[9]));
+      g[3] = aq.w, g[4] = aq.x, g[5] = aq.y, g[6] = aq.z;
+      g[7] = ap.x, g[8] = ap.y, g[9] = ap.z;
+    }
+  }
+
   // MuJoCo's semi-implicit Euler: velocities first, then positions with the new velocities; the
   // orientation rotates by exp(h w) in the body frame.
   template <class H>

@@ -70,6 +70,7 @@ struct TightSettings {
 struct GradientSettings {
   double fd_eps = 1e-6;
   bool reverse = false;       // gradient.mode: reverse (a taped run) instead of forward (a dual run)
+  bool backsolve = false;     // gradient.mode: backsolve (the continuous adjoint, integrated backwards)
   long checkpoint_steps = 8;  // reverse mode: accepted steps per taped segment (0: the whole run)
   Reference reference = Reference::fd;
   TightSettings tight;

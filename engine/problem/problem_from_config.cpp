@@ -223,6 +223,7 @@ Problem problem_from_config(const json& c) {
   const json& g = c.at("gradient");
   p.gradient.fd_eps = g.at("fd_eps").get<double>();
   p.gradient.reverse = g.at("mode").get<std::string>() == "reverse";
+  p.gradient.backsolve = g.at("mode").get<std::string>() == "backsolve";
   p.gradient.checkpoint_steps = g.at("checkpoint_steps").get<long>();
   const std::string reference = g.at("reference").get<std::string>();
   p.gradient.reference = reference == "fd_tight"   ? Reference::fd_tight

@@ -89,17 +89,24 @@ void step_to_outputs_needs_no_events(const RuleContext& ctx, std::vector<Issue>&
                     "intervals; set integrator.events=false to step across them as DiffMJX)"});
 }
 
-// Reverse mode differentiates the run with its step sizes frozen, and has no tangents during the run.
+// Reverse mode and backsolve differentiate the run with its step sizes frozen, and carry no tangents
+// during the run; backsolve integrates backwards with the scene's adaptive method.
 void reverse_mode_needs_frozen_steps(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto mode = ctx.text("gradient.mode");
-  if (!mode || *mode != "reverse") return;
+  if (!mode || (*mode != "reverse" && *mode != "backsolve")) return;
   for (const char* key : {"gradient.through_controller", "gradient.control_tangents"}) {
     const auto on = ctx.value(key);
     if (on && on->is_boolean() && on->get<bool>())
-      errors.push_back({key,
-                        "true needs gradient.mode = forward (reverse mode records the run with its step "
-                        "sizes frozen and carries no tangents while it runs)"});
+      errors.push_back({key, "true needs gradient.mode = forward (" + *mode +
+                                 " differentiates the run with its step sizes frozen and carries no "
+                                 "tangents while it runs)"});
   }
+  const auto type = ctx.text("integrator.type");
+  if (*mode == "backsolve" && type && *type != "bosh3" && *type != "dopri5" && *type != "tsit5")
+    errors.push_back({"gradient.mode",
+                      "backsolve needs an adaptive integrator (integrator.type = tsit5, dopri5 or bosh3; "
+                      "it is " +
+                          *type + ")"});
 }
 
 const std::vector<Rule>& rules() {

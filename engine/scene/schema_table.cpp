@@ -147,9 +147,12 @@ std::vector<FieldSpec> build_table() {
 
           number("gradient.fd_eps", 1e-6, above(0), fixed, "Finite-difference step for reference gradients."),
           choice(
-              "gradient.mode", {"forward", "reverse"}, "forward",
-              "How the AD gradient is computed: forward (a dual number, one tangent per run) or reverse (one "
-              "taped run and a reverse sweep, every parameter at once); a sweep gives the same curve."),
+              "gradient.mode", {"forward", "reverse", "backsolve"}, "forward",
+              "How the AD gradient is computed: forward (a dual number, one tangent per run), reverse (one "
+              "run replayed on a tape from checkpoints and swept back, every parameter at once; the same "
+              "curve as forward) or backsolve (the continuous adjoint integrated backwards in time, as "
+              "DiffMJX offers; adaptive solvers only; it can be wrong on stiff contact, where integrating "
+              "backwards does not retrace the run)."),
           integer(
               "gradient.checkpoint_steps", 8, closed(0, 100000000),
               "Reverse mode: accepted steps per checkpointed segment; memory is one segment's tape plus a "

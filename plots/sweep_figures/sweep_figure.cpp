@@ -45,7 +45,12 @@ namespace {
 
 // What the AD curve is, so a figure names it next to its reference.
 std::string ad_label(const Problem& problem) {
-  std::string label = "AD (forward mode";
+  if (problem.gradient.backsolve) {
+    // The continuous ODE's derivative: no steps to freeze.
+    return std::string("AD (backsolve: continuous adjoint") +
+           (straight_through_cfd(problem) ? ", CFD surrogate)" : ")");
+  }
+  std::string label = problem.gradient.reverse ? "AD (reverse mode" : "AD (forward mode";
   if (straight_through_cfd(problem)) label += ", CFD surrogate";
   if (is_adaptive(problem.integrator.method))
     label += problem.integrator.through_controller ? ", through the controller" : ", frozen steps";

@@ -37,6 +37,33 @@ TEST_CASE("gradient prints and writes forward and finite-difference derivatives 
   }
 }
 
+TEST_CASE("gradient --mode backsolve: the continuous adjoint, with its failure on damped contact shown") {
+  const std::string out = temp("backsolve.json");
+  const std::string toy =
+      scene("toy_point_mass.json") +
+      " --set integrator.type=tsit5 --set integrator.rtol=1e-10 --set integrator.atol=1e-10"
+      " --set contact.penalty.c=0 --value 0.5 --wrt model.particles.0.pos.2";
+  const auto r = run_softgrad("gradient " + toy + " --mode all --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("steps backwards") != std::string::npos);
+  CHECK(r.output.find("warning") == std::string::npos);
+  const auto j = read_json(out);
+  const auto& row = j["parameters"][0];
+  CHECK(row["backsolve"].get<double>() == doctest::Approx(row["forward"].get<double>()).epsilon(1e-6));
+
+  const auto box = run_softgrad("gradient " + scene("toss_box_diffmjx.json") +
+                                " --wrt model.bodies.0.vel.2 --mode backsolve");
+  INFO(box.output);
+  CHECK(box.exit_code == 0);  // a finite gradient; the warning says why not to trust it
+  CHECK(box.output.find("warning: backsolve: the state integrated backwards ends") != std::string::npos);
+
+  const auto euler = run_softgrad("gradient " + scene("toy_point_mass.json") +
+                                  " --wrt model.particles.0.pos.2 --mode backsolve");
+  CHECK(euler.exit_code != 0);
+  CHECK(euler.output.find("adaptive integrator") != std::string::npos);
+}
+
 TEST_CASE("gradient refuses unknown, repeated and derived parameters") {
   const auto typo =
       run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt model.bodies.0.vel.7");
