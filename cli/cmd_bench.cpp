@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/bench_fit.hpp"
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
@@ -24,7 +25,7 @@ using Clock = std::chrono::steady_clock;
 struct BenchArgs {
   std::string scenes = SOFTGRAD_SCENES_DIR;
   bool quick = false;
-  std::string only;  // one section: steps, sweeps, 3d or gradients ("": all)
+  std::string only;  // one section: steps, sweeps, 3d, gradients or fit ("": all)
 };
 
 // Runs fn repeatedly for about `budget` seconds; returns (seconds, steps) summed.
@@ -153,9 +154,9 @@ void bench_sweep(const BenchArgs& args, int repeats) {
 }
 
 // Every differentiable number of a scene at once: one plain run, forward mode (ceil(P/4) runs of 4 lanes) and
-// reverse mode, with the whole run on one tape and checkpointed (gradient.checkpoint_steps), best of
-// `rounds`; with the memory each reverse run needed. The longest case is checkpointed only (its whole tape
-// would take gigabytes).
+// reverse mode, with the whole run on one tape and checkpointed (gradient.checkpoint_steps), and backsolve,
+// best of `rounds`; with the memory each reverse run needed. The longest case is checkpointed only (its whole
+// tape would take gigabytes).
 void bench_all_gradients(const BenchArgs& args, int rounds) {
   struct Case {
     const char* scene;
@@ -173,8 +174,8 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
   std::printf(
       "| scene | horizon | parameters | accepted steps | plain run | forward, all | reverse, whole tape | "
       "memory | "
-      "reverse, checkpointed | memory | checkpointed / plain "
-      "|\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "reverse, checkpointed | memory | checkpointed / plain | backsolve | backsolve / plain "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   const auto seconds = [](auto t0, auto t1) { return std::chrono::duration<double>(t1 - t0).count(); };
   for (const Case& c : cases) {
     ProblemLoad loaded = load_problem_file(args.scenes + "/" + c.scene + ".json", c.sets);
@@ -185,7 +186,8 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
     const Problem& p = *loaded.problem;
     ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
     const std::vector<double> x = g.initial_values();
-    double plain = 1e30, forward = 1e30, whole = 1e30, pieces = 1e30;
+    double plain = 1e30, forward = 1e30, whole = 1e30, pieces = 1e30, back = 1e30;
+    std::string back_status;
     std::size_t whole_bytes = 0, pieces_bytes = 0;
     SolveStats stats;
     for (int r = 0; r < rounds; ++r) {
@@ -202,6 +204,9 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
       g.reverse(x);
       pieces_bytes = g.tape_bytes();
       auto t4 = Clock::now();
+      back_status = g.backsolve(x).status;
+      auto t5 = Clock::now();
+      back = std::min(back, seconds(t4, t5));
       plain = std::min(plain, seconds(t0, t1));
       forward = std::min(forward, seconds(t1, t2));
       whole = std::min(whole, seconds(t2, t3));
@@ -213,9 +218,13 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
       std::snprintf(tape, sizeof tape, "%.1f ms | %.0f MB", 1e3 * whole,
                     1e-6 * static_cast<double>(whole_bytes));
     }
-    std::printf("| %s | %s | %zu | %ld | %.2f ms | %s | %s | %.1f ms | %.1f MB | %.0fx |\n", c.scene, c.label,
-                x.size(), stats.accepted, 1e3 * plain, fwd, tape, 1e3 * pieces,
-                1e-6 * static_cast<double>(pieces_bytes), pieces / plain);
+    char backsolve[160];
+    std::snprintf(backsolve, sizeof backsolve, "%.1f ms%s%s | %.0fx", 1e3 * back,
+                  back_status == "ok" ? "" : ", failed: ", back_status == "ok" ? "" : back_status.c_str(),
+                  back / plain);
+    std::printf("| %s | %s | %zu | %ld | %.2f ms | %s | %s | %.1f ms | %.1f MB | %.0fx | %s |\n", c.scene,
+                c.label, x.size(), stats.accepted, 1e3 * plain, fwd, tape, 1e3 * pieces,
+                1e-6 * static_cast<double>(pieces_bytes), pieces / plain, backsolve);
   }
 }
 
@@ -248,6 +257,10 @@ int run(const BenchArgs& args) {
     std::printf("\nGradients of every differentiable number of the scene, single thread (best of 3)\n\n");
     bench_all_gradients(args, 3);
   }
+  if (wanted("fit")) {
+    std::printf("\nA 100-parameter fit (identify_four_cubes, single thread, best of 3)\n\n");
+    bench_many_parameter_fit(args.scenes, 3);
+  }
   return kExitOk;
 }
 
@@ -258,8 +271,8 @@ void register_bench(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("bench", "Time steps, gradient steps and the 2000-point toy sweep");
   cmd->add_option("--scenes", args->scenes, "Folder with the shipped scenes");
   cmd->add_flag("--quick", args->quick, "Short runs (for smoke tests)");
-  cmd->add_option("--only", args->only, "One section: steps, sweeps, 3d or gradients")
-      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients"}));
+  cmd->add_option("--only", args->only, "One section: steps, sweeps, 3d, gradients or fit")
+      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients", "fit"}));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

@@ -74,9 +74,17 @@ int run(const FitArgs& args) {
     }
   }
   const std::vector<std::string>& paths = setup.paths;
-  std::unique_ptr<ParameterGradient> eval;
+  // Measured data is one run; synthetic measurements include the scene's identify.rollouts.
+  if (!synthetic) {
+    if (!setup.rollouts.empty())
+      std::printf("note: identify.rollouts apply to synthetic measurements only: fitting %s alone\n",
+                  args.data.c_str());
+    setup.rollouts.clear();
+    setup.rollout_data.clear();
+  }
+  std::unique_ptr<Rollouts> eval;
   try {
-    eval = std::make_unique<ParameterGradient>(*problem, paths, &setup.data);
+    eval = std::make_unique<Rollouts>(rollouts_of(*problem, setup, paths));
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "%s: --wrt %s\n", args.scene.scene.c_str(), e.what());
     return kExitBadInput;
@@ -92,8 +100,9 @@ int run(const FitArgs& args) {
                                                     !problem->integrator.through_controller);
   const std::vector<double> start = from_scene ? setup.start : eval->initial_values();
   const std::string source = synthetic ? setup.data.source : args.data;
-  std::printf("fitting %zu parameters to %ld samples of %s (mean squared position error, m^2)\n",
-              paths.size(), setup.data.count, source.c_str());
+  std::printf("fitting %zu parameters to %ld samples of %s", paths.size(), setup.samples(), source.c_str());
+  if (!setup.rollouts.empty()) std::printf(" and %zu more rollouts", setup.rollouts.size());
+  std::printf(" (mean squared position error, m^2)\n");
   std::printf("%4s  %-19s", "step", "loss");
   for (const std::string& p : paths)
     std::printf(" %12s", p.size() > 12 ? p.substr(p.size() - 12).c_str() : p.c_str());

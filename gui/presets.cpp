@@ -196,6 +196,13 @@ std::span<const Preset> preset_table() {
        "and each number's error against the scene's truth falls by orders of magnitude within about ten "
        "steps. Raise identify.noise to see which numbers the data pin down (friction) and which they barely "
        "see (the damping ratio)."},
+      {"identify_rollouts",
+       "Identify: rollouts",
+       "identify_cube_rollouts.json",
+       {},
+       "Identification from several measured runs of one cube (identify.rollouts: a drop, a throw, another "
+       "tilt), fitted together. Open the Identify tab and press Fit. Set identify.rollouts.0.value to 2 (a "
+       "faster throw) and fit again: the fit stops in a local minimum, solref far from the truth."},
   };
   return table;
 }

@@ -27,7 +27,8 @@ double moved(double x, double start, double scale, double dz) {
   return (start > 0.0 && x_new < 0.5 * x) ? 0.5 * x : x_new;
 }
 
-FitResult fit_adam(ParameterGradient& gradient, const std::vector<double>& start, const FitSettings& settings,
+template <class Objective>
+FitResult fit_adam(Objective& gradient, const std::vector<double>& start, const FitSettings& settings,
                    const std::function<void(const FitStep&)>& on_step) {
   FitResult result;
   const std::size_t n = start.size();
@@ -77,7 +78,8 @@ FitStep lm_step_record(int it, const std::vector<double>& x, const ResidualJacob
   return s;
 }
 
-FitResult fit_lm(ParameterGradient& gradient, const std::vector<double>& start, const FitSettings& settings,
+template <class Objective>
+FitResult fit_lm(Objective& gradient, const std::vector<double>& start, const FitSettings& settings,
                  const std::function<void(const FitStep&)>& on_step) {
   FitResult result;
   const std::size_t n = start.size();
@@ -151,12 +153,23 @@ FitResult fit_lm(ParameterGradient& gradient, const std::vector<double>& start, 
   return result;
 }
 
+template <class Objective>
+FitResult fit_with(Objective& gradient, const std::vector<double>& start, const FitSettings& settings,
+                   const std::function<void(const FitStep&)>& on_step) {
+  return settings.method == FitMethod::lm ? fit_lm(gradient, start, settings, on_step)
+                                          : fit_adam(gradient, start, settings, on_step);
+}
+
 }  // namespace
 
 FitResult fit_parameters(ParameterGradient& gradient, const std::vector<double>& start,
                          const FitSettings& settings, const std::function<void(const FitStep&)>& on_step) {
-  return settings.method == FitMethod::lm ? fit_lm(gradient, start, settings, on_step)
-                                          : fit_adam(gradient, start, settings, on_step);
+  return fit_with(gradient, start, settings, on_step);
+}
+
+FitResult fit_parameters(Rollouts& rollouts, const std::vector<double>& start, const FitSettings& settings,
+                         const std::function<void(const FitStep&)>& on_step) {
+  return fit_with(rollouts, start, settings, on_step);
 }
 
 }  // namespace sg

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/gradient/parameter_gradient.hpp"
+#include "engine/optimize/rollouts.hpp"
 
 namespace sg {
 
@@ -52,5 +53,8 @@ struct FitResult {
 // on_step (may be empty) sees every step as it is taken, for printing progress.
 FitResult fit_parameters(ParameterGradient& gradient, const std::vector<double>& start,
                          const FitSettings& settings, const std::function<void(const FitStep&)>& on_step);
+// The same over several rollouts at once (identify.rollouts).
+FitResult fit_parameters(Rollouts& rollouts, const std::vector<double>& start, const FitSettings& settings,
+                         const std::function<void(const FitStep&)>& on_step);
 
 }  // namespace sg

@@ -2,6 +2,8 @@
 
 #include <random>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/simulate/trajectory.hpp"
 
 namespace sg {
@@ -44,9 +46,40 @@ IdentifySetup identify_setup(const Problem& problem) {
     setup.truth.push_back(slot ? *slot : 0.0);
   }
   std::string error;
-  if (!synthetic_measurements(problem, problem.identify.noise, problem.identify.seed, &setup.data, &error))
+  if (!synthetic_measurements(problem, problem.identify.noise, problem.identify.seed, &setup.data, &error)) {
     setup.status = error;
+    return setup;
+  }
+  const IdentifySpec& id = problem.identify;
+  for (std::size_t k = 0; k < id.rollout_paths.size(); ++k) {
+    Problem rollout = problem;
+    *parameter_slot(rollout.data, id.rollout_paths[k]) = id.rollout_values[k];
+    TrajectoryData data;
+    if (!synthetic_measurements(rollout, id.noise, id.seed + 1 + k, &data, &error)) {
+      setup.status = "identify.rollouts." + std::to_string(k) + ": " + error;
+      return setup;
+    }
+    data.source = problem.name + " (synthetic, rollout " + std::to_string(k + 1) + ": " +
+                  id.rollout_paths[k] + " = " + nlohmann::json(id.rollout_values[k]).dump() + ")";
+    setup.rollouts.push_back(std::move(rollout));
+    setup.rollout_data.push_back(std::move(data));
+  }
   return setup;
+}
+
+long IdentifySetup::samples() const {
+  long n = data.count;
+  for (const TrajectoryData& d : rollout_data) n += d.count;
+  return n;
+}
+
+Rollouts rollouts_of(const Problem& problem, const IdentifySetup& setup,
+                     const std::vector<std::string>& paths) {
+  Rollouts r;
+  r.add(problem, paths, &setup.data);
+  for (std::size_t k = 0; k < setup.rollouts.size(); ++k)
+    r.add(setup.rollouts[k], paths, &setup.rollout_data[k]);
+  return r;
 }
 
 FitSettings identify_settings(const Problem& problem) {
@@ -58,8 +91,8 @@ FitSettings identify_settings(const Problem& problem) {
 
 FitResult run_identification(const Problem& problem, const IdentifySetup& setup, const FitSettings& settings,
                              const std::function<void(const FitStep&)>& on_step) {
-  ParameterGradient gradient(problem, setup.paths, &setup.data);
-  return fit_parameters(gradient, setup.start, settings, on_step);
+  Rollouts rollouts = rollouts_of(problem, setup, setup.paths);
+  return fit_parameters(rollouts, setup.start, settings, on_step);
 }
 
 }  // namespace sg

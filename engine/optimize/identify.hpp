@@ -13,9 +13,19 @@ namespace sg {
 struct IdentifySetup {
   std::vector<std::string> paths;
   std::vector<double> truth, start;  // the scene's values of the paths, and where the fit starts
-  TrajectoryData data;
+  TrajectoryData data;               // the scene's own run
+  // identify.rollouts: the scene with each rollout's number set, and its measurements (noise seeded
+  // identify.seed + 1 + k).
+  std::vector<Problem> rollouts;
+  std::vector<TrajectoryData> rollout_data;
   std::string status = "ok";  // or why the measurements could not be made
+  long samples() const;       // in all rollouts
 };
+
+// The objective of a fit of `paths` to the setup's measurements: the scene's run and every rollout.
+// Throws std::invalid_argument as ParameterGradient does.
+Rollouts rollouts_of(const Problem& problem, const IdentifySetup& setup,
+                     const std::vector<std::string>& paths);
 
 // The scene's body positions at every output time, each coordinate with Gaussian noise of standard
 // deviation `noise` metres. False (with *error) when the simulation fails.

@@ -94,6 +94,9 @@ struct IdentifySpec {
   unsigned long seed = 1;
   bool adam = false;  // identify.method: Levenberg-Marquardt (false) or Adam
   int steps = 200;
+  // identify.rollouts: more measured runs of the same scene, each with one number set to another value.
+  std::vector<std::string> rollout_paths;
+  std::vector<double> rollout_values;
 };
 
 // The slot at a byte offset within ProblemData<S> (problem.hpp's parameter_offset finds it once by path).

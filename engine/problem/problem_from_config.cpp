@@ -202,6 +202,19 @@ IdentifySpec read_identify(const json& id, ProblemData<double>& data) {
   out.seed = id.at("seed").get<unsigned long>();
   out.adam = id.at("method").get<std::string>() == "adam";
   out.steps = id.at("steps").get<int>();
+  const json& rollouts = id.at("rollouts");
+  for (std::size_t i = 0; i < rollouts.size(); ++i) {
+    const std::string key = "identify.rollouts." + std::to_string(i) + ".path";
+    const std::string path = rollouts[i].at("path").get<std::string>();
+    if (!parameter_slot(data, path))
+      throw std::invalid_argument(key + ": \"" + path + "\" is not a differentiable number of this scene");
+    for (std::size_t j = 0; j < out.paths.size(); ++j)
+      if (out.paths[j] == path)
+        throw std::invalid_argument(key + ": \"" + path + "\" is fitted (identify.parameters." +
+                                    std::to_string(j) + "): a rollout cannot set it");
+    out.rollout_paths.push_back(path);
+    out.rollout_values.push_back(rollouts[i].at("value").get<double>());
+  }
   return out;
 }
 

@@ -223,6 +223,14 @@ std::vector<FieldSpec> build_table() {
               "identify.method", {"lm", "adam"}, "lm",
               "lm: Levenberg-Marquardt on the position errors; adam: gradient descent on their mean square."),
           integer("identify.steps", 200, closed(0, 100000), "Iterations of the fit."),
+          object_array("identify.rollouts", 0, 8,
+                       "More measured runs fitted together with the scene's own (the same parameters): each "
+                       "is the scene with one number set to another value, such as another throw or tilt.",
+                       0),
+          text("identify.rollouts.*.path", "",
+               "Dotted path of the number this rollout sets (a differentiable number of the scene that is "
+               "not fitted)."),
+          number("identify.rollouts.*.value", 0, any(), fixed, "Its value in this rollout."),
       });
   fill_array_defaults(t);
   return t;

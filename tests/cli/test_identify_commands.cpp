@@ -64,6 +64,23 @@ TEST_CASE("gradient --mode backsolve: the continuous adjoint, with its failure o
   CHECK(euler.output.find("adaptive integrator") != std::string::npos);
 }
 
+TEST_CASE("fit over the scene's rollouts, and measured data alone") {
+  const auto r = run_softgrad("fit " + scene("identify_cube_rollouts.json"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("303 samples") != std::string::npos);  // 101 output times of each of three runs
+  CHECK(r.output.find("and 2 more rollouts") != std::string::npos);
+  const std::string data = temp("rollout_truth.csv");
+  REQUIRE(
+      run_softgrad("simulate " + scene("identify_cube_rollouts.json") + " --positions " + data).exit_code ==
+      0);
+  const auto measured = run_softgrad("fit " + scene("identify_cube_rollouts.json") + " --data " + data);
+  INFO(measured.output);
+  CHECK(measured.exit_code == 0);
+  CHECK(measured.output.find("identify.rollouts apply to synthetic measurements only") != std::string::npos);
+  CHECK(measured.output.find("101 samples") != std::string::npos);
+}
+
 TEST_CASE("gradient refuses unknown, repeated and derived parameters") {
   const auto typo =
       run_softgrad("gradient " + scene("toss_box_diffmjx.json") + " --wrt model.bodies.0.vel.7");

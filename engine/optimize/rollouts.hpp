@@ -1,0 +1,38 @@
+#pragma once
+// Several rollouts of one scene fitted together (identify.rollouts): the same parameters, each rollout with
+// one more scene number set differently (another throw, another tilt) and its own measurements. The
+// objective is the mean squared position error over all their samples, so each rollout weighs by its sample
+// count; gradients and residuals are the rollouts' own, combined. One rollout is exactly ParameterGradient.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/gradient/parameter_gradient.hpp"
+
+namespace sg {
+
+class Rollouts {
+ public:
+  // Throws std::invalid_argument as ParameterGradient does. data must outlive this.
+  void add(const Problem& problem, const std::vector<std::string>& paths, const TrajectoryData* data);
+  std::size_t size() const { return members_.size(); }
+  const std::vector<std::string>& paths() const { return members_.front().gradient->paths(); }
+  std::vector<double> initial_values() const { return members_.front().gradient->initial_values(); }
+  long samples() const;
+
+  double objective(const std::vector<double>& values, SolveStats* stats = nullptr);
+  ObjectiveGradient forward(const std::vector<double>& values);
+  ObjectiveGradient reverse(const std::vector<double>& values);
+  ResidualJacobian residuals(const std::vector<double>& values);
+
+ private:
+  struct Member {
+    std::unique_ptr<ParameterGradient> gradient;
+    double weight;  // samples of this rollout / samples of all
+  };
+  ObjectiveGradient combine(const std::vector<double>& values, bool reverse);
+  std::vector<Member> members_;
+  std::vector<long> counts_;
+};
+
+}  // namespace sg
