@@ -9,6 +9,20 @@
 #include "plots/sweep_figures/identification_figure.hpp"
 
 namespace sg::gui {
+namespace {
+
+// identify.rollouts as "path = value" lines.
+std::string rollout_list(const IdentifySpec& spec) {
+  std::string out = "identify.rollouts, each fitted with the scene's own run:";
+  for (std::size_t k = 0; k < spec.rollout_paths.size(); ++k) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", spec.rollout_values[k]);
+    out += "\n" + std::to_string(k + 1) + ": " + spec.rollout_paths[k] + " = " + value;
+  }
+  return out;
+}
+
+}  // namespace
 
 void IdentifyPanel::set_snapshot(const IdentifySnapshot& snapshot) {
   snapshot_ = snapshot;
@@ -115,9 +129,12 @@ IdentifyPanelEvents IdentifyPanel::draw(ImVec2 size) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Fits the identify.parameters from their start values to the scene's own positions");
   ImGui::SameLine();
-  ImGui::Text("%s, %zu numbers, measurements: the scene's positions every %.3g s, noise %.3g m",
+  const std::size_t rollouts = spec.rollout_paths.size();
+  ImGui::Text("%s, %zu numbers, measurements: the scene's positions every %.3g s%s, noise %.3g m",
               spec.adam ? "Adam" : "Levenberg-Marquardt", spec.paths.size(), live_->integrator.dt,
+              rollouts == 0 ? "" : (" and " + std::to_string(rollouts) + " more rollouts").c_str(),
               spec.noise);
+  if (rollouts > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", rollout_list(spec).c_str());
   draw_status();
   draw_table();
   draw_figure_row("identify", figure_, views_, size, top_left);
