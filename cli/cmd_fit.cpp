@@ -21,7 +21,7 @@ namespace {
 
 struct FitArgs {
   SceneArgs scene;
-  std::string data;
+  std::vector<std::string> data;  // one file, or one per run: the scene's, then identify.rollouts'
   std::vector<std::string> wrt;
   FitSettings settings;
   int steps = -1;      // -1: identify.steps
@@ -35,6 +35,39 @@ void print_step(const FitStep& s) {
   std::printf("%4d  loss %-14.8g", s.iteration, s.loss);
   for (double v : s.values) std::printf(" %12.6g", v);
   std::printf("\n");
+}
+
+// Measured positions into setup: one file for the scene's own run (identify.rollouts then left out, with a
+// note), or one per run, the scene's first, then each rollout's in order. False after printing why.
+bool read_measured(const FitArgs& args, const Problem& problem, IdentifySetup& setup) {
+  const std::size_t runs = 1 + setup.rollouts.size();
+  if (args.data.size() != 1 && args.data.size() != runs) {
+    std::fprintf(
+        stderr,
+        "--data: %zu files for %zu runs (the scene's and %zu of identify.rollouts): give one file for "
+        "the scene's run, or one per run in that order\n",
+        args.data.size(), runs, setup.rollouts.size());
+    return false;
+  }
+  if (args.data.size() == 1 && runs > 1)
+    std::printf("note: one --data file: fitting the scene's own run without its %zu identify.rollouts\n",
+                setup.rollouts.size());
+  if (args.data.size() == 1) {
+    setup.rollouts.clear();
+    setup.rollout_data.clear();
+  }
+  const int bodies =
+      problem.data.type == ModelType::rigid ? problem.data.rigid.count : problem.data.model.count;
+  for (std::size_t k = 0; k < args.data.size(); ++k) {
+    TrajectoryData& into = k == 0 ? setup.data : setup.rollout_data[k - 1];
+    std::string error;
+    if (!read_trajectory_data(args.data[k], problem.integrator.dt, problem.integrator.steps, bodies, &into,
+                              &error)) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return false;
+    }
+  }
+  return true;
 }
 
 int run(const FitArgs& args) {
@@ -63,25 +96,8 @@ int run(const FitArgs& args) {
     std::fprintf(stderr, "%s: %s\n", args.scene.scene.c_str(), setup.status.c_str());
     return kExitFailed;
   }
-  if (!synthetic) {
-    const int bodies =
-        problem->data.type == ModelType::rigid ? problem->data.rigid.count : problem->data.model.count;
-    std::string error;
-    if (!read_trajectory_data(args.data, problem->integrator.dt, problem->integrator.steps, bodies,
-                              &setup.data, &error)) {
-      std::fprintf(stderr, "%s\n", error.c_str());
-      return kExitBadInput;
-    }
-  }
+  if (!synthetic && !read_measured(args, *problem, setup)) return kExitBadInput;
   const std::vector<std::string>& paths = setup.paths;
-  // Measured data is one run; synthetic measurements include the scene's identify.rollouts.
-  if (!synthetic) {
-    if (!setup.rollouts.empty())
-      std::printf("note: identify.rollouts apply to synthetic measurements only: fitting %s alone\n",
-                  args.data.c_str());
-    setup.rollouts.clear();
-    setup.rollout_data.clear();
-  }
   std::unique_ptr<Rollouts> eval;
   try {
     eval = std::make_unique<Rollouts>(rollouts_of(*problem, setup, paths));
@@ -99,7 +115,7 @@ int run(const FitArgs& args) {
   settings.reverse = args.gradient == "reverse" || (args.gradient == "auto" && paths.size() > 12 &&
                                                     !problem->integrator.through_controller);
   const std::vector<double> start = from_scene ? setup.start : eval->initial_values();
-  const std::string source = synthetic ? setup.data.source : args.data;
+  const std::string source = synthetic ? setup.data.source : args.data.front();
   std::printf("fitting %zu parameters to %ld samples of %s", paths.size(), setup.samples(), source.c_str());
   if (!setup.rollouts.empty()) std::printf(" and %zu more rollouts", setup.rollouts.size());
   std::printf(" (mean squared position error, m^2)\n");
@@ -164,7 +180,8 @@ void register_fit(CLI::App& app, int& exit_code) {
       "fit", "Identify scene numbers from measured positions (Levenberg-Marquardt or Adam, forward mode)");
   add_scene_args(*cmd, args->scene);
   cmd->add_option("--data", args->data,
-                  "Measured positions: CSV with header t,body,x,y,z (times on the output grid); without it, "
+                  "Measured positions: CSV with header t,body,x,y,z (times on the output grid); repeat it to "
+                  "give one file per run: the scene's, then each of identify.rollouts in order. Without it, "
                   "the scene's own positions with identify.noise (synthetic measurements)");
   cmd->add_option(
       "--wrt", args->wrt,

@@ -46,7 +46,12 @@ std::string positions_csv(const Trajectory& tr, double noise, unsigned long seed
 int run(const SimulateArgs& args) {
   std::optional<Problem> problem = load_scene_or_report(args.scene);
   if (!problem) return kExitBadInput;
-  const double x = args.value.value_or(problem->sweep.from);
+  // Without --value: sweep.from, unless --set gave the swept number itself (then that value).
+  double x = problem->sweep.from;
+  for (const std::string& o : args.scene.overrides)
+    if (o.rfind(problem->sweep.parameter + "=", 0) == 0)
+      x = *parameter_slot(problem->data, problem->sweep.parameter);
+  if (args.value) x = *args.value;
   if (!std::isfinite(x)) {
     std::fprintf(stderr, "--value: expected a finite number\n");
     return kExitBadInput;
@@ -85,7 +90,8 @@ void register_simulate(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<SimulateArgs>();
   CLI::App* cmd = app.add_subcommand("simulate", "One trajectory at a sweep value (t, q, v, dt, loss, grad)");
   add_scene_args(*cmd, args->scene);
-  cmd->add_option("--value", args->value, "Value of the sweep parameter (default: sweep.from)");
+  cmd->add_option("--value", args->value,
+                  "Value of the sweep parameter (default: sweep.from, or the value --set gives it)");
   cmd->add_option("--out", args->out, "Write the trajectory JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg, "Write a plot of the trajectory here")->check(output_path());
   cmd->add_option(

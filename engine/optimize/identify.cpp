@@ -45,24 +45,26 @@ IdentifySetup identify_setup(const Problem& problem) {
     const double* slot = parameter_slot(copy, p);
     setup.truth.push_back(slot ? *slot : 0.0);
   }
+  // The rollouts' scenes first: measured data (fit --data) needs them even where a synthetic run fails.
+  const IdentifySpec& id = problem.identify;
+  for (std::size_t k = 0; k < id.rollout_paths.size(); ++k) {
+    setup.rollouts.push_back(problem);
+    *parameter_slot(setup.rollouts.back().data, id.rollout_paths[k]) = id.rollout_values[k];
+  }
+  setup.rollout_data.resize(setup.rollouts.size());
   std::string error;
-  if (!synthetic_measurements(problem, problem.identify.noise, problem.identify.seed, &setup.data, &error)) {
+  if (!synthetic_measurements(problem, id.noise, id.seed, &setup.data, &error)) {
     setup.status = error;
     return setup;
   }
-  const IdentifySpec& id = problem.identify;
-  for (std::size_t k = 0; k < id.rollout_paths.size(); ++k) {
-    Problem rollout = problem;
-    *parameter_slot(rollout.data, id.rollout_paths[k]) = id.rollout_values[k];
-    TrajectoryData data;
-    if (!synthetic_measurements(rollout, id.noise, id.seed + 1 + k, &data, &error)) {
+  for (std::size_t k = 0; k < setup.rollouts.size(); ++k) {
+    TrajectoryData& data = setup.rollout_data[k];
+    if (!synthetic_measurements(setup.rollouts[k], id.noise, id.seed + 1 + k, &data, &error)) {
       setup.status = "identify.rollouts." + std::to_string(k) + ": " + error;
       return setup;
     }
     data.source = problem.name + " (synthetic, rollout " + std::to_string(k + 1) + ": " +
                   id.rollout_paths[k] + " = " + nlohmann::json(id.rollout_values[k]).dump() + ")";
-    setup.rollouts.push_back(std::move(rollout));
-    setup.rollout_data.push_back(std::move(data));
   }
   return setup;
 }

@@ -64,21 +64,38 @@ TEST_CASE("gradient --mode backsolve: the continuous adjoint, with its failure o
   CHECK(euler.output.find("adaptive integrator") != std::string::npos);
 }
 
-TEST_CASE("fit over the scene's rollouts, and measured data alone") {
+TEST_CASE("fit over the scene's rollouts: synthetic, one measured file per run, or the scene's run alone") {
   const auto r = run_softgrad("fit " + scene("identify_cube_rollouts.json"));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("303 samples") != std::string::npos);  // 101 output times of each of three runs
   CHECK(r.output.find("and 2 more rollouts") != std::string::npos);
-  const std::string data = temp("rollout_truth.csv");
-  REQUIRE(
-      run_softgrad("simulate " + scene("identify_cube_rollouts.json") + " --positions " + data).exit_code ==
-      0);
-  const auto measured = run_softgrad("fit " + scene("identify_cube_rollouts.json") + " --data " + data);
+  // Measured files: the scene's run and each rollout's, as simulate writes them with the rollout's number
+  // set (the throw speed is the scene's sweep parameter: --set gives simulate its value).
+  const std::string s = scene("identify_cube_rollouts.json");
+  const std::string run0 = temp("rollout0.csv"), run1 = temp("rollout1.csv"), run2 = temp("rollout2.csv");
+  REQUIRE(run_softgrad("simulate " + s + " --positions " + run0).exit_code == 0);
+  REQUIRE(run_softgrad("simulate " + s + " --set model.bodies.0.vel.0=1.5 --positions " + run1).exit_code ==
+          0);
+  REQUIRE(run_softgrad("simulate " + s + " --set model.bodies.0.euler.1=-10 --positions " + run2).exit_code ==
+          0);
+  const std::string out = temp("rollouts_fit.json");
+  const auto measured =
+      run_softgrad("fit " + s + " --data " + run0 + " --data " + run1 + " --data " + run2 + " --out " + out);
   INFO(measured.output);
-  CHECK(measured.exit_code == 0);
-  CHECK(measured.output.find("identify.rollouts apply to synthetic measurements only") != std::string::npos);
-  CHECK(measured.output.find("101 samples") != std::string::npos);
+  REQUIRE(measured.exit_code == 0);
+  CHECK(measured.output.find("303 samples") != std::string::npos);
+  const auto j = read_json(out);
+  CHECK(j["fitted"][0].get<double>() == doctest::Approx(0.6).epsilon(1e-4));   // friction
+  CHECK(j["fitted"][1].get<double>() == doctest::Approx(0.02).epsilon(1e-4));  // solref
+  CHECK(j["fitted"][2].get<double>() == doctest::Approx(0.7).epsilon(1e-3));
+  const auto alone = run_softgrad("fit " + s + " --data " + run0);
+  CHECK(alone.exit_code == 0);
+  CHECK(alone.output.find("without its 2 identify.rollouts") != std::string::npos);
+  CHECK(alone.output.find("101 samples") != std::string::npos);
+  const auto two = run_softgrad("fit " + s + " --data " + run0 + " --data " + run1);
+  CHECK(two.exit_code == 2);
+  CHECK(two.output.find("--data: 2 files for 3 runs") != std::string::npos);
 }
 
 TEST_CASE("gradient refuses unknown, repeated and derived parameters") {
