@@ -20,6 +20,20 @@ bool is_mass_path(const std::string& path) {
   return path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+// Calls run(observer, loss_of) with the objective's observer and loss: the mean squared mismatch against
+// trajectory data, or (without data) no observer and the scene's loss on the final state.
+template <class F>
+auto with_objective(const TrajectoryData* data, const ProblemData<Rev>& pd, F&& run) {
+  if (data) {
+    DataMismatch<Rev> obs;
+    obs.data = data;
+    return run(obs, [](const auto&, const Rev*, DataMismatch<Rev>& o) { return o.mean(); });
+  }
+  NullObserver obs;
+  return run(obs,
+             [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd.loss, sys, y); });
+}
+
 }  // namespace
 
 ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::string> paths,
@@ -136,20 +150,9 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
   }
   std::vector<int> leaf;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(values, &leaf);
-  AdjointRun r;
-  if (data_) {
-    DataMismatch<Rev> obs;
-    obs.data = data_;
-    r = checkpointed_adjoint(
-        *pd, integrator_, *ws_rev_, obs,
-        [](const auto&, const Rev*, DataMismatch<Rev>& o) { return o.mean(); }, leaf, checkpoint_steps_);
-  } else {
-    NullObserver obs;
-    r = checkpointed_adjoint(
-        *pd, integrator_, *ws_rev_, obs,
-        [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); }, leaf,
-        checkpoint_steps_);
-  }
+  const AdjointRun r = with_objective(data_, *pd, [&](auto& obs, auto loss_of) {
+    return checkpointed_adjoint(*pd, integrator_, *ws_rev_, obs, loss_of, leaf, checkpoint_steps_);
+  });
   RevTape::current().clear();
   out.runs = 1;
   out.stats = r.stats;
@@ -208,20 +211,9 @@ ObjectiveGradient ParameterGradient::backsolve(const std::vector<double>& values
   }
   std::vector<int> leaf;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(values, &leaf);
-  BacksolveRun r;
-  if (data_) {
-    DataMismatch<Rev> obs;
-    obs.data = data_;
-    r = backsolve_adjoint(
-        *pd, integrator_, *ws_rev_, obs,
-        [](const auto&, const Rev*, DataMismatch<Rev>& o) { return o.mean(); }, leaf);
-  } else {
-    NullObserver obs;
-    r = backsolve_adjoint(
-        *pd, integrator_, *ws_rev_, obs,
-        [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); },
-        leaf);
-  }
+  const BacksolveRun r = with_objective(data_, *pd, [&](auto& obs, auto loss_of) {
+    return backsolve_adjoint(*pd, integrator_, *ws_rev_, obs, loss_of, leaf);
+  });
   RevTape::current().clear();
   out.stats = r.forward;
   backward_ = r.backward;
