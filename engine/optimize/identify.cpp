@@ -1,6 +1,7 @@
 #include "engine/optimize/identify.hpp"
 
 #include <random>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -77,6 +78,12 @@ long IdentifySetup::samples() const {
 
 Rollouts rollouts_of(const Problem& problem, const IdentifySetup& setup,
                      const std::vector<std::string>& paths) {
+  const IdentifySpec& id = problem.identify;
+  for (std::size_t k = 0; k < setup.rollouts.size(); ++k)
+    for (const std::string& p : paths)
+      if (p == id.rollout_paths[k])
+        throw std::invalid_argument(p + ": set by identify.rollouts." + std::to_string(k) +
+                                    ", so it cannot be fitted");
   Rollouts r;
   r.add(problem, paths, &setup.data);
   for (std::size_t k = 0; k < setup.rollouts.size(); ++k)

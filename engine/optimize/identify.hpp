@@ -23,7 +23,7 @@ struct IdentifySetup {
 };
 
 // The objective of a fit of `paths` to the setup's measurements: the scene's run and every rollout.
-// Throws std::invalid_argument as ParameterGradient does.
+// Throws std::invalid_argument as ParameterGradient does, and for a path a rollout sets.
 Rollouts rollouts_of(const Problem& problem, const IdentifySetup& setup,
                      const std::vector<std::string>& paths);
 

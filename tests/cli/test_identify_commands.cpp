@@ -93,6 +93,9 @@ TEST_CASE("fit over the scene's rollouts: synthetic, one measured file per run, 
   CHECK(alone.exit_code == 0);
   CHECK(alone.output.find("without its 2 identify.rollouts") != std::string::npos);
   CHECK(alone.output.find("101 samples") != std::string::npos);
+  const auto fitted_rollout = run_softgrad("fit " + s + " --wrt model.bodies.0.vel.0");
+  CHECK(fitted_rollout.exit_code == 2);
+  CHECK(fitted_rollout.output.find("model.bodies.0.vel.0: set by identify.rollouts.0") != std::string::npos);
   const auto two = run_softgrad("fit " + s + " --data " + run0 + " --data " + run1);
   CHECK(two.exit_code == 2);
   CHECK(two.output.find("--data: 2 files for 3 runs") != std::string::npos);
