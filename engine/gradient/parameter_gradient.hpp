@@ -90,8 +90,9 @@ class ParameterGradient {
   std::size_t tape_bytes_ = 0;
   double reconstruction_ = 0.0;
   SolveStats backward_;
-  // The problem on a cleared tape with the parameters as its variables; their nodes in *leaves.
+  // grad into out.grad, with the first non-finite entry as out's status.
   void copy_gradient(const std::vector<double>& grad, ObjectiveGradient& out) const;
+  // The problem on a cleared tape with the parameters as its variables; their nodes in *leaves.
   std::unique_ptr<ProblemData<Rev>> taped_problem(const std::vector<double>& values,
                                                   std::vector<int>* leaves);
   IntegratorSettings integrator_;

@@ -23,6 +23,11 @@ std::ptrdiff_t slot_offset(ProblemData<S>& pd, const std::string& path) {
   return offset;
 }
 
+// The scene's loss on the final state, as the taped adjoints take it.
+auto scene_loss(const ProblemData<Rev>& pd) {
+  return [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd.loss, sys, y); };
+}
+
 }  // namespace
 
 std::string describe_failure(const SolveStats& st) {
@@ -72,10 +77,8 @@ LossSample PointEvaluator::loss_and_grad_reverse(double x, const IntegratorSetti
   int leaf = 0;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(x, &leaf);
   NullObserver obs;
-  const AdjointRun run = checkpointed_adjoint(
-      *pd, cfg, *ws_rev_, obs,
-      [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); }, {leaf},
-      gradient_.checkpoint_steps);
+  const AdjointRun run =
+      checkpointed_adjoint(*pd, cfg, *ws_rev_, obs, scene_loss(*pd), {leaf}, gradient_.checkpoint_steps);
   RevTape::current().clear();
   tape_hint_ = run.peak_nodes;
   return taped_sample(run.stats, run.loss, run.grad[0]);
@@ -85,10 +88,7 @@ LossSample PointEvaluator::loss_and_grad_backsolve(double x, const IntegratorSet
   int leaf = 0;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(x, &leaf);
   NullObserver obs;
-  const BacksolveRun run = backsolve_adjoint(
-      *pd, cfg, *ws_rev_, obs,
-      [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd->loss, sys, y); },
-      {leaf});
+  const BacksolveRun run = backsolve_adjoint(*pd, cfg, *ws_rev_, obs, scene_loss(*pd), {leaf});
   tape_hint_ = RevTape::current().size();
   RevTape::current().clear();
   SolveStats stats = run.forward;

@@ -184,15 +184,22 @@ LossSpec<double> read_loss(const json& c, int bodies) {
   return loss;
 }
 
-// The fitted paths must be differentiable numbers of this model, each named once.
+// A path the identify section names (at `key`) must be a differentiable number of this model.
+std::string identify_path(const json& entry, const std::string& key, ProblemData<double>& data) {
+  const std::string path = entry.at("path").get<std::string>();
+  if (!parameter_slot(data, path))
+    throw std::invalid_argument(key + ": \"" + path + "\" is not a differentiable number of this scene");
+  return path;
+}
+
+// The fitted paths must be differentiable numbers of this model, each named once; a rollout sets one that
+// is not fitted.
 IdentifySpec read_identify(const json& id, ProblemData<double>& data) {
   IdentifySpec out;
   const json& params = id.at("parameters");
   for (std::size_t i = 0; i < params.size(); ++i) {
     const std::string key = "identify.parameters." + std::to_string(i) + ".path";
-    const std::string path = params[i].at("path").get<std::string>();
-    if (!parameter_slot(data, path))
-      throw std::invalid_argument(key + ": \"" + path + "\" is not a differentiable number of this scene");
+    const std::string path = identify_path(params[i], key, data);
     for (const std::string& earlier : out.paths)
       if (earlier == path) throw std::invalid_argument(key + ": \"" + path + "\" is listed twice");
     out.paths.push_back(path);
@@ -205,9 +212,7 @@ IdentifySpec read_identify(const json& id, ProblemData<double>& data) {
   const json& rollouts = id.at("rollouts");
   for (std::size_t i = 0; i < rollouts.size(); ++i) {
     const std::string key = "identify.rollouts." + std::to_string(i) + ".path";
-    const std::string path = rollouts[i].at("path").get<std::string>();
-    if (!parameter_slot(data, path))
-      throw std::invalid_argument(key + ": \"" + path + "\" is not a differentiable number of this scene");
+    const std::string path = identify_path(rollouts[i], key, data);
     for (std::size_t j = 0; j < out.paths.size(); ++j)
       if (out.paths[j] == path)
         throw std::invalid_argument(key + ": \"" + path + "\" is fitted (identify.parameters." +
