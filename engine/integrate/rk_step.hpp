@@ -16,7 +16,7 @@ struct RkWorkspace {
 };
 
 // k[0] must hold f(y) on entry. On return ws.y1 is the new state, ws.err the error estimate (if embedded),
-// and for FSAL methods k[stages-1] is f(y1). The sums run over the increments h f_j in stage order, as
+// and for FSAL methods k[stages-1] is f(y1) (the last stage, whose coefficients are b: tableau_test checks). The sums run over the increments h f_j in stage order, as
 // Diffrax's: small error estimates come from cancellation, and the step sizes follow their rounding.
 template <class System, class H>
 SG_HD SG_INLINE_HOST SG_NOINLINE void rk_step(const System& sys, const Tableau& tab,
@@ -39,11 +39,11 @@ SG_HD SG_INLINE_HOST SG_NOINLINE void rk_step(const System& sys, const Tableau& 
       if (tab.b[j] != 0.0) acc += tab.b[j] * (ws.k[j][i] * h);
       if (tab.embedded && tab.e[j] != 0.0) err += tab.e[j] * (ws.k[j][i] * h);
     }
-    // For FSAL tableaus the last stage already is y1 (a[last] = b); recomputing keeps one code path.
+    // For FSAL tableaus the last stage was evaluated at y1 already (a[last] = b, summed in the same order,
+    // so bit for bit): k[stages-1] is f(y1) without another evaluation.
     ws.y1[i] = y[i] + acc;
     ws.err[i] = err;
   }
-  if (tab.fsal) sys.rhs(ws.y1, ws.k[tab.stages - 1]);
 }
 
 }  // namespace sg

@@ -79,3 +79,36 @@ TEST_CASE("embedded error estimates shrink with the embedded method's order") {
     CHECK(std::log2(e[0] / e[1]) == doctest::Approx(tab->order).epsilon(0.2));
   }
 }
+
+namespace {
+
+// Counts its evaluations: y' = -y + y^2 / 3 (smooth, nonlinear, so stage values differ in every bit).
+struct CountingSystem {
+  using Scalar = double;
+  static constexpr int kMaxDim = 2;
+  mutable int evaluations = 0;
+  int dim() const { return 2; }
+  void rhs(const double* y, double* ydot) const {
+    ++evaluations;
+    for (int i = 0; i < 2; ++i) ydot[i] = -y[i] + y[i] * y[i] / 3.0;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("FSAL tableaus: the last stage is f(y1), evaluated once per step") {
+  for (const Tableau* tab : {&kBosh3, &kDopri5, &kTsit5}) {
+    REQUIRE(tab->fsal);
+    for (int j = 0; j < tab->stages; ++j) CHECK(tab->a[tab->stages - 1][j] == tab->b[j]);  // exact
+    const CountingSystem sys;
+    auto ws = std::make_unique<RkWorkspace<CountingSystem>>();
+    const double y[2] = {0.7, -1.3};
+    sys.rhs(y, ws->k[0]);
+    sys.evaluations = 0;
+    rk_step(sys, *tab, y, 0.37, *ws);
+    CHECK(sys.evaluations == tab->stages - 1);
+    double f1[2];
+    sys.rhs(ws->y1, f1);
+    for (int i = 0; i < 2; ++i) CHECK(ws->k[tab->stages - 1][i] == f1[i]);  // bit for bit
+  }
+}
