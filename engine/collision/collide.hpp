@@ -3,6 +3,7 @@
 // order (lower GeomType first, as MuJoCo) and the normals are flipped back so frame[0] always points
 // from geom a to geom b. Unsupported pairs (for the options' detector) write nothing; check pair_supported
 // when loading a scene.
+#include "engine/collision/collide_box.hpp"
 #include "engine/collision/collide_box_diffmjx.hpp"
 #include "engine/collision/collide_plane.hpp"
 #include "engine/collision/collide_round.hpp"
@@ -26,7 +27,8 @@ SG_HD inline bool pair_supported(GeomType a, GeomType b, Detector detector = Det
   if (detector == Detector::diffmjx)
     return a == GeomType::plane && (b == GeomType::sphere || b == GeomType::box || b == GeomType::ellipsoid);
   if (a == GeomType::plane) return b != GeomType::plane;
-  if (a == GeomType::sphere) return b == GeomType::sphere || b == GeomType::capsule;
+  if (a == GeomType::sphere) return b == GeomType::sphere || b == GeomType::capsule || b == GeomType::box;
+  if (a == GeomType::box) return b == GeomType::box;
   return a == GeomType::capsule && b == GeomType::capsule;
 }
 
@@ -66,8 +68,10 @@ SG_HD inline int collide_ordered(GeomType a, const Pose<S>& pa, const Vec3<S>& s
     return collide_sphere_sphere(pa, sa.x, pb, sb.x, opt, out);
   if (a == GeomType::sphere && b == GeomType::capsule)
     return collide_sphere_capsule(pa, sa.x, pb, sb.x, sb.y, opt, out);
+  if (a == GeomType::sphere && b == GeomType::box) return collide_sphere_box(pa, sa.x, pb, sb, opt, out);
   if (a == GeomType::capsule && b == GeomType::capsule)
     return collide_capsule_capsule(pa, sa.x, sa.y, pb, sb.x, sb.y, opt, out);
+  if (a == GeomType::box && b == GeomType::box) return collide_box_box(pa, sa, pb, sb, opt, out);
   return 0;
 }
 

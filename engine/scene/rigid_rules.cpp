@@ -1,8 +1,11 @@
 // Cross-field rules of the rigid-body model (model.type "rigid") and of Contacts From Distance.
 #include <algorithm>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "engine/collision/collide.hpp"
 #include "engine/scene/describe.hpp"
 #include "engine/scene/rule_context.hpp"
 #include "engine/scene/text_limits.hpp"
@@ -28,10 +31,30 @@ void rigid_contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
                                          "none, mujoco, hard (choose contact.model=mujoco)"});
 }
 
-// The body-body collision routines the rigid engine has; every other pair would silently pass through.
-bool pair_supported(std::string a, std::string b) {
-  if (a > b) std::swap(a, b);
-  return (a == "sphere" || a == "capsule") && (b == "sphere" || b == "capsule");
+std::optional<GeomType> shape_named(const std::string& name) {
+  for (GeomType t : {GeomType::sphere, GeomType::capsule, GeomType::box, GeomType::cylinder, GeomType::ellipsoid})
+    if (name == geom_type_name(t)) return t;
+  return std::nullopt;
+}
+
+// The body-body collision routines the rigid engine has (the collision dispatcher's own list); every other
+// pair would silently pass through.
+bool pair_supported(const std::string& a, const std::string& b) {
+  const auto ta = shape_named(a), tb = shape_named(b);
+  return ta && tb && sg::pair_supported(*ta, *tb);
+}
+
+// "sphere-sphere, sphere-capsule, ..." from the same list.
+std::string supported_pairs() {
+  const GeomType solids[] = {GeomType::sphere, GeomType::capsule, GeomType::box, GeomType::cylinder,
+                             GeomType::ellipsoid};
+  std::string out;
+  for (std::size_t i = 0; i < std::size(solids); ++i)
+    for (std::size_t j = i; j < std::size(solids); ++j)
+      if (sg::pair_supported(solids[i], solids[j]))
+        out += (out.empty() ? "" : ", ") + std::string(geom_type_name(solids[i])) + "-" +
+               geom_type_name(solids[j]);
+  return out;
 }
 
 // One issue per body, at its shape, naming the first earlier body it cannot collide with.
@@ -48,8 +71,8 @@ void body_pairs_supported(const RuleContext& ctx, std::vector<Issue>& errors) {
       errors.push_back({body_path(j) + ".shape",
                         *shape_i + "-" + *shape_j + " contact between " + body_path(i) + " (" + *shape_i +
                             ") and " + body_path(j) + " (" + *shape_j +
-                            ") is not supported (supported body pairs: sphere-sphere, sphere-capsule, "
-                            "capsule-capsule); set model.collide_bodies=false"});
+                            ") is not supported (supported body pairs: " + supported_pairs() +
+                            "); set model.collide_bodies=false"});
       break;
     }
   }
@@ -103,9 +126,26 @@ void diffmjx_shapes(const RuleContext& ctx, std::vector<Issue>& errors) {
                       "model.collide_bodies=false"});
 }
 
+// The box-box detector has no smooth proxy (docs/collision.md, "Box pairs"): with a softness it would be
+// exact while the scene asks for smooth contacts.
+void smooth_box_pairs(const RuleContext& ctx, const std::string& mode, std::vector<Issue>& errors) {
+  const auto softness = ctx.number("collision.softness");
+  const auto collide = ctx.value("model.collide_bodies");
+  if (mode == "diffmjx" || !softness || *softness <= 0.0 || !collide || *collide != true) return;
+  std::size_t boxes = 0;
+  for (std::size_t i = 0; i < ctx.count("model.bodies"); ++i)
+    if (const auto shape = ctx.text(body_path(i) + ".shape"); shape && *shape == "box") ++boxes;
+  if (boxes < 2) return;
+  errors.push_back({"collision.softness",
+                    "box-box contact has no smooth detector; with two or more boxes colliding with each other "
+                    "set collision.softness=0 (got " +
+                        format_number(*softness) + "), or model.collide_bodies=false"});
+}
+
 void collision_mode(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto mode = ctx.text("collision.mode");
   if (!mode) return;
+  smooth_box_pairs(ctx, *mode, errors);
   collision_mode_softness(ctx, *mode, errors);
   if (*mode == "diffmjx") diffmjx_shapes(ctx, errors);
 }

@@ -16,14 +16,16 @@ TEST_CASE("dispatch: pair_supported is symmetric and lists exactly the implement
       if (pair_supported(a, b) && !(b < a)) ++count;
     }
   }
-  CHECK(count == 8);  // plane x 5, sphere-sphere, sphere-capsule, capsule-capsule
+  CHECK(count == 10);  // plane x 5, sphere-sphere, sphere-capsule, sphere-box, capsule-capsule, box-box
   CHECK_FALSE(pair_supported(GeomType::plane, GeomType::plane));
-  CHECK_FALSE(pair_supported(GeomType::box, GeomType::box));
-  CHECK_FALSE(pair_supported(GeomType::sphere, GeomType::box));
+  CHECK(pair_supported(GeomType::box, GeomType::box));
+  CHECK(pair_supported(GeomType::sphere, GeomType::box));
+  CHECK_FALSE(pair_supported(GeomType::capsule, GeomType::box));
+  CHECK_FALSE(pair_supported(GeomType::box, GeomType::cylinder));
   CHECK(pair_supported(GeomType::ellipsoid, GeomType::plane));
   // Unsupported pairs write nothing.
   Contact<double> c[kMaxContactsPerPair];
-  CHECK(collide(GeomType::box, Pose<double>{}, V(1, 1, 1), GeomType::box, Pose<double>{}, V(1, 1, 1),
+  CHECK(collide(GeomType::capsule, Pose<double>{}, V(1, 1, 0), GeomType::box, Pose<double>{}, V(1, 1, 1),
                 CollisionOptions{}, c) == 0);
 }
 

@@ -42,11 +42,14 @@ TEST_CASE("a rigid scene accepts only the contact models that have a rigid imple
 }
 
 TEST_CASE("body-body contact only for the supported shape pairs") {
-  const LoadResult boxes = rigid(R"([{"shape": "box"}, {"shape": "box"}])");
-  CHECK(message_at(boxes, "model.bodies.1.shape") ==
-        "box-box contact between model.bodies.0 (box) and model.bodies.1 (box) is not supported (supported "
-        "body pairs: sphere-sphere, sphere-capsule, capsule-capsule); set model.collide_bodies=false");
-  CHECK(boxes.format_errors().rfind("scenes/x.json: model.bodies.1.shape: box-box contact", 0) == 0);
+  const LoadResult box_cylinder = rigid(R"([{"shape": "box"}, {"shape": "cylinder"}])");
+  CHECK(message_at(box_cylinder, "model.bodies.1.shape") ==
+        "box-cylinder contact between model.bodies.0 (box) and model.bodies.1 (cylinder) is not supported "
+        "(supported body pairs: sphere-sphere, sphere-capsule, sphere-box, capsule-capsule, box-box); set "
+        "model.collide_bodies=false");
+  CHECK(box_cylinder.format_errors().rfind("scenes/x.json: model.bodies.1.shape: box-cylinder contact", 0) ==
+        0);
+  CHECK(rigid(R"([{"shape": "box"}, {"shape": "box"}, {"shape": "sphere"}])").ok());
   const LoadResult mixed = rigid(R"([{"shape": "capsule"}, {"shape": "sphere"}, {"shape": "ellipsoid"}])");
   CHECK(mixed.errors.size() == 1);
   CHECK(
@@ -57,6 +60,15 @@ TEST_CASE("body-body contact only for the supported shape pairs") {
   CHECK(rigid(R"([{"shape": "box"}, {"shape": "cylinder"}])", {"model.collide_bodies=false"}).ok());
   // One body has no pairs.
   CHECK(rigid(R"([{"shape": "box"}])").ok());
+}
+
+TEST_CASE("box-box contact has no smooth detector: a softness with two colliding boxes is refused") {
+  const std::string boxes = R"([{"shape": "box"}, {"shape": "box"}])";
+  CHECK(message_at(rigid(boxes, {"collision.softness=0.01"}), "collision.softness") ==
+        "box-box contact has no smooth detector; with two or more boxes colliding with each other set "
+        "collision.softness=0 (got 0.01), or model.collide_bodies=false");
+  CHECK(rigid(boxes, {"collision.softness=0.01", "model.collide_bodies=false"}).ok());
+  CHECK(rigid(R"([{"shape": "box"}, {"shape": "sphere"}])", {"collision.softness=0.01"}).ok());
 }
 
 TEST_CASE("a force acts over a non-empty window of output steps") {
