@@ -96,4 +96,27 @@ SG_HD inline int clip_to_rectangle(ClipVertex<S>* poly, int count, const S& hu, 
   return count;
 }
 
+// Clips the segment seg[0] -> seg[1] (an incident edge: both ends' line is its edge index) by the rectangle;
+// returns how many points remain (0 or 2), in seg. An end cut off becomes the crossing with the side that cut
+// it.
+template <class S>
+SG_HD inline int clip_segment_to_rectangle(ClipVertex<S>* seg, const S& hu, const S& hv, double tol) {
+  ClipVertex<S> a = seg[0], b = seg[1];
+  for (int side = 0; side < 4; ++side) {
+    const bool a_in = clip_detail::outside(a, side, value(hu), value(hv), tol) <= 0.0;
+    const bool b_in = clip_detail::outside(b, side, value(hu), value(hv), tol) <= 0.0;
+    if (!a_in && !b_in) return 0;
+    if (a_in && b_in) continue;
+    const ClipVertex<S> c = clip_detail::crossing(a, b, side, hu, hv);
+    if (a_in) {
+      b = c;
+    } else {
+      a = c;
+    }
+  }
+  seg[0] = a;
+  seg[1] = b;
+  return 2;
+}
+
 }  // namespace sg

@@ -93,6 +93,23 @@ struct SatAxis {
   double sep;
 };
 
+// The best of the 9 edge-pair axes (parallel edges skipped: the face axes cover them).
+template <class S>
+SG_HD inline SatAxis best_edge_axis(const OrientedBox<S>& b1, const OrientedBox<S>& b2) {
+  const Vec3<double> d = values(Vec3<S>(b2.centre - b1.centre));
+  SatAxis best{AxisKind::edges, 0, 0, -1e300};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Vec3<double> c = cross(values(b1.axis[i]), values(b2.axis[j]));
+      const double len = norm(c);
+      if (len < 1e-6) continue;
+      const Vec3<double> u = c / len;
+      const double sep = abs_value(dot(d, u)) - radius_along(b1, u) - radius_along(b2, u);
+      if (sep > best.sep) best = {AxisKind::edges, i, j, sep};
+    }
+  return best;
+}
+
 // Faces win ties: box 2's face only if clearly better than box 1's, an edge pair only if its separation beats
 // the best face's by 5% of the overlap. Stable choices keep the contacts' names from flickering between
 // equivalent descriptions of one contact (two equal boxes face to face, a box lying on another).
@@ -112,18 +129,8 @@ SG_HD inline SatAxis separating_axis(const OrientedBox<S>& b1, const OrientedBox
     if (sep > face2.sep) face2 = {AxisKind::face2, k, 0, sep};
   }
   if (face2.sep > face.sep + 1e-9 * scale) face = face2;
-  SatAxis best = face;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      const Vec3<double> c = cross(values(b1.axis[i]), values(b2.axis[j]));
-      const double len = norm(c);
-      if (len < 1e-6) continue;  // parallel edges: the face axes cover them
-      const Vec3<double> u = c / len;
-      const double sep = abs_value(dot(d, u)) - radius_along(b1, u) - radius_along(b2, u);
-      if (sep > best.sep && sep > face.sep + 0.05 * abs_value(face.sep) + 1e-9 * scale)
-        best = {AxisKind::edges, i, j, sep};
-    }
-  return best;
+  const SatAxis edges = best_edge_axis(b1, b2);
+  return edges.sep > face.sep + 0.05 * abs_value(face.sep) + 1e-9 * scale ? edges : face;
 }
 
 // Index of the box corner with sign bits (bit m set: +half along axis m).
@@ -137,9 +144,20 @@ SG_HD inline int edge_index(int m, int c) {
   return 4 * m + ((c >> m1) & 1) + 2 * ((c >> m2) & 1);
 }
 
-// Face contact: ref's face along axis k, on the side facing inc (normal n), against inc's face most opposed
-// to n. Every clipped point within the margin is a contact; flip: ref is geom 2 (the normal then points the
-// other way). Feature: 64 * (face number of the reference, + 6 when ref is box 2) + the clip tag.
+// Corner c of a box as a point, and in the reference face's frame (u, v, height above the face).
+template <class S>
+SG_HD inline Vec3<S> box_corner_point(const OrientedBox<S>& b, int c) {
+  Vec3<S> p = b.centre;
+  for (int m = 0; m < 3; ++m) p += b.axis[m] * (b.half[m] * ((c >> m) & 1 ? 1.0 : -1.0));
+  return p;
+}
+
+// Face contact: ref's face along axis k, on the side facing inc (normal n), against inc's nearest feature:
+// its axes nearly perpendicular to n (|a . n| < 0.5, as MuJoCo) span it, two a face, one an edge, none a
+// corner. A box meeting the face with an edge thus touches along that edge alone, whichever of the edge's
+// faces is nearer to parallel. The feature is clipped by the reference face; every clipped point within the
+// margin is a contact. flip: ref is geom 2 (the normal then points the other way). Feature numbers: 64 x (the
+// reference face, + 6 when ref is box 2) + the clip tag.
 template <class S>
 SG_HD inline int face_contacts(const OrientedBox<S>& ref, int k, const OrientedBox<S>& inc, bool flip,
                                const CollisionOptions& opt, double scale, Contact<S>* out) {
@@ -147,33 +165,40 @@ SG_HD inline int face_contacts(const OrientedBox<S>& ref, int k, const OrientedB
   const Vec3<S> n = ref.axis[k] * toward;
   const Vec3<S> face_centre = ref.centre + n * ref.half[k];
   const int ku = (k + 1) % 3, kv = (k + 2) % 3;
-  // The incident face: the axis most (anti-)parallel to n, on the side facing ref.
-  int m = 0;
-  double best = -1.0;
-  for (int a = 0; a < 3; ++a) {
-    const double c = abs_value(value(dot(inc.axis[a], n)));
-    if (c > best) best = c, m = a;
+  int deepest = 0, free_axes[2], free_count = 0;  // the corner deepest along -n; the axes spanning the feature
+  for (int m = 0; m < 3; ++m) {
+    const double c = value(dot(inc.axis[m], n));
+    if (c < 0.0) deepest |= 1 << m;
+    if (abs_value(c) < 0.5 && free_count < 2) free_axes[free_count++] = m;
   }
-  const int face_sign = value(dot(inc.axis[m], n)) > 0.0 ? -1 : 1;
-  const int m1 = (m + 1) % 3, m2 = (m + 2) % 3;
-  const int around[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};  // (m1, m2) signs in cyclic order
+  // The feature's corners in cyclic order, each with the edge to the next (a face: 4, an edge: 2, a corner: 1).
   ClipVertex<S> poly[kClipMax];
-  int corners[4];
-  for (int q = 0; q < 4; ++q) {
-    int sign[3];
-    sign[m] = face_sign, sign[m1] = around[q][0], sign[m2] = around[q][1];
-    corners[q] = corner_index(sign);
-    const Vec3<S> p = inc.centre + inc.axis[m] * (inc.half[m] * double(sign[m])) +
-                      inc.axis[m1] * (inc.half[m1] * double(sign[m1])) +
-                      inc.axis[m2] * (inc.half[m2] * double(sign[m2]));
-    const Vec3<S> rel = p - face_centre;
-    poly[q] = {dot(rel, ref.axis[ku]), dot(rel, ref.axis[kv]), dot(rel, n), corners[q], 0};
+  int count = 1 << free_count;
+  const int cycle[4] = {0, 1, 3, 2};  // Gray order: consecutive corners differ in one free axis
+  for (int q = 0; q < count; ++q) {
+    const int bits = count == 4 ? cycle[q] : q;
+    int c = deepest;
+    for (int f = 0; f < free_count; ++f)
+      if ((bits >> f) & 1) c ^= 1 << free_axes[f];
+    const Vec3<S> rel = box_corner_point(inc, c) - face_centre;
+    poly[q] = {dot(rel, ref.axis[ku]), dot(rel, ref.axis[kv]), dot(rel, n), c, 0};
   }
-  for (int q = 0; q < 4; ++q) {  // the edge to the next corner: they differ along m1 or m2
-    const int along = around[q][0] != around[(q + 1) % 4][0] ? m1 : m2;
-    poly[q].line = edge_index(along, corners[q]);
+  for (int q = 0; q < count; ++q) {
+    const int next = poly[(q + 1) % count].tag;
+    const int diff = poly[q].tag ^ next;
+    poly[q].line = diff ? edge_index(diff == 1 ? 0 : (diff == 2 ? 1 : 2), poly[q].tag) : 0;
   }
-  const int count = clip_to_rectangle(poly, 4, ref.half[ku], ref.half[kv], 1e-9 * scale);
+  const double tol = 1e-9 * scale;
+  if (count == 2) {
+    count = clip_segment_to_rectangle(poly, ref.half[ku], ref.half[kv], tol);
+  } else if (count == 4) {
+    count = clip_to_rectangle(poly, 4, ref.half[ku], ref.half[kv], tol);
+  } else if (clip_detail::outside(poly[0], 0, value(ref.half[ku]), value(ref.half[kv]), tol) > 0.0 ||
+             clip_detail::outside(poly[0], 1, value(ref.half[ku]), value(ref.half[kv]), tol) > 0.0 ||
+             clip_detail::outside(poly[0], 2, value(ref.half[ku]), value(ref.half[kv]), tol) > 0.0 ||
+             clip_detail::outside(poly[0], 3, value(ref.half[ku]), value(ref.half[kv]), tol) > 0.0) {
+    count = 0;
+  }
   const int face_number = 2 * k + (toward > 0.0 ? 0 : 1) + (flip ? 6 : 0);
   const Vec3<S> normal = flip ? Vec3<S>(-n) : n;
   int written = 0;
@@ -242,14 +267,14 @@ SG_HD inline int collide_box_box(const Pose<S>& pose1, const Vec3<S>& half1, con
   }
   const SatAxis axis = separating_axis(b1, b2, scale);
   if (axis.sep > opt.margin) return 0;
-  switch (axis.kind) {
-    case AxisKind::face1:
-      return face_contacts(b1, axis.i, b2, false, opt, scale, out);
-    case AxisKind::face2:
-      return face_contacts(b2, axis.i, b1, true, opt, scale, out);
-    default:
-      return edge_contact(b1, axis.i, b2, axis.j, opt, out);
-  }
+  if (axis.kind == AxisKind::edges) return edge_contact(b1, axis.i, b2, axis.j, opt, out);
+  const int n = axis.kind == AxisKind::face1 ? face_contacts(b1, axis.i, b2, false, opt, scale, out)
+                                             : face_contacts(b2, axis.i, b1, true, opt, scale, out);
+  if (n > 0) return n;
+  // The nearest feature missed the face (a corner beyond it): the boxes meet edge to edge, which the face's
+  // 5% preference had outvoted.
+  const SatAxis edges = best_edge_axis(b1, b2);
+  return edges.sep <= opt.margin ? edge_contact(b1, edges.i, b2, edges.j, opt, out) : 0;
 }
 
 }  // namespace sg
