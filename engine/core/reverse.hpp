@@ -74,27 +74,28 @@ struct Rev {
   inline Rev& operator/=(const Rev& o);
 };
 
-// The result of an operation with value v and parents a, b (constants are dropped).
-inline Rev rev_node(double v, int a, double da, int b, double db) {
-  if (b <= 0) {
-    if (a <= 0) return Rev(v);
-    Rev r;
-    r.v = v;
-    r.i = RevTape::current().push(a, da, 0, 0.0);
-    return r;
-  }
-  if (a <= 0) {
-    Rev r;
-    r.v = v;
-    r.i = RevTape::current().push(b, db, 0, 0.0);
-    return r;
-  }
+// A node on the tape for an operation with at least one non-constant parent (constants are dropped). Out of
+// line: every operation inlines only the test for constants below.
+[[gnu::noinline]] inline Rev rev_record(double v, int a, double da, int b, double db) {
   Rev r;
   r.v = v;
-  r.i = RevTape::current().push(a, da, b, db);
+  if (b <= 0) {
+    r.i = RevTape::current().push(a, da, 0, 0.0);
+  } else if (a <= 0) {
+    r.i = RevTape::current().push(b, db, 0, 0.0);
+  } else {
+    r.i = RevTape::current().push(a, da, b, db);
+  }
   return r;
 }
-inline Rev rev_chain(const Rev& x, double fx, double dfx) {
+
+// The result of an operation with value v and parents a, b. With only constants (always, while the tape is
+// off: a checkpointed adjoint's values-only pass) no node: the cost of a double operation and a branch.
+[[gnu::always_inline]] inline Rev rev_node(double v, int a, double da, int b, double db) {
+  if ((a | b) == 0) return Rev(v);
+  return rev_record(v, a, da, b, db);
+}
+[[gnu::always_inline]] inline Rev rev_chain(const Rev& x, double fx, double dfx) {
   return rev_node(fx, x.i, dfx, 0, 0.0);
 }
 
