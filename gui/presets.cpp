@@ -190,7 +190,8 @@ std::span<const Preset> preset_table() {
        "Cube push: Adam",
        "cube_push.json",
        {},
-       "The few-shot paper's Fig. 1: a pushed cube hits a resting one, and the push speed is optimised so that "
+       "The few-shot paper's Fig. 1: a pushed cube hits a resting one, and the push speed is optimised so "
+       "that "
        "the second cube stops 15 cm on. Press Descend: Adam's paths from five starts meet near 2 m/s within "
        "30 steps, also the ones too slow to reach the other cube (straight-through CFD's gradient). The "
        "sliding corners hop (MuJoCo's pyramidal friction), so FD is noise while AD follows the trend.",
@@ -208,7 +209,8 @@ std::span<const Preset> preset_table() {
        {"contact.model=hard", "integrator.type=moreau", "integrator.dt=0.002", "integrator.steps=500",
         "contact.hard.kappa=300", "contact.hard.friction=0.4", "contact.cfd.enabled=false"},
        "The same push with the analytic-smoothing paper's hard contact (Moreau steps, kappa = 300, friction "
-       "0.4): no soft-contact hops, a smooth loss, and AD equal to FD (median 0.1%). Compare the minimum with "
+       "0.4): no soft-contact hops, a smooth loss, and AD equal to FD (median 0.1%). Compare the minimum "
+       "with "
        "the soft contact's.",
        0.15},
       {"identify_cube",

@@ -70,8 +70,8 @@ SG_HD inline ClipVertex<S> crossing(const ClipVertex<S>& a, const ClipVertex<S>&
 
 }  // namespace clip_detail
 
-// Clips poly (count vertices, each vertex's line the edge to the next) by the rectangle; returns the new count
-// (at most kClipMax), the polygon in poly.
+// Clips poly (count vertices, each vertex's line the edge to the next) by the rectangle; returns the new
+// count (at most kClipMax), the polygon in poly.
 template <class S>
 SG_HD inline int clip_to_rectangle(ClipVertex<S>* poly, int count, const S& hu, const S& hv, double tol) {
   ClipVertex<S> next[kClipMax];

@@ -27,7 +27,8 @@ SG_HD inline int collide_sphere_box(const Pose<S>& sphere, const S& radius, cons
   Vec3<S> nearest;
   bool inside = true;
   for (int k = 0; k < 3; ++k) {
-    nearest[k] = smooth_clamp(centre[k], -value(half[k]), value(half[k]), proxy_softness(opt) / value(half[k]));
+    nearest[k] =
+        smooth_clamp(centre[k], -value(half[k]), value(half[k]), proxy_softness(opt) / value(half[k]));
     if (value(centre[k]) < -value(half[k]) || value(centre[k]) > value(half[k])) inside = false;
   }
   const Vec3<S> gap = nearest - centre;
@@ -69,7 +70,9 @@ SG_HD inline OrientedBox<S> oriented(const Pose<S>& pose, const Vec3<S>& half) {
   return {pose.pos, {rot.col(0), rot.col(1), rot.col(2)}, half};
 }
 
-SG_HD inline double abs_value(double x) { return x < 0.0 ? -x : x; }
+SG_HD inline double abs_value(double x) {
+  return x < 0.0 ? -x : x;
+}
 
 template <class S>
 SG_HD inline Vec3<double> values(const Vec3<S>& v) {
@@ -165,13 +168,14 @@ SG_HD inline int face_contacts(const OrientedBox<S>& ref, int k, const OrientedB
   const Vec3<S> n = ref.axis[k] * toward;
   const Vec3<S> face_centre = ref.centre + n * ref.half[k];
   const int ku = (k + 1) % 3, kv = (k + 2) % 3;
-  int deepest = 0, free_axes[2], free_count = 0;  // the corner deepest along -n; the axes spanning the feature
+  // The corner deepest along -n, and the axes spanning the feature.
+  int deepest = 0, free_axes[2], free_count = 0;
   for (int m = 0; m < 3; ++m) {
     const double c = value(dot(inc.axis[m], n));
     if (c < 0.0) deepest |= 1 << m;
     if (abs_value(c) < 0.5 && free_count < 2) free_axes[free_count++] = m;
   }
-  // The feature's corners in cyclic order, each with the edge to the next (a face: 4, an edge: 2, a corner: 1).
+  // The feature's corners in cyclic order, each with the edge to the next: 4 (a face), 2 (an edge) or 1.
   ClipVertex<S> poly[kClipMax];
   int count = 1 << free_count;
   const int cycle[4] = {0, 1, 3, 2};  // Gray order: consecutive corners differ in one free axis

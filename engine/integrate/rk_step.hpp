@@ -16,8 +16,10 @@ struct RkWorkspace {
 };
 
 // k[0] must hold f(y) on entry. On return ws.y1 is the new state, ws.err the error estimate (if embedded),
-// and for FSAL methods k[stages-1] is f(y1) (the last stage, whose coefficients are b: tableau_test checks). The sums run over the increments h f_j in stage order, as
-// Diffrax's: small error estimates come from cancellation, and the step sizes follow their rounding.
+// and for FSAL methods k[stages-1] is f(y1) (the last stage, whose coefficients are b;
+// tests/engine/test_convergence_order.cpp checks both).
+// The sums run over the increments h f_j in stage order, as Diffrax's: small error estimates come from
+// cancellation, and the step sizes follow their rounding.
 template <class System, class H>
 SG_HD SG_INLINE_HOST SG_NOINLINE void rk_step(const System& sys, const Tableau& tab,
                                               const typename System::Scalar* y, const H& h,

@@ -32,7 +32,8 @@ void rigid_contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
 }
 
 std::optional<GeomType> shape_named(const std::string& name) {
-  for (GeomType t : {GeomType::sphere, GeomType::capsule, GeomType::box, GeomType::cylinder, GeomType::ellipsoid})
+  for (GeomType t :
+       {GeomType::sphere, GeomType::capsule, GeomType::box, GeomType::cylinder, GeomType::ellipsoid})
     if (name == geom_type_name(t)) return t;
   return std::nullopt;
 }
@@ -68,11 +69,11 @@ void body_pairs_supported(const RuleContext& ctx, std::vector<Issue>& errors) {
     for (std::size_t i = 0; i < j; ++i) {
       const auto shape_i = ctx.text(body_path(i) + ".shape");
       if (!shape_i || pair_supported(*shape_i, *shape_j)) continue;
-      errors.push_back({body_path(j) + ".shape",
-                        *shape_i + "-" + *shape_j + " contact between " + body_path(i) + " (" + *shape_i +
-                            ") and " + body_path(j) + " (" + *shape_j +
-                            ") is not supported (supported body pairs: " + supported_pairs() +
-                            "); set model.collide_bodies=false"});
+      errors.push_back(
+          {body_path(j) + ".shape", *shape_i + "-" + *shape_j + " contact between " + body_path(i) + " (" +
+                                        *shape_i + ") and " + body_path(j) + " (" + *shape_j +
+                                        ") is not supported (supported body pairs: " + supported_pairs() +
+                                        "); set model.collide_bodies=false"});
       break;
     }
   }
@@ -136,10 +137,11 @@ void smooth_box_pairs(const RuleContext& ctx, const std::string& mode, std::vect
   for (std::size_t i = 0; i < ctx.count("model.bodies"); ++i)
     if (const auto shape = ctx.text(body_path(i) + ".shape"); shape && *shape == "box") ++boxes;
   if (boxes < 2) return;
-  errors.push_back({"collision.softness",
-                    "box-box contact has no smooth detector; with two or more boxes colliding with each other "
-                    "set collision.softness=0 (got " +
-                        format_number(*softness) + "), or model.collide_bodies=false"});
+  errors.push_back(
+      {"collision.softness",
+       "box-box contact has no smooth detector; with two or more boxes colliding with each other "
+       "set collision.softness=0 (got " +
+           format_number(*softness) + "), or model.collide_bodies=false"});
 }
 
 void collision_mode(const RuleContext& ctx, std::vector<Issue>& errors) {

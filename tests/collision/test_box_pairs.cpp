@@ -57,8 +57,8 @@ TEST_CASE("sphere-box: face, edge and corner regions and a centre inside (tol 1e
   REQUIRE(collide(GeomType::sphere, s2, V(0.06, 0, 0), GeomType::box, box, half, kExact, c) == 1);
   CHECK(c[0].dist == doctest::Approx(0.05 - 0.06).epsilon(1e-12));
   CHECK(collide(GeomType::sphere, s2, V(0.04, 0, 0), GeomType::box, box, half, kExact, c) == 0);
-  CHECK(collide(GeomType::sphere, s2, V(0.04, 0, 0), GeomType::box, box, half, CollisionOptions{0.02, 0.0}, c) ==
-        1);
+  CHECK(collide(GeomType::sphere, s2, V(0.04, 0, 0), GeomType::box, box, half, CollisionOptions{0.02, 0.0},
+                c) == 1);
   // Centre inside, nearest to the local -z face (0.05 inside it): leaves through it.
   const Pose<double> s3{box.pos + rotate(box.rot, V(0.0, 0.0, -0.25)), {}};
   REQUIRE(collide(GeomType::sphere, s3, V(0.01, 0, 0), GeomType::box, box, half, kExact, c) == 1);
@@ -83,11 +83,12 @@ TEST_CASE("sphere-box: distance against brute-force sampling of the box surface 
     const Pose<double> sphere{{u(rng), u(rng), u(rng)}, {}};
     const double r = 0.05;
     if (box_signed_distance(sphere.pos, box, half) <= 0.0) continue;  // outside cases: a true distance
-    if (collide(GeomType::sphere, sphere, V(r, 0, 0), GeomType::box, box, half, CollisionOptions{1.0, 0.0}, c) !=
-        1)
+    if (collide(GeomType::sphere, sphere, V(r, 0, 0), GeomType::box, box, half, CollisionOptions{1.0, 0.0},
+                c) != 1)
       continue;
     double best = 1e300;
-    for (const V& p : sample_surface(GeomType::box, box, half, 40)) best = std::min(best, norm(V(p - sphere.pos)));
+    for (const V& p : sample_surface(GeomType::box, box, half, 40))
+      best = std::min(best, norm(V(p - sphere.pos)));
     // Sampling overestimates the distance by at most half a grid diagonal (0.4 / 40 * sqrt(2) / 2).
     CHECK(best - r - c[0].dist >= -1e-12);
     CHECK(best - r - c[0].dist <= 0.0072);
@@ -199,8 +200,10 @@ TEST_CASE("box-box over random poses: contacts on both surfaces, depth against s
       // the other, whichever is the reference.
       const V a = c[i].pos + c[i].frame[0] * (c[i].dist * 0.5);
       const V b = c[i].pos - c[i].frame[0] * (c[i].dist * 0.5);
-      const double on_a = std::min(std::fabs(box_signed_distance(a, p1, h1)), std::fabs(box_signed_distance(a, p2, h2)));
-      const double on_b = std::min(std::fabs(box_signed_distance(b, p1, h1)), std::fabs(box_signed_distance(b, p2, h2)));
+      const double on_a =
+          std::min(std::fabs(box_signed_distance(a, p1, h1)), std::fabs(box_signed_distance(a, p2, h2)));
+      const double on_b =
+          std::min(std::fabs(box_signed_distance(b, p1, h1)), std::fabs(box_signed_distance(b, p2, h2)));
       CHECK(on_a < 1e-9);
       CHECK(on_b < 1e-9);
       // The incident point is no deeper inside the other box than the contact says: its depth below the
@@ -268,18 +271,30 @@ TEST_CASE("box-box and sphere-box: forward-mode derivatives equal central differ
     V euler_b;
   };
   const Case cases[] = {
-      {GeomType::box, V(0.3, 0.2, 0.1), {{0, 0, 0}, from_euler_xyz(3.0, -4.0, 10.0)}, V(0.1, 0.12, 0.08),
-       V(0.05, 0.02, 0.17), V(8.0, 5.0, 30.0)},
-      {GeomType::box, V(0.4, 0.1, 0.1), {{0, 0, 0}, from_euler_xyz(45.0, 0.0, 0.0)}, V(0.1, 0.4, 0.1),
-       V(0.02, -0.01, 0.28), V(3.0, 45.0, 4.0)},
-      {GeomType::sphere, V(0.05, 0, 0), {{0.22, 0.16, 0.0}, {}}, V(0.2, 0.15, 0.1), V(0.0, 0.0, 0.0),
+      {GeomType::box,
+       V(0.3, 0.2, 0.1),
+       {{0, 0, 0}, from_euler_xyz(3.0, -4.0, 10.0)},
+       V(0.1, 0.12, 0.08),
+       V(0.05, 0.02, 0.17),
+       V(8.0, 5.0, 30.0)},
+      {GeomType::box,
+       V(0.4, 0.1, 0.1),
+       {{0, 0, 0}, from_euler_xyz(45.0, 0.0, 0.0)},
+       V(0.1, 0.4, 0.1),
+       V(0.02, -0.01, 0.28),
+       V(3.0, 45.0, 4.0)},
+      {GeomType::sphere,
+       V(0.05, 0, 0),
+       {{0.22, 0.16, 0.0}, {}},
+       V(0.2, 0.15, 0.1),
+       V(0.0, 0.0, 0.0),
        V(0.0, 0.0, 7.0)},
   };
   for (const Case& cs : cases) {
     for (int which = 0; which < 2; ++which) {
       auto f = [&](const D1& p) {
-        Pose<D1> pa{Vec3<D1>(cs.pose_a.pos), Quat<D1>(cs.pose_a.rot.w, cs.pose_a.rot.x, cs.pose_a.rot.y,
-                                                      cs.pose_a.rot.z)};
+        Pose<D1> pa{Vec3<D1>(cs.pose_a.pos),
+                    Quat<D1>(cs.pose_a.rot.w, cs.pose_a.rot.x, cs.pose_a.rot.y, cs.pose_a.rot.z)};
         Vec3<D1> pos(cs.pos_b);
         D1 angle(cs.euler_b.z);
         if (which == 0) angle = p;
@@ -290,7 +305,8 @@ TEST_CASE("box-box and sphere-box: forward-mode derivatives equal central differ
                               CollisionOptions{0.1, 0.0}, out);
         REQUIRE(n >= 1);
         D1 sum = 0.0;  // every contact's distance and position, so that each one's derivative counts
-        for (int i = 0; i < n; ++i) sum += out[i].dist * double(i + 1) + dot(out[i].pos, Vec3<D1>(1.0, 2.0, 3.0));
+        for (int i = 0; i < n; ++i)
+          sum += out[i].dist * double(i + 1) + dot(out[i].pos, Vec3<D1>(1.0, 2.0, 3.0));
         return sum;
       };
       const double p0 = which == 0 ? cs.euler_b.z : cs.pos_b.x;

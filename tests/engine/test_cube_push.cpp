@@ -1,7 +1,7 @@
 // The few-shot paper's cube push (scenes/cube_push.json): a cube pushed into a resting one, the push speed
-// optimised so that the second cube stops at its target. Adam converges from every start with straight-through
-// CFD, a start that never reaches the other cube has no gradient without it, and the smoothed hard-contact
-// variant has AD equal to FD.
+// optimised so that the second cube stops at its target. Adam converges from every start with
+// straight-through CFD, a start that never reaches the other cube has no gradient without it, and the
+// smoothed hard-contact variant has AD equal to FD.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -26,8 +26,8 @@ TEST_CASE("cube push: Adam from five starts stops the struck cube within 2 cm of
 }
 
 TEST_CASE("cube push: below 0.89 m/s the cubes never touch, only CFD's gradient moves the push") {
-  // The pushed cube stops after v^2 / (2 mu g) = 0.10 m at 0.89 m/s, just short of the other one; the one start
-  // is the range's middle, 0.8 m/s.
+  // The pushed cube stops after v^2 / (2 mu g) = 0.10 m at 0.89 m/s, just short of the other one; the one
+  // start is the range's middle, 0.8 m/s.
   const std::vector<std::string> sets = {"optimize.starts=1", "sweep.from=0.5", "sweep.to=1.1",
                                          "optimize.steps=3"};
   const DescentResult cfd = run_descent(test::shipped("cube_push.json", sets));
@@ -44,10 +44,10 @@ TEST_CASE("cube push: below 0.89 m/s the cubes never touch, only CFD's gradient 
 }
 
 TEST_CASE("cube push with smoothed hard contact: a smooth loss, AD equal to central FD (median 1%)") {
-  const Problem p = test::shipped("cube_push.json",
-                                  {"contact.model=hard", "integrator.type=moreau", "integrator.dt=0.002",
-                                   "integrator.steps=500", "contact.hard.kappa=300", "contact.hard.friction=0.4",
-                                   "contact.cfd.enabled=false", "sweep.from=1", "sweep.to=3", "sweep.points=21"});
+  const Problem p = test::shipped(
+      "cube_push.json", {"contact.model=hard", "integrator.type=moreau", "integrator.dt=0.002",
+                         "integrator.steps=500", "contact.hard.kappa=300", "contact.hard.friction=0.4",
+                         "contact.cfd.enabled=false", "sweep.from=1", "sweep.to=3", "sweep.points=21"});
   const SweepResult r = run_sweep(p);
   REQUIRE(r.stats.failed == 0);
   CHECK(r.stats.grad_rel_err_median < 0.01);

@@ -80,7 +80,8 @@ std::vector<mjContact> check_ours_among_mujocos(const Pair& p, double tol, doubl
 // Distance of a point outside a box (0 inside).
 double outside_box(const Vec3<double>& p, const Vec3<double>& centre, const Vec3<double>& euler,
                    const Vec3<double>& half) {
-  const Vec3<double> local = rotate(conjugate(from_euler_xyz(euler.x, euler.y, euler.z)), Vec3<double>(p - centre));
+  const Vec3<double> local =
+      rotate(conjugate(from_euler_xyz(euler.x, euler.y, euler.z)), Vec3<double>(p - centre));
   double s = 0.0;
   for (int k = 0; k < 3; ++k) s += sq(std::fmax(0.0, std::fabs(local[k]) - half[k]));
   return std::sqrt(s);
@@ -99,10 +100,11 @@ TEST_CASE("box resting on a box face: the same contacts as MuJoCo's box-box coll
     // Lowest point of the tilted upper box below its centre, so that it dips `press` into the top face.
     const Quat<double> q = from_euler_xyz(euler.x, euler.y, euler.z);
     double reach = 0.0;
-    for (int k = 0; k < 3; ++k) reach += upper_half[k] * std::fabs(rotate(q, Vec3<double>(k == 0, k == 1, k == 2)).z);
+    for (int k = 0; k < 3; ++k)
+      reach += upper_half[k] * std::fabs(rotate(q, Vec3<double>(k == 0, k == 1, k == 2)).z);
     const Vec3<double> pos(shift(rng), shift(rng), lower_half.z + reach - press(rng));
-    const Pair p = collide_both(GeomType::box, lower_half, {0, 0, 0}, {0, 0, 0}, GeomType::box, upper_half, pos,
-                                euler);
+    const Pair p =
+        collide_both(GeomType::box, lower_half, {0, 0, 0}, {0, 0, 0}, GeomType::box, upper_half, pos, euler);
     CAPTURE(trial);
     // MuJoCo 2.2.2's face branch reports half the depth (its dist is the halved height it uses for the
     // midway position); positions and normals are the same.
@@ -121,15 +123,15 @@ TEST_CASE("box pressed into a box's side, turned about the normal: MuJoCo's poin
   // face (then it touches nothing): those extra points of MuJoCo's are outside the other box.
   const Vec3<double> half1(0.05, 0.05, 0.05), half2(0.04, 0.06, 0.03), pos2(0.05 + 0.04 - 0.002, 0.01, 0.005);
   for (double turn : {0.0, 7.0, 30.0, 45.0, 50.0, 70.0}) {
-    const Pair p = collide_both(GeomType::box, half1, {0, 0, 0}, {0, 0, 0}, GeomType::box, half2, pos2,
-                                {0, 0, turn});
+    const Pair p =
+        collide_both(GeomType::box, half1, {0, 0, 0}, {0, 0, 0}, GeomType::box, half2, pos2, {0, 0, turn});
     CAPTURE(turn);
     CHECK(p.ours >= 2);
     if (turn == 0.0) CHECK(p.ours == 4);
     for (const mjContact& c : check_ours_among_mujocos(p, 1e-12, 2.0)) {
       const Vec3<double> at(c.pos[0], c.pos[1], c.pos[2]);
-      CHECK(std::fmax(outside_box(at, {0, 0, 0}, {0, 0, 0}, half1), outside_box(at, pos2, {0, 0, turn}, half2)) >
-            1e-3);
+      CHECK(std::fmax(outside_box(at, {0, 0, 0}, {0, 0, 0}, half1),
+                      outside_box(at, pos2, {0, 0, turn}, half2)) > 1e-3);
     }
   }
 }
@@ -143,7 +145,8 @@ TEST_CASE("crossed box edges: the same depth and normal as MuJoCo's deepest edge
   double deepest = 0.0;
   for (int j = 0; j < p.sim->d->ncon; ++j) {
     deepest = std::fmin(deepest, p.sim->d->contact[j].dist);
-    for (int k = 0; k < 3; ++k) CHECK(p.sim->d->contact[j].frame[k] == doctest::Approx(p.contact[0].frame[0][k]));
+    for (int k = 0; k < 3; ++k)
+      CHECK(p.sim->d->contact[j].frame[k] == doctest::Approx(p.contact[0].frame[0][k]));
   }
   CHECK(p.contact[0].dist == doctest::Approx(deepest).epsilon(1e-12));
 }
