@@ -3,10 +3,12 @@
 // checkpoints instead of taping the run at once (Diffrax's RecursiveCheckpointAdjoint keeps a bounded number
 // of states in the same spirit; here the checkpoints are uniform).
 //
-// 1. Forward pass with the tape off (engine/core/reverse.hpp): the same Rev arithmetic, values only, so the
-//    run is bit for bit the one a taped run or a double run takes. Every `segment_steps` accepted steps a
-//    checkpoint keeps what the solve carries from one step to the next: the state y, f(y) (the FSAL stage),
-//    the solver's counters and controller, the system's mode and the observer's running sum.
+// 1. Forward pass in double (the problem's double twin, ValuesTwin): the values of a taped run bit for bit,
+//    since Rev computes values by the same formulas (tests/engine/test_checkpointed_adjoint.cpp compares the
+//    steps, events and losses), at the cost of a plain run. Every `segment_steps` accepted steps a checkpoint
+//    keeps what the solve carries from one step to the next: the state y, f(y) (the FSAL stage), the solver's
+//    counters and controller, the system's mode and the observer's running sum (types shared by both
+//    scalars: AdaptiveCheckpoint, RigidMemo, ...).
 // 2. Backward, last segment first: restore the checkpoint, make y (and the observer's sum) fresh tape
 //    variables, re-attach f(y)'s derivative (the stored value, with the derivative of f evaluated at the
 //    restored y: in exact arithmetic the FSAL stage is f(y)), run the segment on the tape, seed its end state
@@ -15,16 +17,33 @@
 //    their adjoints across segments; one sweep over them at the end gives d loss / d parameter.
 //
 // Memory: one segment's tape plus the checkpoints (a few kB each), whatever the length of the run. Cost: a
-// values-only run, the taped replay, and one extra f(y) per segment.
+// plain run, the taped replay, and one extra f(y) per segment.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "engine/core/reverse.hpp"
 #include "engine/simulate/run.hpp"
 
 namespace sg {
+
+// The double twin of a taped problem, for the values-only pass: the same problem in double (the parameters'
+// values in place of the tape's leaves), a workspace, the objective's observer and loss in double.
+template <class Observer, class LossFn>
+struct ValuesTwin {
+  const ProblemData<double>* pd;
+  SimWorkspace<double>* ws;
+  Observer* obs;
+  LossFn loss_of;
+};
+
+template <class Observer, class LossFn>
+ValuesTwin<Observer, LossFn> values_twin(const ProblemData<double>& pd, SimWorkspace<double>& ws,
+                                         Observer& obs, LossFn loss_of) {
+  return {&pd, &ws, &obs, loss_of};
+}
 
 struct AdjointRun {
   SolveStats stats;
@@ -55,24 +74,41 @@ struct Checkpoint {
 };
 
 template <class Solver, class System, class Observer>
-Checkpoint<Solver, System> save(const Solver& solver, const System& sys, const Rev* y,
+Checkpoint<Solver, System> save(const Solver& solver, const System& sys, const typename System::Scalar* y,
                                 const RkWorkspace<System>& ws, Observer& obs) {
   const int n = sys.dim();
   Checkpoint<Solver, System> c{solver.save(), sys.memo(), std::vector<double>(n), {}, 0.0};
-  for (int i = 0; i < n; ++i) c.y[i] = y[i].v;
+  for (int i = 0; i < n; ++i) c.y[i] = value(y[i]);
   if constexpr (Solver::kCarriesDerivative) {
     c.k0.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) c.k0[i] = ws.k[0][i].v;
+    for (int i = 0; i < n; ++i) c.k0[i] = value(ws.k[0][i]);
   }
-  if constexpr (kCarries<Observer>) c.carried = obs.carried().v;
+  if constexpr (kCarries<Observer>) c.carried = value(obs.carried());
   return c;
+}
+
+// The values-only pass: the run in double, a checkpoint every `every` accepted steps; returns the loss (NaN
+// unless the run succeeded), the solve's statistics in *stats.
+template <class Solver, class System, class Observer, class LossFn, class Mark>
+double values_pass(const System& sys, const IntegratorSettings& cfg, double* y, RkWorkspace<System>& ws,
+                   Observer& obs, LossFn& loss_of, long every, std::vector<Mark>& marks, SolveStats* stats) {
+  if constexpr (requires { obs.bind(sys); }) obs.bind(sys);
+  sys.initial_state(y);
+  Solver solver(sys, cfg, y, ws, obs);
+  solver.start();
+  for (long limit = every;; limit += every) {
+    *stats = solver.advance(limit);
+    if (solver.finished()) break;
+    marks.push_back(save(solver, sys, y, ws, obs));
+  }
+  if (stats->status != Status::ok) return std::numeric_limits<double>::quiet_NaN();
+  return value(loss_of(sys, y, obs));
 }
 
 // Puts the solve back at a checkpoint with y (then the observer's sum) as fresh tape variables; returns the
 // first one's node.
-template <class Solver, class System, class Observer>
-int resume(const Checkpoint<Solver, System>& c, Solver& solver, const System& sys, Rev* y,
-           RkWorkspace<System>& ws, Observer& obs) {
+template <class Mark, class Solver, class System, class Observer>
+int resume(const Mark& c, Solver& solver, const System& sys, Rev* y, RkWorkspace<System>& ws, Observer& obs) {
   const int n = sys.dim();
   solver.load(c.solver);
   sys.restore(c.system);
@@ -87,17 +123,25 @@ int resume(const Checkpoint<Solver, System>& c, Solver& solver, const System& sy
   return first;
 }
 
-template <class Solver, class System, class Observer>
-std::size_t bytes_of(const std::vector<Checkpoint<Solver, System>>& marks) {
-  std::size_t b = marks.capacity() * sizeof(Checkpoint<Solver, System>);
+template <class Mark>
+std::size_t bytes_of(const std::vector<Mark>& marks) {
+  std::size_t b = marks.capacity() * sizeof(Mark);
   for (const auto& m : marks) b += (m.y.capacity() + m.k0.capacity()) * sizeof(double);
   return b;
 }
 
-// The run and its adjoint with one solver type. The tape holds the leaves and the system's constants.
-template <class Solver, class System, class Observer, class LossFn>
-AdjointRun run_segments(const System& sys, const IntegratorSettings& cfg, Rev* y, RkWorkspace<System>& ws,
-                        Observer& obs, LossFn& loss_of, const std::vector<int>& leaves, long segment_steps) {
+// The run and its adjoint with one solver type (Solver on the tape, ValuesSolver its double twin). The tape
+// holds the leaves and the system's constants.
+template <class Solver, class ValuesSolver, class System, class ValuesSystem, class Observer, class LossFn,
+          class ValuesObserver, class ValuesLossFn>
+AdjointRun run_segments(const System& sys, const ValuesSystem& values_sys, const IntegratorSettings& cfg,
+                        Rev* y, RkWorkspace<System>& ws, double* values_y,
+                        RkWorkspace<ValuesSystem>& values_ws, Observer& obs, LossFn& loss_of,
+                        ValuesObserver& values_obs, ValuesLossFn& values_loss, const std::vector<int>& leaves,
+                        long segment_steps) {
+  static_assert(std::is_same_v<typename Solver::Checkpoint, typename ValuesSolver::Checkpoint> &&
+                    std::is_same_v<typename System::Memo, typename ValuesSystem::Memo>,
+                "a double run's checkpoints must restore the taped run");
   RevTape& tape = RevTape::current();
   AdjointRun out;
   out.grad.assign(leaves.size(), std::numeric_limits<double>::quiet_NaN());
@@ -110,20 +154,10 @@ AdjointRun run_segments(const System& sys, const IntegratorSettings& cfg, Rev* y
   const int prefix = tape.size();
   const long every = segment_steps > 0 ? segment_steps : Solver::kNoLimit;
 
-  std::vector<Checkpoint<Solver, System>> marks;
-  tape.set_recording(false);
-  {
-    Solver solver(sys, cfg, y, ws, obs);
-    solver.start();
-    for (long limit = every;; limit += every) {
-      out.stats = solver.advance(limit);
-      if (solver.finished()) break;
-      marks.push_back(save(solver, sys, y, ws, obs));
-    }
-    if (out.stats.status == Status::ok) out.loss = value(loss_of(sys, y, obs));
-  }
-  tape.set_recording(true);
-  out.checkpoint_bytes = bytes_of<Solver, System, Observer>(marks);
+  std::vector<Checkpoint<ValuesSolver, ValuesSystem>> marks;
+  out.loss = values_pass<ValuesSolver>(values_sys, cfg, values_y, values_ws, values_obs, values_loss, every,
+                                       marks, &out.stats);
+  out.checkpoint_bytes = bytes_of(marks);
   if (out.stats.status != Status::ok) return out;
   if (!std::isfinite(out.loss)) {
     out.stats.status = Status::nonfinite_loss;
@@ -147,6 +181,13 @@ AdjointRun run_segments(const System& sys, const IntegratorSettings& cfg, Rev* y
     const bool last = s == segments - 1;
     solver.advance(last ? Solver::kNoLimit : (s + 1) * every);
     Rev loss = last ? loss_of(sys, y, obs) : Rev(0.0);
+    // A replay that ended elsewhere than the double run would give another trajectory's adjoint: refused
+    // (never on the shipped scenes: tests/engine/test_checkpointed_adjoint.cpp).
+    if (last && loss.v != out.loss) {
+      out.stats.status = Status::invalid;
+      tape.truncate(prefix);
+      return out;
+    }
     adj.resize(static_cast<std::size_t>(tape.size()), 0.0);
     if (last) {
       adj[static_cast<std::size_t>(std::max(loss.i, 0))] += 1.0;
@@ -170,21 +211,47 @@ AdjointRun run_segments(const System& sys, const IntegratorSettings& cfg, Rev* y
   return out;
 }
 
-template <class System, class Observer, class LossFn>
-AdjointRun run_method(const System& sys, const IntegratorSettings& cfg, Rev* y, RkWorkspace<System>& ws,
-                      Observer& obs, LossFn& loss_of, const std::vector<int>& leaves, long segment_steps) {
+// The taped system and its double twin, with their workspaces and objectives.
+template <class System, class ValuesSystem, class Observer, class LossFn, class ValuesObserver,
+          class ValuesLossFn>
+struct Pair {
+  const System& sys;
+  const ValuesSystem& values_sys;
+  Rev* y;
+  RkWorkspace<System>& ws;
+  double* values_y;
+  RkWorkspace<ValuesSystem>& values_ws;
+  Observer& obs;
+  LossFn& loss_of;
+  ValuesObserver& values_obs;
+  ValuesLossFn& values_loss;
+
+  template <template <class, class> class SolverOf>
+  AdjointRun run(const IntegratorSettings& cfg, const std::vector<int>& leaves, long segment_steps) {
+    return run_segments<SolverOf<System, Observer>, SolverOf<ValuesSystem, ValuesObserver>>(
+        sys, values_sys, cfg, y, ws, values_y, values_ws, obs, loss_of, values_obs, values_loss, leaves,
+        segment_steps);
+  }
+};
+
+template <const Tableau& tab>
+struct Adaptive {
+  template <class System, class Observer>
+  using Of = AdaptiveSolve<tab, double, System, Observer>;
+};
+
+template <class P>
+AdjointRun run_method(P&& pair, const IntegratorSettings& cfg, const std::vector<int>& leaves,
+                      long segment_steps) {
   switch (cfg.method) {
     case Method::bosh3:
-      return run_segments<AdaptiveSolve<kBosh3, double, System, Observer>>(sys, cfg, y, ws, obs, loss_of,
-                                                                           leaves, segment_steps);
+      return pair.template run<Adaptive<kBosh3>::template Of>(cfg, leaves, segment_steps);
     case Method::dopri5:
-      return run_segments<AdaptiveSolve<kDopri5, double, System, Observer>>(sys, cfg, y, ws, obs, loss_of,
-                                                                            leaves, segment_steps);
+      return pair.template run<Adaptive<kDopri5>::template Of>(cfg, leaves, segment_steps);
     case Method::tsit5:
-      return run_segments<AdaptiveSolve<kTsit5, double, System, Observer>>(sys, cfg, y, ws, obs, loss_of,
-                                                                           leaves, segment_steps);
+      return pair.template run<Adaptive<kTsit5>::template Of>(cfg, leaves, segment_steps);
     default:
-      return run_segments<FixedSolve<System, Observer>>(sys, cfg, y, ws, obs, loss_of, leaves, segment_steps);
+      return pair.template run<FixedSolve>(cfg, leaves, segment_steps);
   }
 }
 
@@ -194,18 +261,30 @@ AdjointRun run_method(const System& sys, const IntegratorSettings& cfg, Rev* y, 
 // step sizes frozen. segment_steps: accepted steps per checkpointed segment, 0 for one segment (the whole
 // run taped at once). loss_of(sys, y, obs) gives the loss at the final state. Leaves the tape holding only
 // the nodes made before the call and the system's constants.
-template <class Observer, class LossFn>
-AdjointRun checkpointed_adjoint(const ProblemData<Rev>& pd, const IntegratorSettings& cfg,
-                                SimWorkspace<Rev>& ws, Observer& obs, LossFn loss_of,
-                                const std::vector<int>& leaves, long segment_steps) {
+template <class Observer, class LossFn, class ValuesObserver, class ValuesLossFn>
+AdjointRun checkpointed_adjoint(const ProblemData<Rev>& pd, ValuesTwin<ValuesObserver, ValuesLossFn> twin,
+                                const IntegratorSettings& cfg, SimWorkspace<Rev>& ws, Observer& obs,
+                                LossFn loss_of, const std::vector<int>& leaves, long segment_steps) {
+  using adjoint_detail::Pair;
+  SimWorkspace<double>& vws = *twin.ws;
   if (pd.type == ModelType::rigid) {
     if (!ws.rigid) ws.rigid = std::make_unique<RkWorkspace<RigidSystem<Rev>>>();
+    if (!vws.rigid) vws.rigid = std::make_unique<RkWorkspace<RigidSystem<double>>>();
     auto sys = std::make_unique<RigidSystem<Rev>>(&pd.rigid, cfg.fixed_step());
-    return adjoint_detail::run_method(*sys, cfg, ws.y, *ws.rigid, obs, loss_of, leaves, segment_steps);
+    auto values_sys = std::make_unique<RigidSystem<double>>(&twin.pd->rigid, cfg.fixed_step());
+    return adjoint_detail::run_method(
+        Pair<RigidSystem<Rev>, RigidSystem<double>, Observer, LossFn, ValuesObserver, ValuesLossFn>{
+            *sys, *values_sys, ws.y, *ws.rigid, vws.y, *vws.rigid, obs, loss_of, *twin.obs, twin.loss_of},
+        cfg, leaves, segment_steps);
   }
   if (!ws.particles) ws.particles = std::make_unique<RkWorkspace<ParticleSystem<Rev>>>();
+  if (!vws.particles) vws.particles = std::make_unique<RkWorkspace<ParticleSystem<double>>>();
   const ParticleSystem<Rev> sys{&pd.model, cfg.fixed_step()};
-  return adjoint_detail::run_method(sys, cfg, ws.y, *ws.particles, obs, loss_of, leaves, segment_steps);
+  const ParticleSystem<double> values_sys{&twin.pd->model, cfg.fixed_step()};
+  return adjoint_detail::run_method(
+      Pair<ParticleSystem<Rev>, ParticleSystem<double>, Observer, LossFn, ValuesObserver, ValuesLossFn>{
+          sys, values_sys, ws.y, *ws.particles, vws.y, *vws.particles, obs, loss_of, *twin.obs, twin.loss_of},
+      cfg, leaves, segment_steps);
 }
 
 }  // namespace sg

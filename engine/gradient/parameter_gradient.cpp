@@ -20,18 +20,25 @@ bool is_mass_path(const std::string& path) {
   return path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// Calls run(observer, loss_of) with the objective's observer and loss: the mean squared mismatch against
-// trajectory data, or (without data) no observer and the scene's loss on the final state.
+// Calls run(observer, loss_of, twin's observer, twin's loss_of) with the objective's observer and loss on the
+// taped problem and on its double twin (checkpointed_adjoint's values-only pass): the mean squared mismatch
+// against trajectory data, or (without data) no observer and the scene's loss on the final state.
 template <class F>
-auto with_objective(const TrajectoryData* data, const ProblemData<Rev>& pd, F&& run) {
+auto with_objective(const TrajectoryData* data, const ProblemData<Rev>& pd, const ProblemData<double>& twin,
+                    F&& run) {
   if (data) {
     DataMismatch<Rev> obs;
-    obs.data = data;
-    return run(obs, [](const auto&, const Rev*, DataMismatch<Rev>& o) { return o.mean(); });
+    DataMismatch<double> twin_obs;
+    obs.data = twin_obs.data = data;
+    return run(
+        obs, [](const auto&, const Rev*, DataMismatch<Rev>& o) { return o.mean(); }, twin_obs,
+        [](const auto&, const double*, DataMismatch<double>& o) { return o.mean(); });
   }
-  NullObserver obs;
-  return run(obs,
-             [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd.loss, sys, y); });
+  NullObserver obs, twin_obs;
+  return run(
+      obs, [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd.loss, sys, y); },
+      twin_obs,
+      [&twin](const auto& sys, const double* y, NullObserver&) { return evaluate_loss(twin.loss, sys, y); });
 }
 
 }  // namespace
@@ -96,9 +103,14 @@ RunOutput<S> ParameterGradient::run(ProblemData<S>& pd, SimWorkspace<S>& ws, std
   return out;
 }
 
-double ParameterGradient::objective(const std::vector<double>& values, SolveStats* stats) {
+ProblemData<double> ParameterGradient::double_problem(const std::vector<double>& values) const {
   ProblemData<double> pd = base_;
   for (std::size_t j = 0; j < paths_.size(); ++j) parameter_at(pd, offset_double_[j]) = values[j];
+  return pd;
+}
+
+double ParameterGradient::objective(const std::vector<double>& values, SolveStats* stats) {
+  ProblemData<double> pd = double_problem(values);
   const RunOutput<double> r = run(pd, *ws_double_);
   if (stats) *stats = r.stats;
   return r.stats.status == Status::ok ? r.loss : kNaN;
@@ -150,9 +162,12 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
   }
   std::vector<int> leaf;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(values, &leaf);
-  const AdjointRun r = with_objective(data_, *pd, [&](auto& obs, auto loss_of) {
-    return checkpointed_adjoint(*pd, integrator_, *ws_rev_, obs, loss_of, leaf, checkpoint_steps_);
-  });
+  const ProblemData<double> twin = double_problem(values);
+  const AdjointRun r =
+      with_objective(data_, *pd, twin, [&](auto& obs, auto loss_of, auto& twin_obs, auto twin_loss) {
+        return checkpointed_adjoint(*pd, values_twin(twin, *ws_double_, twin_obs, twin_loss), integrator_,
+                                    *ws_rev_, obs, loss_of, leaf, checkpoint_steps_);
+      });
   RevTape::current().clear();
   out.runs = 1;
   out.stats = r.stats;
@@ -211,7 +226,8 @@ ObjectiveGradient ParameterGradient::backsolve(const std::vector<double>& values
   }
   std::vector<int> leaf;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(values, &leaf);
-  const BacksolveRun r = with_objective(data_, *pd, [&](auto& obs, auto loss_of) {
+  const ProblemData<double> twin = double_problem(values);
+  const BacksolveRun r = with_objective(data_, *pd, twin, [&](auto& obs, auto loss_of, auto&, auto) {
     return backsolve_adjoint(*pd, integrator_, *ws_rev_, obs, loss_of, leaf);
   });
   RevTape::current().clear();

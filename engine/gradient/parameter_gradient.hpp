@@ -93,6 +93,7 @@ class ParameterGradient {
   // grad into out.grad, with the first non-finite entry as out's status.
   void copy_gradient(const std::vector<double>& grad, ObjectiveGradient& out) const;
   // The problem on a cleared tape with the parameters as its variables; their nodes in *leaves.
+  ProblemData<double> double_problem(const std::vector<double>& values) const;  // base_ with these values
   std::unique_ptr<ProblemData<Rev>> taped_problem(const std::vector<double>& values,
                                                   std::vector<int>* leaves);
   IntegratorSettings integrator_;

@@ -76,9 +76,15 @@ std::unique_ptr<ProblemData<Rev>> PointEvaluator::taped_problem(double x, int* l
 LossSample PointEvaluator::loss_and_grad_reverse(double x, const IntegratorSettings& cfg) {
   int leaf = 0;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(x, &leaf);
-  NullObserver obs;
+  ProblemData<double> twin = base_;
+  parameter_at(twin, offset_double_) = x;
+  NullObserver obs, twin_obs;
+  const auto twin_loss = [&twin](const auto& sys, const double* y, NullObserver&) {
+    return evaluate_loss(twin.loss, sys, y);
+  };
   const AdjointRun run =
-      checkpointed_adjoint(*pd, cfg, *ws_rev_, obs, scene_loss(*pd), {leaf}, gradient_.checkpoint_steps);
+      checkpointed_adjoint(*pd, values_twin(twin, *ws_double_, twin_obs, twin_loss), cfg, *ws_rev_, obs,
+                           scene_loss(*pd), {leaf}, gradient_.checkpoint_steps);
   RevTape::current().clear();
   tape_hint_ = run.peak_nodes;
   return taped_sample(run.stats, run.loss, run.grad[0]);

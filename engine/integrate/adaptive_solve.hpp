@@ -50,6 +50,19 @@ struct RequiredStop {
   SG_HD bool operator()(long k) const { return all || k == last || forces_change_at(*sys, k); }
 };
 
+// What an adaptive solve carries from one step to the next apart from y, f(y), the system's mode and the
+// observer (AdaptiveSolve::save/load). Independent of the system's scalar: a double run's checkpoints restore
+// a taped run of the same problem.
+template <class H>
+struct AdaptiveCheckpoint {
+  SolveStats st;
+  PidController<H> ctl;
+  EventStepperMemo events;
+  H t_prev, t_next, dt;
+  long attempts, next_out;
+  bool passed_output;
+};
+
 // One adaptive solve. Times are H so that, through the controller, a step clipped to a grid time carries the
 // negative sum of the earlier steps' derivatives (the horizon is fixed). The tableau is a template argument
 // so that its coefficients are compile-time constants in the stages.
@@ -93,14 +106,7 @@ class AdaptiveSolve {
     }
     return stop(Status::ok);
   }
-  struct Checkpoint {
-    SolveStats st;
-    PidController<H> ctl;
-    typename EventStepper<tab, H, System>::Memo events;
-    H t_prev, t_next, dt;
-    long attempts, next_out;
-    bool passed_output;
-  };
+  using Checkpoint = AdaptiveCheckpoint<H>;
   SG_HD Checkpoint save() const {
     return {st_, ctl_, events_.save(), t_prev_, t_next_, dt_, attempts_, next_out_, passed_output_};
   }

@@ -16,6 +16,13 @@
 
 namespace sg {
 
+// The event stepper's own state, for a checkpoint (engine/gradient/checkpointed_adjoint.hpp). One type for
+// every scalar, so that a double run's checkpoints restore a taped run.
+struct EventStepperMemo {
+  bool on, fallback, switched;
+  int zero_run, interval_events, fallbacks;
+};
+
 struct EventStepResult {
   bool advanced = false;  // y is at the switch (or at the same time, for a switch due at the start)
   double h = 0.0;         // the step taken
@@ -78,11 +85,7 @@ class EventStepper {
   // trusted down to a shrink of kSwitchFactorMin instead of cfg.factor_min, saving a ladder of rejections.
   SG_HD double reject_factor_min() const { return switched_ ? kSwitchFactorMin : cfg_.controller.factor_min; }
 
-  // The stepper's own state, for a checkpoint (engine/gradient/checkpointed_adjoint.hpp).
-  struct Memo {
-    bool on, fallback, switched;
-    int zero_run, interval_events, fallbacks;
-  };
+  using Memo = EventStepperMemo;
   SG_HD Memo save() const { return {on_, fallback_, switched_, zero_run_, interval_events_, fallbacks_}; }
   SG_HD void load(const Memo& m) {
     on_ = m.on;

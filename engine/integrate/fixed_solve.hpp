@@ -7,16 +7,19 @@
 
 namespace sg {
 
+// Where a fixed-step solve is (FixedSolve::save/load), for any scalar.
+struct FixedCheckpoint {
+  SolveStats st;
+  long interval, substep;
+};
+
 // As AdaptiveSolve, a solve that can run in pieces (start, advance, save, load) for checkpointed adjoints.
 template <class System, class Observer>
 class FixedSolve {
  public:
   static constexpr long kNoLimit = 0x7fffffffffffffffL;
   static constexpr bool kCarriesDerivative = false;  // every step starts from y alone
-  struct Checkpoint {
-    SolveStats st;
-    long interval, substep;
-  };
+  using Checkpoint = FixedCheckpoint;
 
   SG_HD FixedSolve(const System& sys, const IntegratorSettings& cfg, typename System::Scalar* y,
                    RkWorkspace<System>& ws, Observer& obs)

@@ -17,6 +17,15 @@
 
 namespace sg {
 
+// What a particle system carries from one step to the next (its mode), for checkpoints; the same for every
+// scalar, so that a double run's checkpoints restore a taped run.
+struct ParticleMemo {
+  bool frozen;
+  bool in_contact[kMaxParticles];
+  bool row_on[kMaxParticles];
+  MarginTracker tracker;
+};
+
 template <class S>
 struct ParticleSystem {
   using Scalar = S;
@@ -34,13 +43,7 @@ struct ParticleSystem {
   mutable bool row_on[kMaxParticles] = {};
   mutable MarginTracker tracker;
 
-  // What the system carries from one step to the next (its mode), for checkpoints.
-  struct Memo {
-    bool frozen;
-    bool in_contact[kMaxParticles];
-    bool row_on[kMaxParticles];
-    MarginTracker tracker;
-  };
+  using Memo = ParticleMemo;
   SG_HD Memo memo() const {
     Memo m{frozen, {}, {}, tracker};
     for (int i = 0; i < kMaxParticles; ++i) {

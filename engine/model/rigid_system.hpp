@@ -15,6 +15,16 @@
 
 namespace sg {
 
+// What a rigid system carries from one step to the next (the mode and where the solve is), for checkpoints;
+// the same for every scalar, so that a double run's checkpoints restore a taped run.
+struct RigidMemo {
+  long interval;
+  bool frozen;
+  ContactMode<kMaxRigidContacts> mode;
+  MarginTracker tracker;
+  double graze_atol, graze_rtol;
+};
+
 template <class S>
 class RigidSystem {
  public:
@@ -233,14 +243,7 @@ class RigidSystem {
     graze_rtol_ = rtol;
   }
   SG_HD MarginTracker& margins() const { return tracker_; }
-  // What the system carries from one step to the next (the mode and where the solve is), for checkpoints.
-  struct Memo {
-    long interval;
-    bool frozen;
-    ContactMode<kMaxRigidContacts> mode;
-    MarginTracker tracker;
-    double graze_atol, graze_rtol;
-  };
+  using Memo = RigidMemo;
   SG_HD Memo memo() const { return {interval_, frozen_, mode_, tracker_, graze_atol_, graze_rtol_}; }
   SG_HD void restore(const Memo& m) const {
     interval_ = m.interval;
