@@ -12,6 +12,7 @@
 // sweeps use forward mode.
 #include <cassert>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 namespace sg {
@@ -23,33 +24,61 @@ struct RevNode {
 
 class RevTape {
  public:
+  // The calling thread's tape. A plain pointer in thread-local storage (constant-initialised: no guard on the
+  // hot path); the tape itself is made, and owned, on the thread's first call.
   static RevTape& current() {
-    thread_local RevTape tape;
-    return tape;
+    static thread_local RevTape* tape = nullptr;
+    if (!tape) [[unlikely]]
+      tape = make_for_this_thread();
+    return *tape;
   }
   void clear() {
-    nodes_.clear();
-    nodes_.push_back({0, 0, 0.0, 0.0});  // node 0: the constants' placeholder, never swept
+    size_ = 0;
+    push_node(0, 0.0, 0, 0.0);  // node 0: the constants' placeholder, never swept
   }
-  void reserve(std::size_t n) { nodes_.reserve(n); }
-  int size() const { return static_cast<int>(nodes_.size()); }
+  void reserve(std::size_t n) {
+    if (n > nodes_.size()) grow(n);
+  }
+  int size() const { return size_; }
   std::size_t bytes() const { return nodes_.capacity() * sizeof(RevNode); }
-  const RevNode& node(int i) const { return nodes_[static_cast<std::size_t>(i)]; }
+  const RevNode& node(int i) const { return data_[i]; }
   // Drops every node from `n` on (a checkpointed adjoint's segment, once swept).
-  void truncate(int n) { nodes_.resize(static_cast<std::size_t>(n)); }
-  // While off, operations compute values only and return constants (a checkpointed adjoint's forward pass:
-  // the same values as a recorded run, none of the memory).
+  void truncate(int n) { size_ = n; }
+  // While off, operations compute values only and return constants (the same values as a recorded run, none
+  // of the memory).
   void set_recording(bool on) { recording_ = on; }
   bool recording() const { return recording_; }
   int push(int a, double da, int b, double db) {
     if (!recording_) return 0;
     assert(a < size() && b < size());  // a parent from a truncated segment would be a stale node
-    nodes_.push_back({a, b, da, db});
-    return static_cast<int>(nodes_.size()) - 1;
+    return push_node(a, da, b, db);
   }
 
  private:
+  // A store and an increment; growing is out of line.
+  int push_node(int a, double da, int b, double db) {
+    if (size_ == capacity_) [[unlikely]]
+      grow(nodes_.empty() ? 1024 : 2 * nodes_.size());
+    data_[size_] = {a, b, da, db};
+    return size_++;
+  }
+  // Storage is never given back while the thread lives: the next run reuses it.
+  [[gnu::noinline]] void grow(std::size_t n) {
+    nodes_.resize(n);
+    data_ = nodes_.data();
+    capacity_ = static_cast<int>(n);
+  }
+  [[gnu::noinline]] static RevTape* make_for_this_thread() {
+    static thread_local std::unique_ptr<RevTape> owner;
+    owner = std::make_unique<RevTape>();
+    owner->clear();
+    return owner.get();
+  }
+
   std::vector<RevNode> nodes_;
+  RevNode* data_ = nullptr;  // nodes_.data(), capacity_ = nodes_.size()
+  int size_ = 0;
+  int capacity_ = 0;
   bool recording_ = true;
 };
 
@@ -236,6 +265,12 @@ inline Rev max(const Rev& a, const Rev& b) {
 // Derivatives are only known after the reverse sweep: a Rev is finite when its value is.
 inline bool isfinite(const Rev& x) {
   return std::isfinite(x.v);
+}
+
+// acc + a (k h) as one node (scalar.hpp's add_scaled for the Runge-Kutta stages), the value computed as the
+// expression is.
+inline Rev add_scaled(const Rev& acc, double a, const Rev& k, double h) {
+  return rev_node(acc.v + a * (k.v * h), acc.i, 1.0, k.i, a * h);
 }
 
 // Passes the adjoints of nodes last, last - 1, ..., first (first >= 1) on to their parents; adj has one entry

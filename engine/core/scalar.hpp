@@ -209,4 +209,11 @@ SG_HD inline S sq(const S& x) {
   return x * x;
 }
 
+// acc + a (k h): a term of a linear combination (the Runge-Kutta stages), evaluated as written. The reverse
+// scalar records it as one tape node instead of three (engine/core/reverse.hpp).
+template <class S, class H>
+SG_HD inline S add_scaled(const S& acc, double a, const S& k, const H& h) {
+  return acc + a * (k * h);
+}
+
 }  // namespace sg

@@ -182,13 +182,15 @@ TEST_CASE("Adam takes the same steps with reverse-mode gradients as with forward
   REQUIRE(reverse.status == "ok");
   REQUIRE(reverse.path.size() == forward.path.size());
   CHECK(reverse.runs == forward.runs);  // one run per step either way: one taped, or ceil(4 / 4) forward
-  // The gradients agree to about 1e-10 relative (reverse vs forward on every scene); Adam's normalised steps
-  // carry that into the values.
+  // The gradients agree to about 1e-10 relative to the largest component (reverse vs forward on every scene).
+  // Adam's normalised steps carry each component's own relative difference into the values: the damping
+  // ratio's gradient is 1e-5 of the others' (-5e-7 against 1e-2), so its rounding is about 1e-8 of itself and
+  // its path agrees to a few 1e-8 (measured 2.3e-8), the others' to 1e-9.
   for (std::size_t i = 0; i < forward.path.size(); ++i)
     for (std::size_t j = 0; j < setup.paths.size(); ++j) {
       CAPTURE(i);
       CAPTURE(j);
-      CHECK(reverse.path[i].values[j] == doctest::Approx(forward.path[i].values[j]).epsilon(1e-8));
+      CHECK(reverse.path[i].values[j] == doctest::Approx(forward.path[i].values[j]).epsilon(1e-7));
       CHECK(reverse.path[i].grad[j] == doctest::Approx(forward.path[i].grad[j]).epsilon(1e-7));
     }
 }
