@@ -100,7 +100,7 @@ struct SatAxis {
 template <class S>
 SG_HD inline SatAxis best_edge_axis(const OrientedBox<S>& b1, const OrientedBox<S>& b2) {
   const Vec3<double> d = values(Vec3<S>(b2.centre - b1.centre));
-  SatAxis best{AxisKind::edges, 0, 0, -1e300};
+  SatAxis best{AxisKind::edges, -1, -1, -1e300};  // i = -1: every edge pair parallel (aligned boxes)
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       const Vec3<double> c = cross(values(b1.axis[i]), values(b2.axis[j]));
@@ -278,7 +278,7 @@ SG_HD inline int collide_box_box(const Pose<S>& pose1, const Vec3<S>& half1, con
   // The nearest feature missed the face (a corner beyond it): the boxes meet edge to edge, which the face's
   // 5% preference had outvoted.
   const SatAxis edges = best_edge_axis(b1, b2);
-  return edges.sep <= opt.margin ? edge_contact(b1, edges.i, b2, edges.j, opt, out) : 0;
+  return edges.i >= 0 && edges.sep <= opt.margin ? edge_contact(b1, edges.i, b2, edges.j, opt, out) : 0;
 }
 
 }  // namespace sg
