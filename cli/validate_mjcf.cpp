@@ -14,6 +14,23 @@ namespace sg::cli {
 
 #ifdef SOFTGRAD_HAVE_MJCF
 
+namespace {
+
+// Whether two colliding bodies form a pair whose contacts softgrad computes differently from MuJoCo 2.2.2.
+bool has_box_pair(const RigidModel<double>& m) {
+  if (!m.collide_bodies) return false;
+  for (int i = 0; i < m.count; ++i)
+    for (int j = i + 1; j < m.count; ++j) {
+      const GeomType a = m.bodies[i].shape, b = m.bodies[j].shape;
+      if ((a == GeomType::box && (b == GeomType::box || b == GeomType::sphere)) ||
+          (b == GeomType::box && a == GeomType::sphere))
+        return true;
+    }
+  return false;
+}
+
+}  // namespace
+
 int check_against_mujoco(const Problem& problem, const std::string& scene_file, const MujocoCheckArgs& args) {
   const std::string file =
       scene::mjcf_file_path(scene_file, problem.config.at("model").at("file").get<std::string>());
@@ -41,6 +58,11 @@ int check_against_mujoco(const Problem& problem, const std::string& scene_file, 
         "  (%s sits off its body's origin: MuJoCo's Euler step moves the body origin, softgrad's the "
         "geom's centre; a spinning body differs by O(timestep))\n",
         geom.c_str());
+  if (has_box_pair(problem.data.rigid))
+    std::printf(
+        "  (box-box and sphere-box contacts differ from MuJoCo 2.2.2's by design: its box-box face contacts "
+        "report half the depth and keep a corner beyond the face, its sphere-box -radius for a centre inside "
+        "the box; docs/collision.md, \"What MuJoCo 2.2.2 does differently\")\n");
   const mjcmp::Deviation& d = c.deviation;
   const bool ok = d.pos <= args.tolerance && d.quat <= args.tolerance && d.vel <= args.tolerance &&
                   d.angvel <= args.tolerance;
