@@ -114,3 +114,6 @@ SG_INLINE Mat3<S> outer(const Vec3<S>& a, const Vec3<S>& b) {
 }
 
 }  // namespace sg
+
+// Reverse-mode overloads (fused tape nodes), after the generic templates they specialise.
+#include "engine/core/reverse_mat3.hpp"

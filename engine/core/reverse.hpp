@@ -1,7 +1,8 @@
 #pragma once
 // Reverse-mode scalar: a value and the index of the tape node that computed it (0: a constant; node 0 is a
 // placeholder, so that zero-filled scratch memory reads as the constant 0, as a zero-filled Dual does). Every
-// operation on Rev appends one node with at most two parents and the local partial derivatives; a reverse
+// operation on Rev appends one node with at most two parents and the local partial derivatives (a fused
+// operation such as a dot product, one node with more parents: rev_combine); a reverse
 // sweep over the tape (reverse_sweep) then gives the derivative of one output with respect to every
 // variable at once. Running the engine's templated step on Rev is the discrete adjoint of exactly the
 // computation a double run does: values are computed by the same formulas, so they match a double run bit
@@ -18,8 +19,14 @@
 namespace sg {
 
 struct RevNode {
-  int a, b;       // parents (0: none)
+  int a, b;       // parents (0: none); a < 0: b parents in the tape's links from -a - 1 on (a fused node)
   double da, db;  // d node / d parent
+};
+
+// One parent of a fused node.
+struct RevLink {
+  int parent;
+  double partial;
 };
 
 class RevTape {
@@ -34,16 +41,29 @@ class RevTape {
   }
   void clear() {
     size_ = 0;
+    links_size_ = 0;
     push_node(0, 0.0, 0, 0.0);  // node 0: the constants' placeholder, never swept
   }
   void reserve(std::size_t n) {
     if (n > nodes_.size()) grow(n);
   }
   int size() const { return size_; }
-  std::size_t bytes() const { return nodes_.capacity() * sizeof(RevNode); }
+  int link_count() const { return links_size_; }
+  std::size_t bytes() const {
+    return nodes_.capacity() * sizeof(RevNode) + links_.capacity() * sizeof(RevLink);
+  }
   const RevNode& node(int i) const { return data_[i]; }
-  // Drops every node from `n` on (a checkpointed adjoint's segment, once swept).
-  void truncate(int n) { size_ = n; }
+  const RevLink* links(const RevNode& n) const { return links_data_ + (-n.a - 1); }
+  // Drops every node from `n` on (a checkpointed adjoint's segment, once swept), and the links of the fused
+  // ones among them.
+  void truncate(int n) {
+    for (int k = n; k < size_; ++k)
+      if (data_[k].a < 0) {
+        links_size_ = -data_[k].a - 1;
+        break;
+      }
+    size_ = n;
+  }
   // While off, operations compute values only and return constants (the same values as a recorded run, none
   // of the memory).
   void set_recording(bool on) { recording_ = on; }
@@ -52,6 +72,32 @@ class RevTape {
     if (!recording_) return 0;
     assert(a < size() && b < size());  // a parent from a truncated segment would be a stale node
     return push_node(a, da, b, db);
+  }
+  // A fused node built link by link: note link_count(), add its parents with link() (no other node may be
+  // recorded meanwhile), then fuse(first) makes the node (0 when every parent was a constant).
+  void link(int parent, double partial) {
+    if (parent == 0 || !recording_) return;
+    if (links_size_ == links_capacity_) [[unlikely]]
+      grow_links(links_size_ + 1);
+    links_data_[links_size_++] = {parent, partial};
+  }
+  int fuse(int first) {
+    if (links_size_ == first) return 0;
+    return push_node(-first - 1, 0.0, links_size_ - first, 0.0);
+  }
+  // A fused node with count (> 2) parents.
+  int push_fused(int count, const RevLink* parents) {
+    if (!recording_) return 0;
+    if (links_size_ + count > links_capacity_) [[unlikely]]
+      grow_links(links_size_ + count);
+    RevLink* out = links_data_ + links_size_;
+    for (int k = 0; k < count; ++k) {
+      assert(parents[k].parent < size());
+      out[k] = parents[k];
+    }
+    const int first = links_size_;
+    links_size_ += count;
+    return push_node(-first - 1, 0.0, count, 0.0);
   }
 
  private:
@@ -68,6 +114,13 @@ class RevTape {
     data_ = nodes_.data();
     capacity_ = static_cast<int>(n);
   }
+  [[gnu::noinline]] void grow_links(int at_least) {
+    std::size_t n = links_.empty() ? 4096 : 2 * links_.size();
+    while (n < static_cast<std::size_t>(at_least)) n *= 2;
+    links_.resize(n);
+    links_data_ = links_.data();
+    links_capacity_ = static_cast<int>(n);
+  }
   [[gnu::noinline]] static RevTape* make_for_this_thread() {
     static thread_local std::unique_ptr<RevTape> owner;
     owner = std::make_unique<RevTape>();
@@ -79,6 +132,10 @@ class RevTape {
   RevNode* data_ = nullptr;  // nodes_.data(), capacity_ = nodes_.size()
   int size_ = 0;
   int capacity_ = 0;
+  std::vector<RevLink> links_;  // the fused nodes' parents
+  RevLink* links_data_ = nullptr;
+  int links_size_ = 0;
+  int links_capacity_ = 0;
   bool recording_ = true;
 };
 
@@ -105,16 +162,11 @@ struct Rev {
 
 // A node on the tape for an operation with at least one non-constant parent (constants are dropped). Out of
 // line: every operation inlines only the test for constants below.
-[[gnu::noinline]] inline Rev rev_record(double v, int a, double da, int b, double db) {
+// A constant parent's partial goes to node 0, which nothing reads.
+[[gnu::always_inline]] inline Rev rev_record(double v, int a, double da, int b, double db) {
   Rev r;
   r.v = v;
-  if (b <= 0) {
-    r.i = RevTape::current().push(a, da, 0, 0.0);
-  } else if (a <= 0) {
-    r.i = RevTape::current().push(b, db, 0, 0.0);
-  } else {
-    r.i = RevTape::current().push(a, da, b, db);
-  }
+  r.i = RevTape::current().push(a, da, b, db);
   return r;
 }
 
@@ -273,15 +325,40 @@ inline Rev add_scaled(const Rev& acc, double a, const Rev& k, double h) {
   return rev_node(acc.v + a * (k.v * h), acc.i, 1.0, k.i, a * h);
 }
 
+// A value computed from `count` parents (constants among them allowed: they are dropped) as one node: what a
+// fused operation (a dot product, a matrix-vector row) records instead of one node per multiplication and
+// addition. v: the value, computed by the caller as the double code computes it.
+inline Rev rev_combine(double v, int count, const RevLink* parents) {
+  RevLink kept[32];
+  assert(count <= 32);
+  int m = 0;
+  for (int k = 0; k < count; ++k)
+    if (parents[k].parent != 0) kept[m++] = parents[k];
+  if (m == 0) return Rev(v);
+  if (m <= 2)
+    return rev_record(v, kept[0].parent, kept[0].partial, m == 2 ? kept[1].parent : 0,
+                      m == 2 ? kept[1].partial : 0.0);
+  Rev r;
+  r.v = v;
+  r.i = RevTape::current().push_fused(m, kept);
+  return r;
+}
+
 // Passes the adjoints of nodes last, last - 1, ..., first (first >= 1) on to their parents; adj has one entry
 // per node of the tape.
 inline void sweep_nodes(const RevTape& tape, std::vector<double>& adj, int last, int first) {
+  double* x = adj.data();
   for (int k = last; k >= first; --k) {
-    const double g = adj[static_cast<std::size_t>(k)];
+    const double g = x[k];
     if (g == 0.0) continue;
     const RevNode& n = tape.node(k);
-    adj[static_cast<std::size_t>(n.a)] += g * n.da;  // node 0 collects what constants would get
-    adj[static_cast<std::size_t>(n.b)] += g * n.db;
+    if (n.a >= 0) [[likely]] {
+      x[n.a] += g * n.da;  // node 0 collects what constants would get
+      x[n.b] += g * n.db;
+    } else {
+      const RevLink* l = tape.links(n);
+      for (int j = 0; j < n.b; ++j) x[l[j].parent] += g * l[j].partial;
+    }
   }
 }
 

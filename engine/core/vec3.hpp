@@ -80,3 +80,6 @@ SG_INLINE S norm(const Vec3<S>& a) {
 }
 
 }  // namespace sg
+
+// Reverse-mode overloads (fused tape nodes), after the generic templates they specialise.
+#include "engine/core/reverse_vec3.hpp"

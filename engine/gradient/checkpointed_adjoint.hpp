@@ -51,9 +51,11 @@ struct AdjointRun {
   std::vector<double> grad;  // d loss / d leaf, per leaf (NaN unless stats.status == ok)
   long segments = 0;
   long peak_nodes = 0;               // the largest tape: the constants plus one segment
+  long peak_links = 0;               // the fused nodes' parents on that tape
   std::size_t checkpoint_bytes = 0;  // what the checkpoints hold
-  std::size_t peak_bytes() const {   // the tape's nodes and adjoints, and the checkpoints
-    return static_cast<std::size_t>(peak_nodes) * (sizeof(RevNode) + sizeof(double)) + checkpoint_bytes;
+  std::size_t peak_bytes() const {   // the tape's nodes, links and adjoints, and the checkpoints
+    return static_cast<std::size_t>(peak_nodes) * (sizeof(RevNode) + sizeof(double)) +
+           static_cast<std::size_t>(peak_links) * sizeof(RevLink) + checkpoint_bytes;
   }
 };
 
@@ -202,6 +204,7 @@ AdjointRun run_segments(const System& sys, const ValuesSystem& values_sys, const
       if constexpr (kCarries<Observer>) a_carried = adj[static_cast<std::size_t>(first + n)];
     }
     out.peak_nodes = std::max<long>(out.peak_nodes, tape.size());
+    out.peak_links = std::max<long>(out.peak_links, tape.link_count());
     tape.truncate(prefix);
     adj.resize(static_cast<std::size_t>(prefix));
   }
