@@ -160,6 +160,23 @@ struct Rev {
   inline Rev& operator/=(const Rev& o);
 };
 
+// While it lives (a scope), operations on the calling thread record nothing: values only, for computations
+// whose derivatives nobody reads (a straight-through run's simulated solve, the switching margins). The
+// previous state comes back at the end of the scope.
+class RevPause {
+ public:
+  explicit RevPause(bool pause = true) : tape_(RevTape::current()), was_(tape_.recording()) {
+    if (pause) tape_.set_recording(false);
+  }
+  ~RevPause() { tape_.set_recording(was_); }
+  RevPause(const RevPause&) = delete;
+  RevPause& operator=(const RevPause&) = delete;
+
+ private:
+  RevTape& tape_;
+  bool was_;
+};
+
 // A node on the tape for an operation with at least one non-constant parent (constants are dropped). Out of
 // line: every operation inlines only the test for constants below.
 // A constant parent's partial goes to node 0, which nothing reads.

@@ -161,6 +161,16 @@ inline Rev straight_through(const Rev& primal, const Rev& surrogate) {
   return r;
 }
 
+// A scope in which a reverse-mode tape records nothing (RevPause); nothing for the other scalars.
+template <class S>
+struct TapePause {
+  SG_HD explicit TapePause(bool) {}
+};
+template <>
+struct TapePause<Rev> : RevPause {
+  explicit TapePause(bool pause) : RevPause(pause) {}
+};
+
 // A variable with derivative 1 in lane `lane`.
 template <class S>
 SG_HD inline S seeded(double x, int lane) {

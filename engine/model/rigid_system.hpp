@@ -277,6 +277,7 @@ class RigidSystem {
 
   // The margins need no derivatives: the simulated model only, without a straight-through surrogate.
   SG_HD SG_NOINLINE double margin_at(const S* y, EventId* which) const {
+    const TapePause<S> values_only(true);
     tracker_.begin();
     BodyVelocity<S> acc[kMaxBodies];
     simulated_accelerations(y, forward_cfd(), acc, false);
@@ -377,7 +378,9 @@ class RigidSystem {
   // The simulated model's accelerations: the frozen mode's, or MuJoCo's rules.
   SG_HD void simulated_accelerations(const S* y, bool with_cfd, BodyVelocity<S>* acc,
                                      bool derivatives) const {
-    solver_.collect(y, collection_band(with_cfd));
+    solver_.collect(y, collection_band(with_cfd));  // recorded: a straight-through surrogate reuses it
+    // Values only: nothing on a reverse-mode tape (a straight-through run's tape held 80% such nodes).
+    const TapePause<S> values_only(!derivatives);
     free_accelerations(*model_, mass_, solver_.states(), interval_, acc);
     if (frozen_) {
       solver_.solve_mode(mode_, laws(), tracker_, acc, derivatives);
