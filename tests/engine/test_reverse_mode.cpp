@@ -29,10 +29,7 @@ S mixed_function(const S& x, const S& y) {
 
 TEST_CASE("the tape differentiates every elementary operation as forward mode does") {
   const double x = 0.7, y = 1.3;
-  Dual<2> dx(x), dy(y);
-  dx.d[0] = 1.0;
-  dy.d[1] = 1.0;
-  const Dual<2> fwd = mixed_function(dx, dy);
+  const Dual<2> fwd = mixed_function(seeded<Dual<2>>(x, 0), seeded<Dual<2>>(y, 1));
   RevTape& tape = RevTape::current();
   tape.clear();
   const Rev rx = Rev::variable(x), ry = Rev::variable(y);
@@ -65,10 +62,7 @@ S linear_algebra_function(const S& x, const S& y) {
 TEST_CASE(
     "fused tape nodes (dot, cross, matrix products) give forward mode's derivatives and truncate cleanly") {
   const double x = 0.7, y = 1.3;
-  Dual<2> dx(x), dy(y);
-  dx.d[0] = 1.0;
-  dy.d[1] = 1.0;
-  const Dual<2> fwd = linear_algebra_function(dx, dy);
+  const Dual<2> fwd = linear_algebra_function(seeded<Dual<2>>(x, 0), seeded<Dual<2>>(y, 1));
   RevTape& tape = RevTape::current();
   tape.clear();
   const Rev rx = Rev::variable(x), ry = Rev::variable(y);
