@@ -85,19 +85,26 @@ class RevTape {
     if (links_size_ == first) return 0;
     return push_node(-first - 1, 0.0, links_size_ - first, 0.0);
   }
-  // A fused node with count (> 2) parents.
-  int push_fused(int count, const RevLink* parents) {
+  // The node of a value with `count` parents, constants among them dropped: none (0), an ordinary node for
+  // one or two, else a fused node. The kept parents are written straight into the links.
+  int push_combined(int count, const RevLink* parents) {
     if (!recording_) return 0;
     if (links_size_ + count > links_capacity_) [[unlikely]]
       grow_links(links_size_ + count);
     RevLink* out = links_data_ + links_size_;
+    int m = 0;
     for (int k = 0; k < count; ++k) {
       assert(parents[k].parent < size());
-      out[k] = parents[k];
+      out[m] = parents[k];
+      m += parents[k].parent != 0;
     }
+    if (m == 0) return 0;
+    if (m <= 2)
+      return push_node(out[0].parent, out[0].partial, m == 2 ? out[1].parent : 0,
+                       m == 2 ? out[1].partial : 0.0);
     const int first = links_size_;
-    links_size_ += count;
-    return push_node(-first - 1, 0.0, count, 0.0);
+    links_size_ += m;
+    return push_node(-first - 1, 0.0, m, 0.0);
   }
 
  private:
@@ -346,18 +353,9 @@ inline Rev add_scaled(const Rev& acc, double a, const Rev& k, double h) {
 // fused operation (a dot product, a matrix-vector row) records instead of one node per multiplication and
 // addition. v: the value, computed by the caller as the double code computes it.
 inline Rev rev_combine(double v, int count, const RevLink* parents) {
-  RevLink kept[32];
-  assert(count <= 32);
-  int m = 0;
-  for (int k = 0; k < count; ++k)
-    if (parents[k].parent != 0) kept[m++] = parents[k];
-  if (m == 0) return Rev(v);
-  if (m <= 2)
-    return rev_record(v, kept[0].parent, kept[0].partial, m == 2 ? kept[1].parent : 0,
-                      m == 2 ? kept[1].partial : 0.0);
   Rev r;
   r.v = v;
-  r.i = RevTape::current().push_fused(m, kept);
+  r.i = RevTape::current().push_combined(count, parents);
   return r;
 }
 
