@@ -184,9 +184,8 @@ class RevPause {
   bool was_;
 };
 
-// A node on the tape for an operation with at least one non-constant parent (constants are dropped). Out of
-// line: every operation inlines only the test for constants below.
-// A constant parent's partial goes to node 0, which nothing reads.
+// A node on the tape for an operation with at least one non-constant parent; a constant parent's partial goes
+// to node 0, which nothing reads.
 [[gnu::always_inline]] inline Rev rev_record(double v, int a, double da, int b, double db) {
   Rev r;
   r.v = v;

@@ -240,11 +240,10 @@ class Backsolve {
   // The state's re-parametrisation after a step, as in the forward run, and the adjoint's with it.
   void fold() {
     sys_.fold_adjoint(z_.data(), z_.data() + n_);
-    tape_.set_recording(false);
+    const RevPause values_only;
     for (int i = 0; i < n_; ++i) yv_[i] = Rev(z_[static_cast<std::size_t>(i)]);
     sys_.after_accept(yv_);
     for (int i = 0; i < n_; ++i) z_[static_cast<std::size_t>(i)] = yv_[i].v;
-    tape_.set_recording(true);
   }
 
   bool stop(Status s) {
@@ -279,10 +278,11 @@ BacksolveRun run_backsolve(const System& sys, const IntegratorSettings& cfg, Rev
   const std::vector<Rev> y0(y, y + n);
   const int prefix = tape.size();
 
-  tape.set_recording(false);
-  out.forward = AdaptiveSolve<tab, double, System, Observer>(sys, cfg, y, ws, obs).run();
-  if (out.forward.status == Status::ok) out.loss = value(loss_of(sys, y, obs));
-  tape.set_recording(true);
+  {
+    const RevPause values_only;
+    out.forward = AdaptiveSolve<tab, double, System, Observer>(sys, cfg, y, ws, obs).run();
+    if (out.forward.status == Status::ok) out.loss = value(loss_of(sys, y, obs));
+  }
   if (out.forward.status != Status::ok) return out;
   if (!std::isfinite(out.loss)) {
     out.forward.status = Status::nonfinite_loss;

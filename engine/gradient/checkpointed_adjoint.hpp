@@ -39,6 +39,13 @@ struct ValuesTwin {
   LossFn loss_of;
 };
 
+// The scene's loss on the final state, as an adjoint's loss_of(sys, y, observer): for the taped problem and
+// its double twin alike.
+template <class S>
+auto final_state_loss(const ProblemData<S>& pd) {
+  return [&pd](const auto& sys, const S* y, NullObserver&) { return evaluate_loss(pd.loss, sys, y); };
+}
+
 template <class Observer, class LossFn>
 ValuesTwin<Observer, LossFn> values_twin(const ProblemData<double>& pd, SimWorkspace<double>& ws,
                                          Observer& obs, LossFn loss_of) {

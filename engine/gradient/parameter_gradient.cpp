@@ -35,10 +35,7 @@ auto with_objective(const TrajectoryData* data, const ProblemData<Rev>& pd, cons
         [](const auto&, const double*, DataMismatch<double>& o) { return o.mean(); });
   }
   NullObserver obs, twin_obs;
-  return run(
-      obs, [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd.loss, sys, y); },
-      twin_obs,
-      [&twin](const auto& sys, const double* y, NullObserver&) { return evaluate_loss(twin.loss, sys, y); });
+  return run(obs, final_state_loss(pd), twin_obs, final_state_loss(twin));
 }
 
 }  // namespace

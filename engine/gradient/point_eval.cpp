@@ -23,11 +23,6 @@ std::ptrdiff_t slot_offset(ProblemData<S>& pd, const std::string& path) {
   return offset;
 }
 
-// The scene's loss on the final state, as the taped adjoints take it.
-auto scene_loss(const ProblemData<Rev>& pd) {
-  return [&pd](const auto& sys, const Rev* y, NullObserver&) { return evaluate_loss(pd.loss, sys, y); };
-}
-
 }  // namespace
 
 std::string describe_failure(const SolveStats& st) {
@@ -76,15 +71,11 @@ std::unique_ptr<ProblemData<Rev>> PointEvaluator::taped_problem(double x, int* l
 LossSample PointEvaluator::loss_and_grad_reverse(double x, const IntegratorSettings& cfg) {
   int leaf = 0;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(x, &leaf);
-  ProblemData<double> twin = base_;
-  parameter_at(twin, offset_double_) = x;
+  const ProblemData<double> twin = double_problem(x);
   NullObserver obs, twin_obs;
-  const auto twin_loss = [&twin](const auto& sys, const double* y, NullObserver&) {
-    return evaluate_loss(twin.loss, sys, y);
-  };
   const AdjointRun run =
-      checkpointed_adjoint(*pd, values_twin(twin, *ws_double_, twin_obs, twin_loss), cfg, *ws_rev_, obs,
-                           scene_loss(*pd), {leaf}, gradient_.checkpoint_steps);
+      checkpointed_adjoint(*pd, values_twin(twin, *ws_double_, twin_obs, final_state_loss(twin)), cfg,
+                           *ws_rev_, obs, final_state_loss(*pd), {leaf}, gradient_.checkpoint_steps);
   RevTape::current().clear();
   tape_hint_ = run.peak_nodes;
   return taped_sample(run.stats, run.loss, run.grad[0]);
@@ -94,7 +85,7 @@ LossSample PointEvaluator::loss_and_grad_backsolve(double x, const IntegratorSet
   int leaf = 0;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(x, &leaf);
   NullObserver obs;
-  const BacksolveRun run = backsolve_adjoint(*pd, cfg, *ws_rev_, obs, scene_loss(*pd), {leaf});
+  const BacksolveRun run = backsolve_adjoint(*pd, cfg, *ws_rev_, obs, final_state_loss(*pd), {leaf});
   tape_hint_ = RevTape::current().size();
   RevTape::current().clear();
   SolveStats stats = run.forward;
@@ -139,9 +130,14 @@ LossSample PointEvaluator::loss_only(double x) {
   return plain(x, integrator_);
 }
 
-LossSample PointEvaluator::plain(double x, const IntegratorSettings& cfg) {
+ProblemData<double> PointEvaluator::double_problem(double x) const {
   ProblemData<double> pd = base_;
   parameter_at(pd, offset_double_) = x;
+  return pd;
+}
+
+LossSample PointEvaluator::plain(double x, const IntegratorSettings& cfg) {
+  ProblemData<double> pd = double_problem(x);
   NullObserver obs;
   const RunOutput<double> run = run_simulation(pd, cfg, *ws_double_, obs);
   return loss_sample(run.stats, run.loss);

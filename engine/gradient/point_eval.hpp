@@ -50,6 +50,7 @@ class PointEvaluator {
 
  private:
   LossSample dual_run(double x, const IntegratorSettings& cfg);
+  ProblemData<double> double_problem(double x) const;  // the swept number at x
   PointSettings settings_;  // the scene's and the tight integrator, the FD step and the reference
   ProblemData<double> base_;
   ProblemData<Dual1> base_dual_;
