@@ -39,6 +39,19 @@ struct InverseMass {
 };
 
 template <class S>
+SG_HD inline RowJacobian<S> operator+(const RowJacobian<S>& a, const RowJacobian<S>& b) {
+  return {a.lin + b.lin, a.ang + b.ang};
+}
+template <class S>
+SG_HD inline RowJacobian<S> operator-(const RowJacobian<S>& a, const RowJacobian<S>& b) {
+  return {a.lin - b.lin, a.ang - b.ang};
+}
+template <class S>
+SG_HD inline RowJacobian<S> operator*(const RowJacobian<S>& j, const S& s) {
+  return {j.lin * s, j.ang * s};
+}
+
+template <class S>
 SG_HD inline S row_dot(const RowJacobian<S>& j, const BodyVelocity<S>& a) {
   return dot(j.lin, a.lin) + dot(j.ang, a.ang);
 }

@@ -226,4 +226,17 @@ SG_HD inline S add_scaled(const S& acc, double a, const S& k, const H& h) {
   return acc + a * (k * h);
 }
 
+// add_scaled for a value whose derivatives nobody reads: on a tape (whose steps are frozen, H a double) the
+// error estimate only decides, as in the double run, whether a step is accepted, so it records nothing; a
+// dual keeps its tangents (integrator.control_tangents reads them).
+template <class S, class H>
+SG_HD inline S add_scaled_value(const S& acc, double a, const S& k, const H& h) {
+  if constexpr (is_reverse_v<S>) {
+    static_assert(!has_derivatives_v<H>, "a taped run steps with frozen (double) step sizes");
+    return S(value(acc) + a * (value(k) * h));
+  } else {
+    return add_scaled(acc, a, k, h);
+  }
+}
+
 }  // namespace sg

@@ -151,7 +151,7 @@ class AdaptiveSolve {
     ++attempts_;
     events_.before_step();
     rk_step(sys_, tab, y_, h, ws_);
-    H eps = as_step<H>(scaled_error(y_, ws_.y1, ws_.err, n_, cfg_.rtol, cfg_.atol));
+    H eps = step_error<H>(y_, ws_.y1, ws_.err, n_, cfg_.rtol, cfg_.atol);
     if (cfg_.control_tangents) {
       const double tangents = scaled_tangent_error(y_, ws_.y1, ws_.err, n_, cfg_.rtol, cfg_.atol);
       if (!(tangents <= value(eps))) eps = H(tangents);

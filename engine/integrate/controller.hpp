@@ -22,6 +22,19 @@ SG_HD S scaled_error(const S* y0, const S* y1, const S* err, int n, double rtol,
   return sqrt(sum) / std::sqrt(static_cast<double>(n));
 }
 
+// The error norm as the controller's scalar H: the system's (a dual, through the controller) or a double
+// (frozen steps). With frozen steps only its value decides acceptance, so a taped run records nothing for it.
+template <class H, class S>
+SG_HD H step_error(const S* y0, const S* y1, const S* err, int n, double rtol, double atol) {
+  const TapePause<S> values_only(!is_dual_v<H>);
+  const S eps = scaled_error(y0, y1, err, n, rtol, atol);
+  if constexpr (is_dual_v<H>) {
+    return eps;
+  } else {
+    return value(eps);
+  }
+}
+
 // The same norm over each tangent lane of a dual state (err, y0, y1 the lane's derivatives), the largest
 // lane's; 0 for plain doubles.
 template <class S>

@@ -23,6 +23,7 @@ template <const Tableau& tab, class System>
 SG_HD SG_NOINLINE EventLocation locate_event(const System& sys, const typename System::Scalar* y0,
                                              RkWorkspace<System>& ws, double h, double end_margin,
                                              const EventId& end_witness, double jump_tol, double smooth_tol) {
+  const TapePause<typename System::Scalar> values_only(true);  // a time and an id: no derivatives
   const int n = sys.dim();
   EventLocation loc;
   MarginTracker& tracker = sys.margins();

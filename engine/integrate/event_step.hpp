@@ -156,7 +156,7 @@ class EventStepper {
         dense_state<tab>(y, ws.y1, ws.k, h, loc.theta, n, ws.ytmp);
         for (int k = 0; k < n; ++k) y[k] = ws.ytmp[k];
         sys_.after_accept(y);
-        sys_.rhs(y, ws.f_event);
+        rhs_values(y, ws.f_event);  // f- enters the saltation term by value
         zero_run_ = 0;
         ++st.accepted;
         obs.on_accept(h_event);
@@ -172,8 +172,8 @@ class EventStepper {
         (void)t_h;
         rk_step(sys_, tab, y, h_event, ws);
       }
-      const S eps = scaled_error(y, ws.y1, ws.err, n, cfg_.rtol, cfg_.atol);
-      if (!(value(eps) < 1.0)) {  // rare: the shorter step failed where the longer one passed
+      const double eps = step_error<double>(y, ws.y1, ws.err, n, cfg_.rtol, cfg_.atol);
+      if (!(eps < 1.0)) {  // rare: the shorter step failed where the longer one passed
         ++st.rejected;
         r.advanced = false;
         r.h_retry = 0.5 * h_event;
@@ -205,6 +205,19 @@ class EventStepper {
 
   SG_HD bool active() const { return on_ && !fallback_; }
 
+  // f(y) whose values alone are read: nothing on a tape.
+  SG_HD void rhs_values(const S* y, S* f) const {
+    const TapePause<S> values_only(true);
+    sys_.rhs(y, f);
+  }
+  SG_HD void evaluate_after_switch(const S* y, S* f, bool values_only) const {
+    if (values_only) {
+      rhs_values(y, f);
+    } else {
+      sys_.rhs(y, f);
+    }
+  }
+
   SG_HD void give_up_until_next_output() {
     fallback_ = true;
     ++fallbacks_;
@@ -232,13 +245,16 @@ class EventStepper {
       MarginTracker& tracker = sys_.margins();
       const int slot = tracker.add_exempt(done);
       if (slot >= 0) tracker.shift[slot] = 0.0;
-      sys_.rhs(y, ws.k[0]);
+      // Where a saltation term is due, f+ enters it by value and f(y) is evaluated again after it: on a tape
+      // the first evaluations record nothing.
+      const bool values_first = is_reverse_v<S> && saltation_due(sys_, done);
+      evaluate_after_switch(y, ws.k[0], values_first);
       if (slot >= 0 && tracker.probe[slot] < 0.0) {
         tracker.shift[slot] = -2.0 * tracker.probe[slot];
-        sys_.rhs(y, ws.k[0]);
+        evaluate_after_switch(y, ws.k[0], values_first);
       }
       // f(y) depends on y's tangents: after a saltation its derivatives are evaluated again.
-      if (apply_saltation(sys_, y, ws.f_event, ws.k[0], done)) sys_.rhs(y, ws.k[0]);
+      if (apply_saltation(sys_, y, ws.f_event, ws.k[0], done) || values_first) sys_.rhs(y, ws.k[0]);
       ++st.events;
       if constexpr (requires { obs.on_event(t, done); }) obs.on_event(t, done);
       if (++interval_events_ > kMaxEventsPerInterval) {  // chatter that no mode resolves (a two-fold the

@@ -39,7 +39,7 @@ SG_HD SG_INLINE_HOST SG_NOINLINE void rk_step(const System& sys, const Tableau& 
     S acc = 0.0, err = 0.0;
     for (int j = 0; j < tab.stages; ++j) {
       if (tab.b[j] != 0.0) acc = add_scaled(acc, tab.b[j], ws.k[j][i], h);
-      if (tab.embedded && tab.e[j] != 0.0) err = add_scaled(err, tab.e[j], ws.k[j][i], h);
+      if (tab.embedded && tab.e[j] != 0.0) err = add_scaled_value(err, tab.e[j], ws.k[j][i], h);
     }
     // For FSAL tableaus the last stage was evaluated at y1 already (a[last] = b, summed in the same order,
     // so bit for bit): k[stages-1] is f(y1) without another evaluation.

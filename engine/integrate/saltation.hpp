@@ -9,6 +9,13 @@
 
 namespace sg {
 
+// Whether the switch `id` jumps the vector field in a way the tangents follow (apply_saltation may still find
+// the crossing too slow, or the switching time free of derivatives).
+template <class System>
+SG_HD bool saltation_due(const System& sys, const EventId& id) {
+  return event_jumps(id.kind) && !id.tangential && sys.saltation_applies();
+}
+
 // y: the state at the switch (its tangents are updated); f_minus, f_plus: the two vector fields there.
 // Returns whether the tangents changed (then any derivative evaluated at y before is stale).
 template <class System>
@@ -17,7 +24,7 @@ SG_HD bool apply_saltation(const System& sys, typename System::Scalar* y,
                            const EventId& id) {
   using S = typename System::Scalar;
   if constexpr (is_dual_v<S>) {
-    if (!event_jumps(id.kind) || id.tangential || !sys.saltation_applies()) return false;
+    if (!saltation_due(sys, id)) return false;
     const S g = sys.event_value(y, id);
     const double rate = sys.event_rate(y, id);
     // A tangential crossing has no well-defined switching time (and no finite derivative of it).
@@ -34,7 +41,7 @@ SG_HD bool apply_saltation(const System& sys, typename System::Scalar* y,
   } else if constexpr (is_reverse_v<S>) {
     // The same jump as an expression: dtau = -(g - value(g)) / rate has value 0 and the derivative of the
     // switching time, so the tape records y+ = y- + (f- - f+) dtau with the values unchanged.
-    if (!event_jumps(id.kind) || id.tangential || !sys.saltation_applies()) return false;
+    if (!saltation_due(sys, id)) return false;
     const S g = sys.event_value(y, id);
     const double rate = sys.event_rate(y, id);
     if (!(std::fabs(rate) > 1e-12) || tangent_free(g)) return false;

@@ -287,6 +287,7 @@ class RigidSystem {
 
   // Switches the mode for the crossed function `id` at y; returns what happened.
   SG_HD EventId apply_event(const S* y, const EventId& id) const {
+    const TapePause<S> values_only(true);  // a new mode: no derivatives
     const ContactKey key{id.a, id.b, id.feature};
     const int e = mode_.find(key);
     EventId done = id;

@@ -121,8 +121,8 @@ class RigidContactSolver {
         tracker.note(-r, contact_event(key, EventKind::separation));
       }
       if (n + 4 > kMaxRigidRows) continue;
-      const int c =
-          soft_contact_rows(*model_, s_.states, mass_->inverse, rec, laws.law_of(entry.level), s_.rows + n);
+      const int c = soft_contact_rows(*model_, s_.states, mass_->inverse, rec, laws.law_of(entry.level),
+                                      s_.rows + n, live_rows(mode, e));
       for (int k = 0; k < c; ++k) {
         s_.active[n + k] = mode.row_on(e, k);
         s_.row_entry[n + k] = e;
@@ -150,6 +150,13 @@ class RigidContactSolver {
   }
 
  private:
+  // The rows of entry e that exert a force in the mode (their derivatives matter); a grazing contact's
+  // combination reads all of them.
+  SG_HD static unsigned live_rows(const Mode& mode, int e) {
+    const ModeEntry& entry = mode.entries[e];
+    return entry.level == ContactLevel::grazing ? 0xFu : entry.rows_on & 0xFu;
+  }
+
   // The rows of every contact the mode holds (except skip), in mode order, into s_.rows; entries whose
   // contact is no longer reported are dropped. Returns the row count; s_.row_entry maps rows to entries.
   SG_HD int mode_rows(Mode& mode, const ModeLaws& laws, const ContactKey* skip) const {

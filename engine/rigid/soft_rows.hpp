@@ -57,11 +57,14 @@ SG_HD inline S row_velocity(const ConstraintRow<S>& row, const BodyState<S>* sta
   return jv;
 }
 
-// Writes the rows of one contact under `law`; returns how many (1 or 4).
+// Writes the rows of one contact under `law`; returns how many (1 or 4). Rows whose bit in `live` is clear
+// are computed for their values only (nothing on a tape): a frozen mode's inactive rows, which exert no force
+// and whose values only the switching margins read.
 template <class S>
 SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* states,
                                    const InverseMass<S>* inv_mass, const ContactRecord<S>& rec, RowLaw law,
-                                   ConstraintRow<S>* rows) {
+                                   ConstraintRow<S>* rows, unsigned live = 0xFu) {
+  const TapePause<S> all_values(live == 0u);
   const PairParams<S>& pp = rec.params();
   const S r = rec.contact.dist - pp.margin;
   S d, pos_term;
@@ -95,7 +98,8 @@ SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* s
     return 1;
   }
   // Pyramid edges n + mu t1, n - mu t1, n + mu t2, n - mu t2 (MuJoCo's order). The Jacobian is linear in the
-  // direction: J(n +- mu t) = J(n) +- mu J(t).
+  // direction: J(n +- mu t) = J(n) +- mu J(t), with mu J(t) formed once for both signs (x + (-mu) y and
+  // x - mu y are the same number).
   const S mu = pp.friction;
   // MuJoCo's diagonal approximation of an edge row n +- mu t is A_hat (1 + mu^2) (mj_diagApprox), and all
   // edges share R_py = 2 mu^2 R / impratio (checked against MuJoCo 2.2.2: tests/mujoco).
@@ -103,21 +107,20 @@ SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* s
   if (R < 1e-15) R = S(1e-15);
   const S vn = row_velocity(normal, states);
   for (int t = 0; t < 2; ++t) {
+    const TapePause<S> tangent_values(((live >> (2 * t)) & 3u) == 0u);
     const ConstraintRow<S> tangent = row_along(states, rec, frame[1 + t]);
-    const S vt = row_velocity(tangent, states);
+    const S mu_vt = row_velocity(tangent, states) * mu;
+    // A side on the world (the plane) stays zero: no arithmetic on it.
+    const RowJacobian<S> mu_ja = normal.body_a >= 0 ? tangent.ja * mu : tangent.ja;
+    const RowJacobian<S> mu_jb = normal.body_b >= 0 ? tangent.jb * mu : tangent.jb;
     for (int sign = 0; sign < 2; ++sign) {
-      const S c = sign == 0 ? S(mu) : S(-mu);
+      const TapePause<S> row_values(((live >> (2 * t + sign)) & 1u) == 0u);
       ConstraintRow<S>& row = rows[2 * t + sign];
       row.body_a = normal.body_a;
       row.body_b = normal.body_b;
-      // A side on the world (the plane) stays zero: no arithmetic on it.
-      row.ja = normal.body_a >= 0
-                   ? RowJacobian<S>{normal.ja.lin + tangent.ja.lin * c, normal.ja.ang + tangent.ja.ang * c}
-                   : normal.ja;
-      row.jb = normal.body_b >= 0
-                   ? RowJacobian<S>{normal.jb.lin + tangent.jb.lin * c, normal.jb.ang + tangent.jb.ang * c}
-                   : normal.jb;
-      row.aref = -spring.B * (vn + c * vt) + position_part;
+      row.ja = normal.body_a < 0 ? normal.ja : sign == 0 ? normal.ja + mu_ja : normal.ja - mu_ja;
+      row.jb = normal.body_b < 0 ? normal.jb : sign == 0 ? normal.jb + mu_jb : normal.jb - mu_jb;
+      row.aref = -spring.B * (sign == 0 ? vn + mu_vt : vn - mu_vt) + position_part;
       row.R = R;
     }
   }

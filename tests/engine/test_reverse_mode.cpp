@@ -108,10 +108,11 @@ TEST_CASE("a dual run takes exactly the steps and values of a double run on ever
 }
 
 TEST_CASE("reverse mode gives forward mode's gradient of every parameter on every shipped scene") {
-  // One taped run against ceil(P / 4) forward runs. Tolerance 1e-9 relative (absolute below 1e-6): the tape
-  // applies the contact solve's implicit derivative through an explicit H^-1, forward mode through the
-  // Cholesky factor; that rounding, carried through hundreds of stiff contact steps, measured 3e-10 at most
-  // (the box toss's solref.1).
+  // One taped run against ceil(P / 4) forward runs. Tolerance 1e-10 relative (the issue's target), measured
+  // against at least 1e-3 (so absolute 1e-13 for derivatives below that): the tape applies the contact
+  // solve's implicit derivative through an explicit H^-1, forward mode through the Cholesky factor; that
+  // rounding, carried through hundreds of stiff contact steps, measured 6e-11 at most (billiards' size.0 of
+  // ball 1).
   test::for_each_shipped_scene([](const std::string&, const Problem& p) {
     ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
     const std::vector<double> x = g.initial_values();
@@ -124,7 +125,7 @@ TEST_CASE("reverse mode gives forward mode's gradient of every parameter on ever
       CAPTURE(g.paths()[j]);
       CAPTURE(fwd.grad[j]);
       CAPTURE(rev.grad[j]);
-      CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-9 * std::max(std::fabs(fwd.grad[j]), 1e-3));
+      CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-10 * std::max(std::fabs(fwd.grad[j]), 1e-3));
     }
   });
 }
@@ -151,7 +152,7 @@ TEST_CASE("gradient.mode = reverse gives the forward sweep's curve") {
       REQUIRE(a.stats.status == Status::ok);
       REQUIRE(b.stats.status == Status::ok);
       CHECK(b.loss == a.loss);
-      CHECK(std::fabs(b.grad - a.grad) <= 1e-9 * std::max(std::fabs(a.grad), 1e-3));
+      CHECK(std::fabs(b.grad - a.grad) <= 1e-10 * std::max(std::fabs(a.grad), 1e-3));
     }
   }
 }
