@@ -8,6 +8,7 @@
 #include <memory>
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -24,9 +25,8 @@ int sign_of(double x) {
   return (x > 1e-12) - (x < -1e-12);
 }
 
-void evaluate_range(const Problem& problem, const SweepControl& control, SweepResult& result, long begin,
-                    long end) {
-  PointEvaluator eval(problem);
+void evaluate_range(PointEvaluator& eval, const Problem& problem, const SweepControl& control,
+                    SweepResult& result, long begin, long end) {
   for (long i = begin; i < end; ++i) {
     PointResult& r = result.points[static_cast<std::size_t>(i)];
     if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
@@ -77,12 +77,16 @@ SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
   const long n = problem.sweep.points;
   result.points.resize(static_cast<std::size_t>(n));
   const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
-  // Chunks big enough to amortise a worker's workspace, small enough to balance and cancel promptly.
-  const long grain = std::max<long>(1, std::min<long>(64, n / (8L * threads) + 1));
+  // One evaluator (its workspaces) per worker, made on its first point; points are handed out one at a time,
+  // so that a few expensive points at the end do not leave a core idle (a point is milliseconds or more).
+  // A point's result does not depend on which evaluator ran it (tests/cli/test_determinism.cpp).
+  tbb::enumerable_thread_specific<std::unique_ptr<PointEvaluator>> evaluators;
   tbb::task_arena arena(threads);
   arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<long>(0, n, grain), [&](const tbb::blocked_range<long>& range) {
-      evaluate_range(problem, control, result, range.begin(), range.end());
+    tbb::parallel_for(tbb::blocked_range<long>(0, n, 1), [&](const tbb::blocked_range<long>& range) {
+      std::unique_ptr<PointEvaluator>& eval = evaluators.local();
+      if (!eval) eval = std::make_unique<PointEvaluator>(problem);
+      evaluate_range(*eval, problem, control, result, range.begin(), range.end());
     });
   });
   summarize_sweep(result);
