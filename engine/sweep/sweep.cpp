@@ -1,6 +1,7 @@
 #include "engine/sweep/sweep.hpp"
 #include "engine/gradient/reference.hpp"
 #include "engine/problem/json_number.hpp"
+#include "engine/sweep/point_order.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +9,6 @@
 #include <memory>
 
 #include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -25,9 +25,13 @@ int sign_of(double x) {
   return (x > 1e-12) - (x < -1e-12);
 }
 
-void evaluate_range(PointEvaluator& eval, const Problem& problem, const SweepControl& control,
-                    SweepResult& result, long begin, long end) {
-  for (long i = begin; i < end; ++i) {
+// One worker: points in `order`, each taken from the shared counter, until none is left.
+void evaluate_points(const Problem& problem, const SweepControl& control, const std::vector<long>& order,
+                     std::atomic<long>& next, SweepResult& result) {
+  PointEvaluator eval(problem);
+  const long n = static_cast<long>(order.size());
+  for (long j = next.fetch_add(1); j < n; j = next.fetch_add(1)) {
+    const long i = order[static_cast<std::size_t>(j)];
     PointResult& r = result.points[static_cast<std::size_t>(i)];
     if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
       r.value = problem.sweep.value_at(i);
@@ -77,17 +81,15 @@ SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
   const long n = problem.sweep.points;
   result.points.resize(static_cast<std::size_t>(n));
   const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
-  // One evaluator (its workspaces) per worker, made on its first point; points are handed out one at a time,
-  // so that a few expensive points at the end do not leave a core idle (a point is milliseconds or more).
-  // A point's result does not depend on which evaluator ran it (tests/cli/test_determinism.cpp).
-  tbb::enumerable_thread_specific<std::unique_ptr<PointEvaluator>> evaluators;
+  // One evaluator (its workspaces) per worker; points are handed out one at a time from a shared counter, so
+  // that a few expensive points at the end do not leave a core idle (a point is milliseconds or more), and
+  // coarse to fine, so that the points done so far span the range. A point's result does not depend on which
+  // evaluator ran it (tests/cli/test_determinism.cpp).
+  const std::vector<long> order = coarse_to_fine(n);
+  std::atomic<long> next{0};
   tbb::task_arena arena(threads);
   arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<long>(0, n, 1), [&](const tbb::blocked_range<long>& range) {
-      std::unique_ptr<PointEvaluator>& eval = evaluators.local();
-      if (!eval) eval = std::make_unique<PointEvaluator>(problem);
-      evaluate_range(*eval, problem, control, result, range.begin(), range.end());
-    });
+    tbb::parallel_for(0, threads, [&](int) { evaluate_points(problem, control, order, next, result); });
   });
   summarize_sweep(result);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

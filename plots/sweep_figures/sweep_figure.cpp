@@ -12,11 +12,14 @@
 namespace sg {
 namespace {
 
+// Points not computed (yet, or cancelled: a sweep runs coarse to fine) are left out, so that the line joins
+// the computed ones; a failed point's NaN still breaks it.
 template <class F>
 plot::Series column(const std::string& name, const SweepResult& r, F&& pick) {
   plot::Series s;
   s.name = name;
   for (const PointResult& p : r.points) {
+    if (p.status == "pending" || p.status == "cancelled") continue;
     s.x.push_back(p.value);
     s.y.push_back(pick(p));
   }
