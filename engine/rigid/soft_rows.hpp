@@ -27,23 +27,40 @@ SG_HD inline bool law_at(const S& r, bool with_cfd, double width, RowLaw* law) {
   return r < width;
 }
 
+// The contact point's offsets from the two bodies' centres (zero on the world's side), shared by the rows of
+// one contact.
+template <class S>
+struct ContactArms {
+  Vec3<S> a, b;
+};
+template <class S>
+SG_HD inline ContactArms<S> contact_arms(const BodyState<S>* states, const ContactRecord<S>& rec) {
+  ContactArms<S> arms{Vec3<S>(), Vec3<S>()};
+  if (rec.body_a >= 0) arms.a = rec.contact.pos - states[rec.body_a].pos;
+  if (rec.body_b >= 0) arms.b = rec.contact.pos - states[rec.body_b].pos;
+  return arms;
+}
+
 // The Jacobian of the relative velocity along dir at the contact point (body b minus body a).
 template <class S>
 SG_HD inline ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord<S>& rec,
-                                        const Vec3<S>& dir) {
+                                        const ContactArms<S>& arms, const Vec3<S>& dir) {
   ConstraintRow<S> row;
   row.body_a = rec.body_a;
   row.body_b = rec.body_b;
   row.ja = {Vec3<S>(), Vec3<S>()};
   row.jb = {Vec3<S>(), Vec3<S>()};
-  if (rec.body_b >= 0)
-    row.jb = point_jacobian(dir, rec.contact.pos - states[rec.body_b].pos, states[rec.body_b].rot);
+  if (rec.body_b >= 0) row.jb = point_jacobian(dir, arms.b, states[rec.body_b].rot);
   if (rec.body_a >= 0) {
-    const RowJacobian<S> j =
-        point_jacobian(dir, rec.contact.pos - states[rec.body_a].pos, states[rec.body_a].rot);
+    const RowJacobian<S> j = point_jacobian(dir, arms.a, states[rec.body_a].rot);
     row.ja = {-j.lin, -j.ang};
   }
   return row;
+}
+template <class S>
+SG_HD inline ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord<S>& rec,
+                                        const Vec3<S>& dir) {
+  return row_along(states, rec, contact_arms(states, rec), dir);
 }
 
 // The row's relative velocity J v at the bodies' current velocities.
@@ -90,7 +107,8 @@ SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* s
   if (R_normal < 1e-15) R_normal = S(1e-15);
   const Vec3<S>* frame = rec.contact.frame;
   const S position_part = -spring.K * d * pos_term;
-  const ConstraintRow<S> normal = row_along(states, rec, frame[0]);
+  const ContactArms<S> arms = contact_arms(states, rec);
+  const ConstraintRow<S> normal = row_along(states, rec, arms, frame[0]);
   if (pp.condim < 3) {
     rows[0] = normal;
     rows[0].aref = -spring.B * row_velocity(normal, states) + position_part;
@@ -108,7 +126,7 @@ SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* s
   const S vn = row_velocity(normal, states);
   for (int t = 0; t < 2; ++t) {
     const TapePause<S> tangent_values(((live >> (2 * t)) & 3u) == 0u);
-    const ConstraintRow<S> tangent = row_along(states, rec, frame[1 + t]);
+    const ConstraintRow<S> tangent = row_along(states, rec, arms, frame[1 + t]);
     const S mu_vt = row_velocity(tangent, states) * mu;
     // A side on the world (the plane) stays zero: no arithmetic on it.
     const RowJacobian<S> mu_ja = normal.body_a >= 0 ? tangent.ja * mu : tangent.ja;
