@@ -22,7 +22,7 @@ namespace sg {
 template <class S>
 SG_HD inline int collide_sphere_box(const Pose<S>& sphere, const S& radius, const Pose<S>& box,
                                     const Vec3<S>& half, const CollisionOptions& opt, Contact<S>* out) {
-  const Mat3<S> rot = to_mat3(box.rot);
+  const Mat3<S> rot = rotation_matrix(box);
   const Vec3<S> centre = mul_transpose(rot, Vec3<S>(sphere.pos - box.pos));
   Vec3<S> nearest;
   bool inside = true;
@@ -66,7 +66,7 @@ struct OrientedBox {
 
 template <class S>
 SG_HD inline OrientedBox<S> oriented(const Pose<S>& pose, const Vec3<S>& half) {
-  const Mat3<S> rot = to_mat3(pose.rot);
+  const Mat3<S> rot = rotation_matrix(pose);
   return {pose.pos, {rot.col(0), rot.col(1), rot.col(2)}, half};
 }
 

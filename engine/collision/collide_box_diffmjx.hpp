@@ -59,7 +59,7 @@ template <class S>
 SG_HD inline int collide_plane_box_diffmjx(const Plane<S>& plane, const Pose<S>& pose, const Vec3<S>& half,
                                            const CollisionOptions& opt, Contact<S>* out) {
   const Vec3<S>& n = plane.normal;
-  const Mat3<S> rot = to_mat3(pose.rot);
+  const Mat3<S> rot = rotation_matrix(pose);
   Vec3<S> offset[8];
   S depth[8];  // the fork's support: (plane point - corner) . n, > 0 below the plane
   for (int j = 0; j < 8; ++j) {

@@ -55,7 +55,7 @@ template <class S>
 SG_HD inline int collide_plane_box(const Plane<S>& plane, const Pose<S>& pose, const Vec3<S>& half,
                                    const CollisionOptions& opt, Contact<S>* out) {
   const bool smooth = smooth_proxies(opt);
-  const Mat3<S> rot = to_mat3(pose.rot);
+  const Mat3<S> rot = rotation_matrix(pose);
   const S dist0 = dot(pose.pos - plane.point, plane.normal);
   // Corner i lies at (R^T n) . corner_i along the normal: the signed sum of the three products below.
   double along[3];
@@ -117,7 +117,7 @@ template <class S>
 SG_HD inline int collide_plane_cylinder(const Plane<S>& plane, const Pose<S>& pose, const S& radius,
                                         const S& half_length, const CollisionOptions& opt, Contact<S>* out) {
   const Vec3<S>& n = plane.normal;
-  const Mat3<S> rot = to_mat3(pose.rot);
+  const Mat3<S> rot = rotation_matrix(pose);
   Vec3<S> axis = rot.col(2);
   const Vec3<S> xaxis = rot.col(0);
   const S dist0 = dot(pose.pos - plane.point, n);
@@ -178,7 +178,7 @@ template <class S>
 SG_HD inline int collide_plane_ellipsoid(const Plane<S>& plane, const Pose<S>& pose, const Vec3<S>& semi_axes,
                                          const CollisionOptions& opt, Contact<S>* out) {
   const Vec3<S>& n = plane.normal;
-  const Mat3<S> rot = to_mat3(pose.rot);
+  const Mat3<S> rot = rotation_matrix(pose);
   const Vec3<S> m = mul_transpose(rot, n);
   const Vec3<S> k(semi_axes.x * m.x, semi_axes.y * m.y, semi_axes.z * m.z);
   const S kn = norm(k);

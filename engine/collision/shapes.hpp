@@ -1,6 +1,7 @@
 #pragma once
 // Plain data shared by all collision functions: a pose, a plane, a contact and the detector options.
 #include "engine/collision/geom_type.hpp"
+#include "engine/core/mat3.hpp"
 #include "engine/core/platform.hpp"
 #include "engine/core/quat.hpp"
 #include "engine/core/vec3.hpp"
@@ -16,7 +17,15 @@ template <class S>
 struct Pose {
   Vec3<S> pos{};
   Quat<S> rot{};  // unit quaternion, local to world
+  // rot as a matrix where the caller has it already (a body's decoded state: to_mat3(rot)), else null.
+  const Mat3<S>* matrix = nullptr;
 };
+
+// The pose's rotation matrix, made from the quaternion unless the caller lent it (the same numbers).
+template <class S>
+SG_HD inline Mat3<S> rotation_matrix(const Pose<S>& pose) {
+  return pose.matrix ? *pose.matrix : to_mat3(pose.rot);
+}
 
 // The half space below the plane is solid; `normal` is unit length and points out of it.
 template <class S>

@@ -74,7 +74,7 @@ SG_HD inline int collect_contacts(const RigidModel<S>& m, const PairTable<S>& pa
   };
   for (int b = 0; b < m.count; ++b) {
     const BodyState<S>& st = states[b];
-    const Pose<S> pose{st.pos, st.quat};
+    const Pose<S> pose{st.pos, st.quat, &st.rot};
     const RigidBody<S>& body = m.bodies[b];
     if (m.plane_enabled) {
       const PairData<S>& pair = pairs.plane[b];
@@ -91,7 +91,8 @@ SG_HD inline int collect_contacts(const RigidModel<S>& m, const PairTable<S>& pa
       const PairData<S>& pair = pairs.between(b, c);
       const CollisionOptions opt{pair.params.margin + band, m.softness, m.detector};
       add(b, c, pair,
-          collide(body.shape, pose, body.size, other.shape, Pose<S>{so.pos, so.quat}, other.size, opt, buf));
+          collide(body.shape, pose, body.size, other.shape, Pose<S>{so.pos, so.quat, &so.rot}, other.size,
+                  opt, buf));
     }
   }
   return n;
