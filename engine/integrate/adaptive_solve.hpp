@@ -31,16 +31,6 @@ SG_HD inline bool forces_change_at(const System& sys, long i) {
   }
 }
 
-// H = double (frozen steps) or the system's scalar (through the controller).
-template <class H, class S>
-SG_HD inline H as_step(const S& x) {
-  if constexpr (is_dual_v<H>) {
-    return x;
-  } else {
-    return value(x);
-  }
-}
-
 // Output times a step must end on (StepGrid): all, or the last and those where a timed force starts or stops.
 template <class System>
 struct RequiredStop {

@@ -22,17 +22,22 @@ SG_HD S scaled_error(const S* y0, const S* y1, const S* err, int n, double rtol,
   return sqrt(sum) / std::sqrt(static_cast<double>(n));
 }
 
-// The error norm as the controller's scalar H: the system's (a dual, through the controller) or a double
-// (frozen steps). With frozen steps only its value decides acceptance, so a taped run records nothing for it.
+// H = double (frozen steps) or the system's scalar (through the controller).
+template <class H, class S>
+SG_HD inline H as_step(const S& x) {
+  if constexpr (is_dual_v<H>) {
+    return x;
+  } else {
+    return value(x);
+  }
+}
+
+// The error norm as the controller's scalar H. With frozen steps only its value decides acceptance, so a
+// taped run records nothing for it.
 template <class H, class S>
 SG_HD H step_error(const S* y0, const S* y1, const S* err, int n, double rtol, double atol) {
   const TapePause<S> values_only(!is_dual_v<H>);
-  const S eps = scaled_error(y0, y1, err, n, rtol, atol);
-  if constexpr (is_dual_v<H>) {
-    return eps;
-  } else {
-    return value(eps);
-  }
+  return as_step<H>(scaled_error(y0, y1, err, n, rtol, atol));
 }
 
 // The same norm over each tangent lane of a dual state (err, y0, y1 the lane's derivatives), the largest

@@ -275,9 +275,9 @@ class RigidSystem {
     newton_over_mode(y, nullptr, acc);
   }
 
-  // The margins need no derivatives: the simulated model only, without a straight-through surrogate.
+  // The margins need no derivatives (event location records nothing): the simulated model only, without a
+  // straight-through surrogate.
   SG_HD SG_NOINLINE double margin_at(const S* y, EventId* which) const {
-    const TapePause<S> values_only(true);
     tracker_.begin();
     BodyVelocity<S> acc[kMaxBodies];
     simulated_accelerations(y, forward_cfd(), acc, false);

@@ -6,10 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <memory>
 
-#include <tbb/blocked_range.h>
-#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
