@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "engine/optimize/identify.hpp"
 #include "engine/problem/load_problem.hpp"
@@ -34,13 +35,14 @@ struct AdamRun {
   std::string status;
 };
 
-AdamRun adam(ParameterGradient& g, const std::vector<double>& start, bool reverse) {
+AdamRun adam(ParameterGradient& g, const std::vector<double>& start, bool reverse, int threads) {
   FitSettings s;
   s.method = FitMethod::adam;
   s.steps = kAdamSteps;
   s.lr = 0.01;
   s.lr_final = 0.01;
   s.reverse = reverse;
+  s.threads = threads;
   AdamRun out;
   FitResult r;
   out.seconds = best_seconds(1, [&] { r = fit_parameters(g, start, s, {}); });
@@ -76,21 +78,31 @@ void bench_many_parameter_fit(const std::string& scenes, int rounds) {
   const double plain = best_seconds(rounds, [&] { g.objective(start, &stats); });
   const double forward = best_seconds(rounds, [&] { g.forward(start); });
   const double reverse = best_seconds(rounds, [&] { g.reverse(start); });
+  const double bytes = 1e-6 * static_cast<double>(g.tape_bytes());
+  const int cores = replay_threads_available();
+  g.set_threads(cores);
+  const double threaded = best_seconds(rounds, [&] { g.reverse(start); });
+  g.set_threads(1);
   std::printf(
       "| parameters | accepted steps | plain run | gradient, forward | gradient, reverse | reverse / plain | "
-      "reverse memory |\n|---|---|---|---|---|---|---|\n");
-  std::printf("| %zu | %ld | %.1f ms | %.1f ms (%zu runs) | %.1f ms | %.0fx | %.1f MB |\n\n", paths.size(),
-              stats.accepted, 1e3 * plain, 1e3 * forward,
-              (paths.size() + ParameterGradient::kLanes - 1) / ParameterGradient::kLanes, 1e3 * reverse,
-              reverse / plain, 1e-6 * static_cast<double>(g.tape_bytes()));
+      "reverse memory | reverse, %d threads | / plain |\n|---|---|---|---|---|---|---|---|---|\n",
+      cores);
+  std::printf(
+      "| %zu | %ld | %.1f ms | %.1f ms (%zu runs) | %.1f ms | %.1fx | %.1f MB | %.1f ms | %.1fx |\n\n",
+      paths.size(), stats.accepted, 1e3 * plain, 1e3 * forward,
+      (paths.size() + ParameterGradient::kLanes - 1) / ParameterGradient::kLanes, 1e3 * reverse,
+      reverse / plain, bytes, 1e3 * threaded, threaded / plain);
   std::printf(
       "| %d Adam steps | wall time | simulations | mean squared error, first -> last | status |\n"
       "|---|---|---|---|---|\n",
       kAdamSteps);
-  for (bool rev : {false, true}) {
-    const AdamRun r = adam(g, start, rev);
-    std::printf("| gradient by %s mode | %.2f s | %ld | %.3e -> %.3e | %s |\n", rev ? "reverse" : "forward",
-                r.seconds, r.runs, r.first, r.last, r.status.c_str());
+  for (int variant = 0; variant < 3; ++variant) {
+    const bool rev = variant > 0;
+    const int threads = variant == 2 ? cores : 1;
+    const AdamRun r = adam(g, start, rev, threads);
+    std::printf("| gradient by %s mode%s | %.2f s | %ld | %.3e -> %.3e | %s |\n", rev ? "reverse" : "forward",
+                threads > 1 ? (", " + std::to_string(threads) + " threads").c_str() : "", r.seconds, r.runs,
+                r.first, r.last, r.status.c_str());
   }
 }
 

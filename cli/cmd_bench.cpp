@@ -156,7 +156,7 @@ void bench_sweep(const BenchArgs& args, int repeats) {
 // Every differentiable number of a scene at once: one plain run, forward mode (ceil(P/4) runs of 4 lanes) and
 // reverse mode, with the whole run on one tape and checkpointed (gradient.checkpoint_steps), and backsolve,
 // best of `rounds`; with the memory each reverse run needed. The longest case is checkpointed only (its whole
-// tape would take gigabytes).
+// tape would take gigabytes). The checkpointed run also on all cores (its segments recorded side by side).
 void bench_all_gradients(const BenchArgs& args, int rounds) {
   struct Case {
     const char* scene;
@@ -174,8 +174,10 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
   std::printf(
       "| scene | horizon | parameters | accepted steps | plain run | forward, all | reverse, whole tape | "
       "memory | "
-      "reverse, checkpointed | memory | checkpointed / plain | backsolve | backsolve / plain "
-      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "reverse, checkpointed | memory | checkpointed / plain | checkpointed, %d threads | / plain | "
+      "backsolve "
+      "| backsolve / plain |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+      replay_threads_available());
   const auto seconds = [](auto t0, auto t1) { return std::chrono::duration<double>(t1 - t0).count(); };
   for (const Case& c : cases) {
     ProblemLoad loaded = load_problem_file(args.scenes + "/" + c.scene + ".json", c.sets);
@@ -186,7 +188,7 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
     const Problem& p = *loaded.problem;
     ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
     const std::vector<double> x = g.initial_values();
-    double plain = 1e30, forward = 1e30, whole = 1e30, pieces = 1e30, back = 1e30;
+    double plain = 1e30, forward = 1e30, whole = 1e30, pieces = 1e30, threaded = 1e30, back = 1e30;
     std::string back_status;
     std::size_t whole_bytes = 0, pieces_bytes = 0;
     SolveStats stats;
@@ -206,6 +208,10 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
       auto t4 = Clock::now();
       back_status = g.backsolve(x).status;
       auto t5 = Clock::now();
+      g.set_threads(replay_threads_available());
+      g.reverse(x);
+      g.set_threads(1);
+      threaded = std::min(threaded, seconds(t5, Clock::now()));
       back = std::min(back, seconds(t4, t5));
       plain = std::min(plain, seconds(t0, t1));
       forward = std::min(forward, seconds(t1, t2));
@@ -222,9 +228,11 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
     std::snprintf(backsolve, sizeof backsolve, "%.1f ms%s%s | %.0fx", 1e3 * back,
                   back_status == "ok" ? "" : ", failed: ", back_status == "ok" ? "" : back_status.c_str(),
                   back / plain);
-    std::printf("| %s | %s | %zu | %ld | %.2f ms | %s | %s | %.1f ms | %.1f MB | %.0fx | %s |\n", c.scene,
-                c.label, x.size(), stats.accepted, 1e3 * plain, fwd, tape, 1e3 * pieces,
-                1e-6 * static_cast<double>(pieces_bytes), pieces / plain, backsolve);
+    std::printf(
+        "| %s | %s | %zu | %ld | %.2f ms | %s | %s | %.1f ms | %.1f MB | %.1fx | %.1f ms | %.1fx | %s |\n",
+        c.scene, c.label, x.size(), stats.accepted, 1e3 * plain, fwd, tape, 1e3 * pieces,
+        1e-6 * static_cast<double>(pieces_bytes), pieces / plain, 1e3 * threaded, threaded / plain,
+        backsolve);
   }
 }
 
@@ -254,11 +262,15 @@ int run(const BenchArgs& args) {
     bench_3d_sweeps(args, 3, 1.5);
   }
   if (wanted("gradients")) {
-    std::printf("\nGradients of every differentiable number of the scene, single thread (best of 3)\n\n");
+    std::printf(
+        "\nGradients of every differentiable number of the scene, single thread but where a column says "
+        "otherwise (best of 3)\n\n");
     bench_all_gradients(args, 3);
   }
   if (wanted("fit")) {
-    std::printf("\nA 100-parameter fit (identify_four_cubes, single thread, best of 3)\n\n");
+    std::printf(
+        "\nA 100-parameter fit (identify_four_cubes, single thread where a row or column does not say "
+        "otherwise, best of 3)\n\n");
     bench_many_parameter_fit(args.scenes, 3);
   }
   return kExitOk;

@@ -28,6 +28,7 @@ struct FitArgs {
   std::string method;  // "": identify.method
   std::string gradient = "auto";
   int print_every = 1;
+  int threads = 0;
   std::string out, svg;
 };
 
@@ -114,6 +115,7 @@ int run(const FitArgs& args) {
   // auto: reverse mode once it is cheaper than ceil(P / 4) forward runs, where the scene allows it.
   settings.reverse = args.gradient == "reverse" || (args.gradient == "auto" && paths.size() > 12 &&
                                                     !problem->integrator.through_controller);
+  settings.threads = args.threads > 0 ? args.threads : replay_threads_available();
   const std::vector<double> start = from_scene ? setup.start : eval->initial_values();
   const std::string source = synthetic ? setup.data.source : args.data.front();
   std::printf("fitting %zu parameters to %ld samples of %s", paths.size(), setup.samples(), source.c_str());
@@ -204,6 +206,10 @@ void register_fit(CLI::App& app, int& exit_code) {
   cmd->add_option("--lr-final", args->settings.lr_final,
                   "adam: last step size (geometric decay; default 1e-3)");
   cmd->add_option("--print-every", args->print_every, "Print every n-th step (default 1)");
+  cmd->add_option("--threads", args->threads,
+                  "Threads that record a reverse-mode gradient's segments (0: all cores); the same "
+                  "gradient to the last bit")
+      ->check(CLI::Range(0, 1024));
   cmd->add_option("--out", args->out, "Write the fit's path as JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg,
                   "Draw the error per iteration (and each number's error against the truth) as SVG here")

@@ -26,6 +26,7 @@ struct GradientArgs {
   std::string mode = "forward";
   std::optional<double> fd_eps;
   std::string out;
+  int threads = 0;
 };
 
 double relative_difference(double a, double b) {
@@ -84,6 +85,7 @@ int run(const GradientArgs& args) {
     std::fprintf(stderr, "%s: --wrt %s\n", args.scene.scene.c_str(), e.what());
     return kExitBadInput;
   }
+  eval->set_threads(args.threads > 0 ? args.threads : replay_threads_available());
   const std::vector<double> x = eval->initial_values();
   // The columns to compute, in this order: the first is the result, the others compare with it.
   std::vector<std::string> modes;
@@ -111,8 +113,8 @@ int run(const GradientArgs& args) {
     if (modes[c] == "forward")
       std::printf("; forward: %ld runs of %d lanes", results[c].runs, ParameterGradient::kLanes);
     if (modes[c] == "reverse")
-      std::printf("; reverse: 1 run replayed on the tape in %ld segments, %.1f MB", eval->segments(),
-                  eval->tape_bytes() / 1e6);
+      std::printf("; reverse: 1 run replayed on the tape in %ld segments on %d threads, %.1f MB",
+                  eval->segments(), eval->threads(), eval->tape_bytes() / 1e6);
     if (modes[c] == "backsolve")
       std::printf(
           "; backsolve: %ld accepted and %ld rejected steps backwards, the state back at t = 0 within "
@@ -150,9 +152,10 @@ int run(const GradientArgs& args) {
   if (status != "ok") std::fprintf(stderr, "%s\n", status.c_str());
   warn_if_not_retraced(modes, results, *eval);
   if (!args.out.empty()) {
-    const nlohmann::json out = {
+    nlohmann::json out = {
         {"scene", problem->name}, {"mode", args.mode},  {"loss", number_or_null(main.loss)}, {"fd_eps", eps},
         {"status", status},       {"parameters", rows}, {"config", problem->config}};
+    if (std::find(modes.begin(), modes.end(), "reverse") != modes.end()) out["threads"] = eval->threads();
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());
   }
@@ -182,6 +185,10 @@ void register_gradient(CLI::App& app, int& exit_code) {
                   "Relative finite-difference step: h = eps |value| (eps where the value is 0); default "
                   "gradient.fd_eps");
   cmd->add_option("--out", args->out, "Write the result as JSON here")->check(output_path());
+  cmd->add_option("--threads", args->threads,
+                  "Threads that record reverse mode's segments (0: all cores); the gradient is the same "
+                  "to the last bit")
+      ->check(CLI::Range(0, 1024));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

@@ -9,15 +9,50 @@
 // factor already computed. Once the active set settles this is the exact derivative, and a dual-number run
 // costs a double run plus that solve. solve_with_active_set skips the search: the adaptive integrator's
 // hybrid modes fix the active set for a whole step (engine/rigid/contact_mode.hpp).
+#include <cstdint>
+
 #include "engine/contact/constraint_rows.hpp"
 #include "engine/contact/dense_cholesky.hpp"
 
 namespace sg {
 
+// The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a
+// guess. Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the
+// result and its derivatives are those of a cold start; a good guess saves one Hessian and factorisation.
+// Part of a checkpoint (RigidMemo, packed into bits): the guess decides the rounding of the solution.
+struct ActiveSetGuesses {
+  static constexpr int kSlots = 3;
+  static constexpr int kMaxRows = 256;
+  bool rows[kSlots][kMaxRows];
+  int count[kSlots] = {};
+};
+
+struct PackedGuesses {
+  std::uint64_t bits[ActiveSetGuesses::kSlots][ActiveSetGuesses::kMaxRows / 64];
+  int count[ActiveSetGuesses::kSlots];
+};
+
+SG_HD inline PackedGuesses pack(const ActiveSetGuesses& g) {
+  PackedGuesses p{};
+  for (int s = 0; s < ActiveSetGuesses::kSlots; ++s) {
+    p.count[s] = g.count[s];
+    for (int r = 0; r < g.count[s]; ++r)
+      if (g.rows[s][r]) p.bits[s][r / 64] |= std::uint64_t{1} << (r % 64);
+  }
+  return p;
+}
+
+SG_HD inline void unpack(const PackedGuesses& p, ActiveSetGuesses& g) {
+  for (int s = 0; s < ActiveSetGuesses::kSlots; ++s) {
+    g.count[s] = p.count[s];
+    for (int r = 0; r < p.count[s]; ++r) g.rows[s][r] = (p.bits[s][r / 64] >> (r % 64)) & 1u;
+  }
+}
+
 template <int MaxBodies>
 struct NewtonWorkspace {
   static constexpr int kMaxN = 6 * MaxBodies;
-  static constexpr int kMaxRows = 256;
+  static constexpr int kMaxRows = ActiveSetGuesses::kMaxRows;
   double H[kMaxN * kMaxN];  // Cholesky factor of the Hessian of the active set in `active`
   double grad[kMaxN], dir[kMaxN], a[kMaxN], a0[kMaxN], mass[kMaxN];
   double jac[kMaxRows][12];  // row values: 6 coefficients for body_a, then 6 for body_b
@@ -31,12 +66,7 @@ struct NewtonWorkspace {
   double block[MaxBodies][36];
   double block_inv_diag[MaxBodies][6];  // reciprocals of each block factor's diagonal
   bool has_rows[MaxBodies];
-  // The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a
-  // guess. Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the
-  // result and its derivatives are those of a cold start; a good guess saves one Hessian and factorisation.
-  static constexpr int kSlots = 3;
-  bool guess[kSlots][kMaxRows];
-  int guess_count[kSlots] = {};
+  ActiveSetGuesses guesses;
 };
 
 namespace newton_detail {
@@ -394,7 +424,7 @@ SG_HD SG_NOINLINE bool solve_newton(ConstraintRow<S>* rows, int count, const S* 
   using namespace newton_detail;
   const int n = 6 * bodies;
   if (count == 0) {  // nothing to solve: the free accelerations stand, with their derivatives
-    ws.guess_count[slot] = 0;
+    ws.guesses.count[slot] = 0;
     return true;
   }
   if (count > NewtonWorkspace<MB>::kMaxRows) count = NewtonWorkspace<MB>::kMaxRows;
@@ -407,10 +437,10 @@ SG_HD SG_NOINLINE bool solve_newton(ConstraintRow<S>* rows, int count, const S* 
     // The active set at the current accelerations; unchanged after a full step means a is that quadratic
     // piece's exact minimiser.
     bool same_set = factored;
-    const bool use_guess = it == 0 && ws.guess_count[slot] == count;
+    const bool use_guess = it == 0 && ws.guesses.count[slot] == count;
     for (int r = 0; r < count; ++r) {
       ws.jar[r] = row_times(ws, r, ws.a) - ws.aref[r];
-      ws.next[r] = use_guess ? ws.guess[slot][r] : ws.jar[r] < 0.0;
+      ws.next[r] = use_guess ? ws.guesses.rows[slot][r] : ws.jar[r] < 0.0;
       same_set = same_set && (ws.next[r] == ws.active[r]);
     }
     if (same_set) {
@@ -456,8 +486,8 @@ SG_HD SG_NOINLINE bool solve_newton(ConstraintRow<S>* rows, int count, const S* 
     }
     for (int i = 0; i < n; ++i) ws.a[i] += alpha * ws.dir[i];
   }
-  for (int r = 0; r < count; ++r) ws.guess[slot][r] = ws.active[r];
-  ws.guess_count[slot] = count;
+  for (int r = 0; r < count; ++r) ws.guesses.rows[slot][r] = ws.active[r];
+  ws.guesses.count[slot] = count;
   finish_solution(rows, count, body_mass, body_inertia, bodies, acc, ws, true);
   return converged;
 }

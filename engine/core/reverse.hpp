@@ -64,6 +64,30 @@ class RevTape {
       }
     size_ = n;
   }
+  // The nodes below `n` and their links, for another thread's tape to start from (a checkpointed adjoint's
+  // replay threads share the parameters' and the system's constants this way: same nodes, same indices).
+  struct Prefix {
+    std::vector<RevNode> nodes;
+    std::vector<RevLink> links;
+  };
+  Prefix prefix(int n) const {
+    int links = 0;
+    for (int k = n - 1; k >= 1; --k)
+      if (data_[k].a < 0) {
+        links = -data_[k].a - 1 + data_[k].b;
+        break;
+      }
+    return {std::vector<RevNode>(data_, data_ + n), std::vector<RevLink>(links_data_, links_data_ + links)};
+  }
+  void load(const Prefix& p) {
+    clear();
+    reserve(p.nodes.size());
+    if (static_cast<int>(p.links.size()) > links_capacity_) grow_links(static_cast<int>(p.links.size()));
+    for (std::size_t k = 1; k < p.nodes.size(); ++k) data_[k] = p.nodes[k];
+    size_ = static_cast<int>(p.nodes.size());
+    for (std::size_t k = 0; k < p.links.size(); ++k) links_data_[k] = p.links[k];
+    links_size_ = static_cast<int>(p.links.size());
+  }
   // While off, operations compute values only and return constants (the same values as a recorded run, none
   // of the memory).
   void set_recording(bool on) { recording_ = on; }

@@ -25,6 +25,8 @@
 #include <vector>
 
 #include "engine/core/reverse.hpp"
+#include "engine/gradient/parallel_replay.hpp"
+#include "engine/gradient/segment_replay.hpp"
 #include "engine/simulate/run.hpp"
 
 namespace sg {
@@ -68,77 +70,6 @@ struct AdjointRun {
 
 namespace adjoint_detail {
 
-// Observers whose running value crosses segments (the trajectory mismatch's sum) expose it as carried().
-template <class Observer>
-constexpr bool kCarries = requires(Observer& o) {
-  o.carried();
-};
-
-template <class Solver, class System>
-struct Checkpoint {
-  typename Solver::Checkpoint solver;
-  typename System::Memo system;
-  std::vector<double> y, k0;
-  double carried = 0.0;
-};
-
-template <class Solver, class System, class Observer>
-Checkpoint<Solver, System> save(const Solver& solver, const System& sys, const typename System::Scalar* y,
-                                const RkWorkspace<System>& ws, Observer& obs) {
-  const int n = sys.dim();
-  Checkpoint<Solver, System> c{solver.save(), sys.memo(), std::vector<double>(n), {}, 0.0};
-  for (int i = 0; i < n; ++i) c.y[i] = value(y[i]);
-  if constexpr (Solver::kCarriesDerivative) {
-    c.k0.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) c.k0[i] = value(ws.k[0][i]);
-  }
-  if constexpr (kCarries<Observer>) c.carried = value(obs.carried());
-  return c;
-}
-
-// The values-only pass: the run in double, a checkpoint every `every` accepted steps; returns the loss (NaN
-// unless the run succeeded), the solve's statistics in *stats.
-template <class Solver, class System, class Observer, class LossFn, class Mark>
-double values_pass(const System& sys, const IntegratorSettings& cfg, double* y, RkWorkspace<System>& ws,
-                   Observer& obs, LossFn& loss_of, long every, std::vector<Mark>& marks, SolveStats* stats) {
-  if constexpr (requires { obs.bind(sys); }) obs.bind(sys);
-  sys.initial_state(y);
-  Solver solver(sys, cfg, y, ws, obs);
-  solver.start();
-  for (long limit = every;; limit += every) {
-    *stats = solver.advance(limit);
-    if (solver.finished()) break;
-    marks.push_back(save(solver, sys, y, ws, obs));
-  }
-  if (stats->status != Status::ok) return std::numeric_limits<double>::quiet_NaN();
-  return value(loss_of(sys, y, obs));
-}
-
-// Puts the solve back at a checkpoint with y (then the observer's sum) as fresh tape variables; returns the
-// first one's node.
-template <class Mark, class Solver, class System, class Observer>
-int resume(const Mark& c, Solver& solver, const System& sys, Rev* y, RkWorkspace<System>& ws, Observer& obs) {
-  const int n = sys.dim();
-  solver.load(c.solver);
-  sys.restore(c.system);
-  const int first = RevTape::current().size();
-  for (int i = 0; i < n; ++i) y[i] = Rev::variable(c.y[i]);
-  if constexpr (kCarries<Observer>) obs.carried() = Rev::variable(c.carried);
-  if constexpr (Solver::kCarriesDerivative) {
-    sys.rhs(y, ws.ytmp);  // in the checkpoint's mode; the evaluation's margins are then restored too
-    for (int i = 0; i < n; ++i) ws.k[0][i] = rev_node(c.k0[i], ws.ytmp[i].i, 1.0, 0, 0.0);
-    sys.restore(c.system);
-  }
-  return first;
-}
-
-template <class Mark>
-std::size_t bytes_of(const std::vector<Mark>& marks) {
-  std::size_t b = marks.capacity() * sizeof(Mark);
-  for (const auto& m : marks) b += (m.y.capacity() + m.k0.capacity()) * sizeof(double);
-  return b;
-}
-
 // The run and its adjoint with one solver type (Solver on the tape, ValuesSolver its double twin). The tape
 // holds the leaves and the system's constants.
 template <class Solver, class ValuesSolver, class System, class ValuesSystem, class Observer, class LossFn,
@@ -147,7 +78,7 @@ AdjointRun run_segments(const System& sys, const ValuesSystem& values_sys, const
                         Rev* y, RkWorkspace<System>& ws, double* values_y,
                         RkWorkspace<ValuesSystem>& values_ws, Observer& obs, LossFn& loss_of,
                         ValuesObserver& values_obs, ValuesLossFn& values_loss, const std::vector<int>& leaves,
-                        long segment_steps) {
+                        long segment_steps, int threads) {
   static_assert(std::is_same_v<typename Solver::Checkpoint, typename ValuesSolver::Checkpoint> &&
                     std::is_same_v<typename System::Memo, typename ValuesSystem::Memo>,
                 "a double run's checkpoints must restore the taped run");
@@ -173,51 +104,31 @@ AdjointRun run_segments(const System& sys, const ValuesSystem& values_sys, const
     return out;
   }
 
-  std::vector<double> adj(static_cast<std::size_t>(prefix), 0.0), a_y(static_cast<std::size_t>(n), 0.0);
-  double a_carried = 0.0;
-  const long segments = static_cast<long>(marks.size()) + 1;
-  for (long s = segments - 1; s >= 0; --s) {
-    Solver solver(sys, cfg, y, ws, obs);
-    int first = 0;
-    if (s == 0) {
-      for (int i = 0; i < n; ++i) y[i] = y0[static_cast<std::size_t>(i)];
-      sys.restore(memo0);
-      obs = obs0;
-      solver.start();
-    } else {
-      first = resume(marks[static_cast<std::size_t>(s - 1)], solver, sys, y, ws, obs);
-    }
-    const bool last = s == segments - 1;
-    solver.advance(last ? Solver::kNoLimit : (s + 1) * every);
-    Rev loss = last ? loss_of(sys, y, obs) : Rev(0.0);
-    // A replay that ended elsewhere than the double run would give another trajectory's adjoint: refused
-    // (never on the shipped scenes: tests/engine/test_checkpointed_adjoint.cpp).
-    if (last && loss.v != out.loss) {
-      out.stats.status = Status::invalid;
-      tape.truncate(prefix);
-      return out;
-    }
-    adj.resize(static_cast<std::size_t>(tape.size()), 0.0);
-    if (last) {
-      adj[static_cast<std::size_t>(std::max(loss.i, 0))] += 1.0;
-    } else {
-      for (int i = 0; i < n; ++i) adj[static_cast<std::size_t>(std::max(y[i].i, 0))] += a_y[i];
-      if constexpr (kCarries<Observer>)
-        adj[static_cast<std::size_t>(std::max(obs.carried().i, 0))] += a_carried;
-    }
-    sweep_nodes(tape, adj, tape.size() - 1, prefix);
-    if (s > 0) {
-      for (int i = 0; i < n; ++i) a_y[i] = adj[static_cast<std::size_t>(first + i)];
-      if constexpr (kCarries<Observer>) a_carried = adj[static_cast<std::size_t>(first + n)];
-    }
-    out.peak_nodes = std::max<long>(out.peak_nodes, tape.size());
-    out.peak_links = std::max<long>(out.peak_links, tape.link_count());
-    tape.truncate(prefix);
-    adj.resize(static_cast<std::size_t>(prefix));
+  using Plan = ReplayPlan<Checkpoint<ValuesSolver, ValuesSystem>, System, Observer>;
+  const Plan plan{marks, y0, memo0, obs0, cfg, every, static_cast<long>(marks.size()) + 1, prefix, out.loss};
+  SegmentSeed seed{std::vector<double>(static_cast<std::size_t>(n), 0.0), 0.0,
+                   std::vector<double>(static_cast<std::size_t>(prefix), 0.0)};
+  ReplayLane<System, Observer> lane{&sys, y, &ws, &obs, {}};
+  bool replayed = true;
+  if (threads > 1 && plan.segments > 1) {
+    replayed =
+        replay_in_parallel<Solver>(plan, lane, loss_of, threads, seed, &out.peak_nodes, &out.peak_links);
+  } else {
+    for (long s = plan.segments - 1; s >= 0 && replayed; --s)
+      replayed = sweep_segment(plan, s, record_segment<Solver>(plan, s, lane, loss_of), lane, seed);
+    out.peak_nodes = lane.peak_nodes;
+    out.peak_links = lane.peak_links;
   }
+  // A replay that ended elsewhere than the double run would give another trajectory's adjoint: refused
+  // (never on the shipped scenes: tests/engine/test_checkpointed_adjoint.cpp).
+  if (!replayed) {
+    out.stats.status = Status::invalid;
+    return out;
+  }
+  std::vector<double>& adj = seed.prefix_adj;
   sweep_nodes(tape, adj, prefix - 1, 1);
   for (std::size_t j = 0; j < leaves.size(); ++j) out.grad[j] = adj[static_cast<std::size_t>(leaves[j])];
-  out.segments = segments;
+  out.segments = plan.segments;
   return out;
 }
 
@@ -237,10 +148,11 @@ struct Pair {
   ValuesLossFn& values_loss;
 
   template <template <class, class> class SolverOf>
-  AdjointRun run(const IntegratorSettings& cfg, const std::vector<int>& leaves, long segment_steps) {
+  AdjointRun run(const IntegratorSettings& cfg, const std::vector<int>& leaves, long segment_steps,
+                 int threads) {
     return run_segments<SolverOf<System, Observer>, SolverOf<ValuesSystem, ValuesObserver>>(
         sys, values_sys, cfg, y, ws, values_y, values_ws, obs, loss_of, values_obs, values_loss, leaves,
-        segment_steps);
+        segment_steps, threads);
   }
 };
 
@@ -252,16 +164,16 @@ struct Adaptive {
 
 template <class P>
 AdjointRun run_method(P&& pair, const IntegratorSettings& cfg, const std::vector<int>& leaves,
-                      long segment_steps) {
+                      long segment_steps, int threads) {
   switch (cfg.method) {
     case Method::bosh3:
-      return pair.template run<Adaptive<kBosh3>::template Of>(cfg, leaves, segment_steps);
+      return pair.template run<Adaptive<kBosh3>::template Of>(cfg, leaves, segment_steps, threads);
     case Method::dopri5:
-      return pair.template run<Adaptive<kDopri5>::template Of>(cfg, leaves, segment_steps);
+      return pair.template run<Adaptive<kDopri5>::template Of>(cfg, leaves, segment_steps, threads);
     case Method::tsit5:
-      return pair.template run<Adaptive<kTsit5>::template Of>(cfg, leaves, segment_steps);
+      return pair.template run<Adaptive<kTsit5>::template Of>(cfg, leaves, segment_steps, threads);
     default:
-      return pair.template run<FixedSolve>(cfg, leaves, segment_steps);
+      return pair.template run<FixedSolve>(cfg, leaves, segment_steps, threads);
   }
 }
 
@@ -269,12 +181,15 @@ AdjointRun run_method(P&& pair, const IntegratorSettings& cfg, const std::vector
 
 // d loss / d leaf for every leaf (tape variables already in pd, on a tape cleared by the caller), with
 // step sizes frozen. segment_steps: accepted steps per checkpointed segment, 0 for one segment (the whole
-// run taped at once). loss_of(sys, y, obs) gives the loss at the final state. Leaves the tape holding only
-// the nodes made before the call and the system's constants.
+// run taped at once). loss_of(sys, y, obs) gives the loss at the final state. threads > 1: segments are
+// recorded on that many threads (engine/gradient/parallel_replay.hpp; the same gradient to the last bit);
+// not inside a sweep, whose points already use the cores. Leaves the tape holding only the nodes made
+// before the call and the system's constants.
 template <class Observer, class LossFn, class ValuesObserver, class ValuesLossFn>
 AdjointRun checkpointed_adjoint(const ProblemData<Rev>& pd, ValuesTwin<ValuesObserver, ValuesLossFn> twin,
                                 const IntegratorSettings& cfg, SimWorkspace<Rev>& ws, Observer& obs,
-                                LossFn loss_of, const std::vector<int>& leaves, long segment_steps) {
+                                LossFn loss_of, const std::vector<int>& leaves, long segment_steps,
+                                int threads = 1) {
   using adjoint_detail::Pair;
   SimWorkspace<double>& vws = *twin.ws;
   if (pd.type == ModelType::rigid) {
@@ -285,7 +200,7 @@ AdjointRun checkpointed_adjoint(const ProblemData<Rev>& pd, ValuesTwin<ValuesObs
     return adjoint_detail::run_method(
         Pair<RigidSystem<Rev>, RigidSystem<double>, Observer, LossFn, ValuesObserver, ValuesLossFn>{
             *sys, *values_sys, ws.y, *ws.rigid, vws.y, *vws.rigid, obs, loss_of, *twin.obs, twin.loss_of},
-        cfg, leaves, segment_steps);
+        cfg, leaves, segment_steps, threads);
   }
   if (!ws.particles) ws.particles = std::make_unique<RkWorkspace<ParticleSystem<Rev>>>();
   if (!vws.particles) vws.particles = std::make_unique<RkWorkspace<ParticleSystem<double>>>();
@@ -294,7 +209,7 @@ AdjointRun checkpointed_adjoint(const ProblemData<Rev>& pd, ValuesTwin<ValuesObs
   return adjoint_detail::run_method(
       Pair<ParticleSystem<Rev>, ParticleSystem<double>, Observer, LossFn, ValuesObserver, ValuesLossFn>{
           sys, values_sys, ws.y, *ws.particles, vws.y, *vws.particles, obs, loss_of, *twin.obs, twin.loss_of},
-      cfg, leaves, segment_steps);
+      cfg, leaves, segment_steps, threads);
 }
 
 }  // namespace sg

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 
 #include "engine/gradient/backsolve_adjoint.hpp"
 #include "engine/gradient/checkpointed_adjoint.hpp"
@@ -39,6 +40,10 @@ auto with_objective(const TrajectoryData* data, const ProblemData<Rev>& pd, cons
 }
 
 }  // namespace
+
+int replay_threads_available() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::string> paths,
                                      const TrajectoryData* data)
@@ -163,7 +168,7 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
   const AdjointRun r =
       with_objective(data_, *pd, twin, [&](auto& obs, auto loss_of, auto& twin_obs, auto twin_loss) {
         return checkpointed_adjoint(*pd, values_twin(twin, *ws_double_, twin_obs, twin_loss), integrator_,
-                                    *ws_rev_, obs, loss_of, leaf, checkpoint_steps_);
+                                    *ws_rev_, obs, loss_of, leaf, checkpoint_steps_, threads_);
       });
   RevTape::current().clear();
   out.runs = 1;

@@ -15,6 +15,10 @@
 
 namespace sg {
 
+// The machine's cores (at least 1): how many threads record a reverse run's segments where nothing else
+// runs beside it (`softgrad gradient`, `softgrad fit`, the GUI's Identify tab).
+int replay_threads_available();
+
 enum class GradientMode : unsigned char { forward, reverse, fd };
 
 struct ObjectiveGradient {
@@ -63,6 +67,10 @@ class ParameterGradient {
   const SolveStats& backsolve_stats() const { return backward_; }
   // Accepted steps per taped segment (gradient.checkpoint_steps; 0: the whole run on one tape).
   void set_checkpoint_steps(long steps) { checkpoint_steps_ = steps; }
+  // Threads that record a reverse run's segments side by side (1: the caller alone; the gradient is the
+  // same to the last bit). Leave 1 where the caller already runs evaluators in parallel.
+  void set_threads(int threads) { threads_ = threads < 1 ? 1 : threads; }
+  int threads() const { return threads_; }
   // The last reverse run: the largest tape (nodes), the memory it needed (the tape's nodes and adjoints and
   // the checkpoints), and the number of segments.
   long tape_nodes() const { return tape_nodes_; }
@@ -87,6 +95,7 @@ class ParameterGradient {
   std::unique_ptr<ProblemData<Rev>> base_rev_;
   std::unique_ptr<SimWorkspace<Rev>> ws_rev_;
   long tape_nodes_ = 0, segments_ = 0, checkpoint_steps_ = 8;
+  int threads_ = 1;
   std::size_t tape_bytes_ = 0;
   double reconstruction_ = 0.0;
   SolveStats backward_;

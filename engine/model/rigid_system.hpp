@@ -23,6 +23,7 @@ struct RigidMemo {
   ContactMode<kMaxRigidContacts> mode;
   MarginTracker tracker;
   double graze_atol, graze_rtol;
+  PackedGuesses guesses;  // the contact solver's (they decide the rounding of its solutions)
 };
 
 template <class S>
@@ -39,6 +40,11 @@ class RigidSystem {
     build_pair_table(*model, timestep, pairs_);
   }
   RigidSystem(const RigidSystem&) = delete;  // the solver points at mass_ and pairs_
+  // A second system with this one's per-run constants (masses and pair table, their tape nodes included) and
+  // a fresh mode: each replay thread of a checkpointed adjoint steps its own.
+  struct Replica {};
+  RigidSystem(const RigidSystem& other, Replica)
+      : model_(other.model_), mass_(other.mass_), pairs_(other.pairs_), solver_(model_, &mass_, &pairs_) {}
   RigidSystem& operator=(const RigidSystem&) = delete;
 
   SG_HD int dim() const { return model_->dim(); }
@@ -244,7 +250,9 @@ class RigidSystem {
   }
   SG_HD MarginTracker& margins() const { return tracker_; }
   using Memo = RigidMemo;
-  SG_HD Memo memo() const { return {interval_, frozen_, mode_, tracker_, graze_atol_, graze_rtol_}; }
+  SG_HD Memo memo() const {
+    return {interval_, frozen_, mode_, tracker_, graze_atol_, graze_rtol_, solver_.guesses()};
+  }
   SG_HD void restore(const Memo& m) const {
     interval_ = m.interval;
     frozen_ = m.frozen;
@@ -252,6 +260,7 @@ class RigidSystem {
     tracker_ = m.tracker;
     graze_atol_ = m.graze_atol;
     graze_rtol_ = m.graze_rtol;
+    solver_.restore_guesses(m.guesses);
   }
   // Straight-through CFD differentiates the CFD surrogate along the simulated trajectory; the surrogate has
   // no switches of its own there, so the simulated model's jumps add no saltation term to its tangents.

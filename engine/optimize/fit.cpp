@@ -164,11 +164,13 @@ FitResult fit_with(Objective& gradient, const std::vector<double>& start, const 
 
 FitResult fit_parameters(ParameterGradient& gradient, const std::vector<double>& start,
                          const FitSettings& settings, const std::function<void(const FitStep&)>& on_step) {
+  gradient.set_threads(settings.threads);
   return fit_with(gradient, start, settings, on_step);
 }
 
 FitResult fit_parameters(Rollouts& rollouts, const std::vector<double>& start, const FitSettings& settings,
                          const std::function<void(const FitStep&)>& on_step) {
+  rollouts.set_threads(settings.threads);
   return fit_with(rollouts, start, settings, on_step);
 }
 

@@ -19,6 +19,9 @@ class Rollouts {
   const std::vector<std::string>& paths() const { return members_.front().gradient->paths(); }
   std::vector<double> initial_values() const { return members_.front().gradient->initial_values(); }
   long samples() const;
+  void set_threads(int threads) {  // ParameterGradient::set_threads, for every rollout
+    for (Member& m : members_) m.gradient->set_threads(threads);
+  }
 
   double objective(const std::vector<double>& values, SolveStats* stats = nullptr);
   ObjectiveGradient forward(const std::vector<double>& values);

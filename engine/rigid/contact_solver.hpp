@@ -58,6 +58,8 @@ class RigidContactSolver {
     return nullptr;
   }
   SG_HD const ConstraintRow<S>* rows() const { return s_.rows; }
+  SG_HD PackedGuesses guesses() const { return pack(s_.newton.guesses); }
+  SG_HD void restore_guesses(const PackedGuesses& g) const { unpack(g, s_.newton.guesses); }
 
   // MuJoCo's rules on the collected contacts: acting within their law (with_cfd: out to the CFD width
   // cfd_width), Newton's active set. acc: the free accelerations on entry. slot keeps the solver's

@@ -37,6 +37,23 @@ TEST_CASE("gradient prints and writes forward and finite-difference derivatives 
   }
 }
 
+TEST_CASE("gradient --mode reverse --threads: segments recorded on several threads, the same numbers") {
+  const std::string one = temp("reverse1.json"), two = temp("reverse3.json");
+  const std::string base = "gradient " + scene("billiards.json") + " --wrt all --mode reverse --out ";
+  const auto r1 = run_softgrad(base + one + " --threads 1");
+  const auto r3 = run_softgrad(base + two + " --threads 3");
+  INFO(r1.output, r3.output);
+  REQUIRE(r1.exit_code == 0);
+  REQUIRE(r3.exit_code == 0);
+  CHECK(r3.output.find("segments on 3 threads") != std::string::npos);
+  const auto a = read_json(one), b = read_json(two);
+  CHECK(a["loss"] == b["loss"]);
+  REQUIRE(a["parameters"].size() == b["parameters"].size());
+  for (std::size_t k = 0; k < a["parameters"].size(); ++k)
+    CHECK(a["parameters"][k]["reverse"] == b["parameters"][k]["reverse"]);  // bit for bit
+  CHECK(run_softgrad(base + two + " --threads -1").exit_code == 2);
+}
+
 TEST_CASE("gradient --mode backsolve: the continuous adjoint, with its failure on damped contact shown") {
   const std::string out = temp("backsolve.json");
   const std::string toy =

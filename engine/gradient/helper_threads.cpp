@@ -1,0 +1,87 @@
+#include "engine/gradient/helper_threads.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace sg {
+namespace {
+
+class HelperPool {
+ public:
+  ~HelperPool() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+  void run(int helpers, const std::function<void(int)>& task, const std::function<void()>& own) {
+    std::unique_lock<std::mutex> owner(busy_, std::try_to_lock);
+    const int n = owner.owns_lock() ? start(helpers, task) : 0;
+    own();
+    if (n == 0) return;
+    std::unique_lock<std::mutex> lock(m_);
+    done_.wait(lock, [&] { return pending_ == 0; });
+    task_ = nullptr;
+  }
+
+ private:
+  // Hands the task to the first `helpers` threads (starting those missing); returns how many took it.
+  int start(int helpers, const std::function<void(int)>& task) {
+    std::lock_guard<std::mutex> lock(m_);
+    try {
+      while (static_cast<int>(threads_.size()) < helpers) {
+        const int id = static_cast<int>(threads_.size());
+        threads_.emplace_back([this, id] { serve(id); });
+      }
+    } catch (...) {  // no more threads: those started do it
+    }
+    const int n = std::min(helpers, static_cast<int>(threads_.size()));
+    if (n <= 0) return 0;
+    task_ = &task;
+    count_ = n;
+    pending_ = n;
+    ++generation_;
+    wake_.notify_all();
+    return n;
+  }
+
+  void serve(int id) {
+    long seen = 0;
+    std::unique_lock<std::mutex> lock(m_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      if (id >= count_) continue;
+      const std::function<void(int)>* task = task_;
+      lock.unlock();
+      (*task)(id);
+      lock.lock();
+      if (--pending_ == 0) done_.notify_all();
+    }
+  }
+
+  std::mutex busy_;  // held by the caller whose task the helpers run
+  std::mutex m_;
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> threads_;
+  const std::function<void(int)>* task_ = nullptr;
+  long generation_ = 0;
+  int count_ = 0, pending_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace
+
+void run_beside_helpers(int helpers, const std::function<void(int)>& task, const std::function<void()>& own) {
+  static HelperPool pool;
+  pool.run(helpers, task, own);
+}
+
+}  // namespace sg

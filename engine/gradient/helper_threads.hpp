@@ -1,0 +1,15 @@
+#pragma once
+// Threads kept for work beside the caller (a checkpointed adjoint's replay): started on first use and kept
+// until the program ends, so that their reverse-mode tapes stay grown and their memory warm between the
+// many gradients of a fit.
+#include <functional>
+
+namespace sg {
+
+// Runs own() on the calling thread and task(0), ..., task(helpers - 1) on helper threads at the same time;
+// returns when all have returned. Fewer helpers run (none, at worst) when another caller holds them or a
+// thread cannot start, so the work must not depend on their number: task and own share it out. Neither
+// may throw.
+void run_beside_helpers(int helpers, const std::function<void(int)>& task, const std::function<void()>& own);
+
+}  // namespace sg
