@@ -207,8 +207,8 @@ void register_fit(CLI::App& app, int& exit_code) {
                   "adam: last step size (geometric decay; default 1e-3)");
   cmd->add_option("--print-every", args->print_every, "Print every n-th step (default 1)");
   cmd->add_option("--threads", args->threads,
-                  "Threads that record a reverse-mode gradient's segments (0: all cores); the same "
-                  "gradient to the last bit")
+                  "Threads (0: all cores) for each step's forward-mode runs or reverse-mode segments; the "
+                  "same numbers to the last bit")
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--out", args->out, "Write the fit's path as JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg,

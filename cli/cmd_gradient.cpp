@@ -186,8 +186,8 @@ void register_gradient(CLI::App& app, int& exit_code) {
                   "gradient.fd_eps");
   cmd->add_option("--out", args->out, "Write the result as JSON here")->check(output_path());
   cmd->add_option("--threads", args->threads,
-                  "Threads that record reverse mode's segments (0: all cores); the gradient is the same "
-                  "to the last bit")
+                  "Threads (0: all cores) for forward mode's runs of lanes, the finite differences' runs and "
+                  "reverse mode's segments; the numbers are the same to the last bit")
       ->check(CLI::Range(0, 1024));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

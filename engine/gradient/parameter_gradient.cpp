@@ -1,6 +1,7 @@
 #include "engine/gradient/parameter_gradient.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 
 #include "engine/gradient/backsolve_adjoint.hpp"
 #include "engine/gradient/checkpointed_adjoint.hpp"
+#include "engine/gradient/helper_threads.hpp"
 #include "engine/gradient/point_eval.hpp"
 #include "engine/scene/suggest.hpp"
 
@@ -15,6 +17,7 @@ namespace sg {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr const char* kThreadFailed = "a run could not get memory on its thread";
 
 bool is_mass_path(const std::string& path) {
   const std::string tail = ".mass";
@@ -54,7 +57,8 @@ ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::st
       integrator_(problem.integrator),
       data_(data),
       ws_double_(std::make_unique<SimWorkspace<double>>()),
-      ws_lanes_(std::make_unique<SimWorkspace<Lanes>>()) {
+      ws_lanes_(),
+      ws_fd_() {
   base_rev_ = std::make_unique<ProblemData<Rev>>(convert_problem<Rev>(problem.data));
   if (paths_.empty()) throw std::invalid_argument("--wrt: no parameter given");
   const std::vector<std::string> known = differentiable_parameters(problem);
@@ -128,25 +132,51 @@ ProblemData<ParameterGradient::Lanes> ParameterGradient::seeded_chunk(const std:
   return pd;
 }
 
+bool ParameterGradient::for_each_run(std::size_t count, const std::function<void(std::size_t, int)>& job) {
+  const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_), count));
+  const std::size_t lanes = static_cast<std::size_t>(std::max(threads, 1));
+  while (ws_lanes_.size() < lanes) ws_lanes_.push_back(std::make_unique<SimWorkspace<Lanes>>());
+  while (ws_fd_.size() < lanes) ws_fd_.push_back(std::make_unique<SimWorkspace<double>>());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> threw{false};
+  const auto work = [&](int thread) {
+    try {
+      for (std::size_t k; (k = next.fetch_add(1)) < count;) job(k, thread);
+    } catch (...) {
+      threw = true;
+    }
+  };
+  if (threads <= 1) {
+    work(0);
+  } else {
+    run_beside_helpers(
+        threads - 1, [&](int h) { work(h + 1); }, [&] { work(0); });
+  }
+  return !threw;
+}
+
 ObjectiveGradient ParameterGradient::forward(const std::vector<double>& values) {
   ObjectiveGradient out;
   out.grad.assign(paths_.size(), kNaN);
-  const std::size_t n = paths_.size();
-  for (std::size_t first = 0; first < n; first += kLanes) {
+  const std::size_t n = paths_.size(), chunks = (n + kLanes - 1) / kLanes;
+  std::vector<SolveStats> stats(chunks);
+  double loss = kNaN;
+  const bool ran = for_each_run(chunks, [&](std::size_t c, int thread) {
+    const std::size_t first = c * kLanes, last = std::min(n, first + kLanes);
     ProblemData<Lanes> pd = seeded_chunk(values, first);
-    const std::size_t last = std::min(n, first + kLanes);
-    const RunOutput<Lanes> r = run(pd, *ws_lanes_);
-    ++out.runs;
-    if (first == 0) {
-      out.stats = r.stats;
-      out.loss = std::isfinite(r.loss.v) ? r.loss.v : kNaN;
-    }
-    if (r.stats.status != Status::ok) {
-      if (out.status == "ok") out.status = describe_failure(r.stats);
-      continue;
-    }
+    const RunOutput<Lanes> r = run(pd, *ws_lanes_[static_cast<std::size_t>(thread)]);
+    stats[c] = r.stats;
+    if (c == 0 && std::isfinite(r.loss.v)) loss = r.loss.v;
+    if (r.stats.status != Status::ok) return;
     for (std::size_t j = first; j < last; ++j) out.grad[j] = r.loss.d[j - first];
-  }
+  });
+  out.runs = static_cast<long>(chunks);
+  if (chunks == 0) return out;
+  out.stats = stats[0];
+  out.loss = loss;
+  for (const SolveStats& s : stats)
+    if (s.status != Status::ok && out.status == "ok") out.status = describe_failure(s);
+  if (!ran && out.status == "ok") out.status = kThreadFailed;
   if (out.status != "ok" && out.stats.status != Status::ok) out.loss = kNaN;
   return out;
 }
@@ -260,23 +290,32 @@ ResidualJacobian ParameterGradient::residuals(const std::vector<double>& values)
   const std::size_t n = paths_.size(), m = 3 * static_cast<std::size_t>(data_->count);
   out.r.assign(m, kNaN);
   out.J.assign(m * n, kNaN);
-  std::vector<Lanes> res;
-  res.reserve(m);
-  for (std::size_t first = 0; first < n; first += kLanes) {
+  const std::size_t chunks = (n + kLanes - 1) / kLanes;
+  std::vector<SolveStats> stats(chunks);
+  std::vector<char> failed(chunks, 0);
+  const bool ran = for_each_run(chunks, [&](std::size_t c, int thread) {
+    const std::size_t first = c * kLanes, last = std::min(n, first + kLanes);
     ProblemData<Lanes> pd = seeded_chunk(values, first);
-    const std::size_t last = std::min(n, first + kLanes);
-    res.clear();
-    const RunOutput<Lanes> r = run(pd, *ws_lanes_, &res);
-    ++out.runs;
+    std::vector<Lanes> res;
+    res.reserve(m);
+    const RunOutput<Lanes> r = run(pd, *ws_lanes_[static_cast<std::size_t>(thread)], &res);
+    stats[c] = r.stats;
     if (r.stats.status != Status::ok || res.size() != m) {
-      out.status = describe_failure(r.stats);
-      return out;
+      failed[c] = 1;
+      return;
     }
     for (std::size_t i = 0; i < m; ++i) {
-      out.r[i] = res[i].v;
+      if (c == 0) out.r[i] = res[i].v;  // every chunk's values are the same run's
       for (std::size_t j = first; j < last; ++j) out.J[i * n + j] = res[i].d[j - first];
     }
-  }
+  });
+  out.runs = static_cast<long>(chunks);
+  for (std::size_t c = 0; c < chunks; ++c)
+    if (failed[c]) {
+      out.status = describe_failure(stats[c]);
+      return out;
+    }
+  if (!ran) out.status = kThreadFailed;
   return out;
 }
 
@@ -286,23 +325,30 @@ ObjectiveGradient ParameterGradient::finite_difference(const std::vector<double>
   out.loss = objective(values, &out.stats);
   out.runs = 1;
   if (out.stats.status != Status::ok) out.status = describe_failure(out.stats);
-  std::vector<double> x = values;
-  for (std::size_t j = 0; j < paths_.size(); ++j) {
+  // Runs 2j and 2j + 1: parameter j moved by +h and -h.
+  const std::size_t n = paths_.size();
+  std::vector<double> moved(2 * n, kNaN);
+  std::vector<SolveStats> stats(2 * n);
+  const bool ran = for_each_run(2 * n, [&](std::size_t k, int thread) {
+    const std::size_t j = k / 2;
     const double h = values[j] != 0.0 ? eps * std::fabs(values[j]) : eps;
-    SolveStats sp, sm;
-    x[j] = values[j] + h;
-    const double plus = objective(x, &sp);
-    x[j] = values[j] - h;
-    const double minus = objective(x, &sm);
-    x[j] = values[j];
-    out.runs += 2;
-    const SolveStats& bad = sp.status != Status::ok ? sp : sm;
+    ProblemData<double> pd = double_problem(values);
+    parameter_at(pd, offset_double_[j]) = k % 2 == 0 ? values[j] + h : values[j] - h;
+    const RunOutput<double> r = run(pd, *ws_fd_[static_cast<std::size_t>(thread)]);
+    stats[k] = r.stats;
+    if (r.stats.status == Status::ok) moved[k] = r.loss;
+  });
+  out.runs += static_cast<long>(2 * n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const double h = values[j] != 0.0 ? eps * std::fabs(values[j]) : eps;
+    const SolveStats& bad = stats[2 * j].status != Status::ok ? stats[2 * j] : stats[2 * j + 1];
     if (bad.status != Status::ok) {
       if (out.status == "ok") out.status = paths_[j] + " +- h: " + describe_failure(bad);
       continue;
     }
-    out.grad[j] = (plus - minus) / (2.0 * h);
+    out.grad[j] = (moved[2 * j] - moved[2 * j + 1]) / (2.0 * h);
   }
+  if (!ran && out.status == "ok") out.status = kThreadFailed;
   return out;
 }
 

@@ -5,6 +5,7 @@
 // finite differences take two runs per parameter. The objective is the scene's loss, or with trajectory data
 // the mean squared position error against it (engine/gradient/trajectory_data.hpp).
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -67,8 +68,9 @@ class ParameterGradient {
   const SolveStats& backsolve_stats() const { return backward_; }
   // Accepted steps per taped segment (gradient.checkpoint_steps; 0: the whole run on one tape).
   void set_checkpoint_steps(long steps) { checkpoint_steps_ = steps; }
-  // Threads that record a reverse run's segments side by side (1: the caller alone; the gradient is the
-  // same to the last bit). Leave 1 where the caller already runs evaluators in parallel.
+  // Threads for one call: a reverse run's segments are recorded side by side, forward mode's chunks of
+  // lanes and finite differences' runs go to different threads (1: the caller alone). The numbers are the
+  // same to the last bit. Leave 1 where the caller already runs evaluators in parallel.
   void set_threads(int threads) { threads_ = threads < 1 ? 1 : threads; }
   int threads() const { return threads_; }
   // The last reverse run: the largest tape (nodes), the memory it needed (the tape's nodes and adjoints and
@@ -108,7 +110,12 @@ class ParameterGradient {
   IntegratorSettings integrator_;
   const TrajectoryData* data_;
   std::unique_ptr<SimWorkspace<double>> ws_double_;
-  std::unique_ptr<SimWorkspace<Lanes>> ws_lanes_;
+  // Per thread of the runs that set_threads spreads (forward chunks, finite differences); [0]: the caller's.
+  std::vector<std::unique_ptr<SimWorkspace<Lanes>>> ws_lanes_;
+  std::vector<std::unique_ptr<SimWorkspace<double>>> ws_fd_;
+  // job(k, thread) for k = 0 .. count - 1 on up to threads_ threads (the caller and kept helper threads).
+  // False if a job threw (no memory): the results are then incomplete.
+  bool for_each_run(std::size_t count, const std::function<void(std::size_t, int)>& job);
 };
 
 // The paths `--wrt all` means: every differentiable number of the scene except masses of 0 (derived from

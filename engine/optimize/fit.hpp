@@ -35,7 +35,7 @@ struct FitSettings {
   // adam: the gradient by reverse mode (one checkpointed taped run) instead of forward mode (ceil(P / 4)
   // runs of four lanes); worth it beyond about 12 parameters (docs/benchmarks.md).
   bool reverse = false;
-  int threads = 1;  // reverse mode: threads that record its segments (ParameterGradient::set_threads)
+  int threads = 1;  // per gradient or Jacobian (ParameterGradient::set_threads)
 };
 
 struct FitStep {
