@@ -84,8 +84,9 @@ TEST_CASE("the residual Jacobian on several threads is the one-thread Jacobian b
 TEST_CASE("a run that fails on a helper thread is reported as on one thread") {
   // A step budget the box toss exhausts: every run fails, with the same message.
   const Problem p = test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=50"});
-  ParameterGradient g(p, {"model.bodies.0.vel.2", "model.bodies.0.friction.0", "model.plane.solref.0",
-                          "model.bodies.0.solref.0", "model.bodies.0.vel.1"},
+  ParameterGradient g(p,
+                      {"model.bodies.0.vel.2", "model.bodies.0.friction.0", "model.plane.solref.0",
+                       "model.bodies.0.solref.0", "model.bodies.0.vel.1"},
                       nullptr);
   const std::vector<double> x = g.initial_values();
   g.set_threads(1);
