@@ -4,10 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <sstream>
 
 #include "engine/gradient/parameter_gradient.hpp"
-#include "engine/simulate/trajectory.hpp"
+#include "moved_positions.hpp"
 #include "scene_helpers.hpp"
 
 using namespace sg;
@@ -28,19 +27,15 @@ void check_same(const ObjectiveGradient& one, const ObjectiveGradient& many) {
   }
 }
 
-TrajectoryData positions_of(const Problem& p) {
-  const Trajectory tr = simulate_trajectory(p, p.sweep.from);
-  REQUIRE(tr.status == "ok");
-  std::ostringstream csv;
-  csv.precision(17);
-  csv << "t,body,x,y,z\n";
-  for (std::size_t i = 0; i < tr.t.size(); i += 4)
-    csv << tr.t[i] << ",0," << tr.q[i][0] << ',' << tr.q[i][1] + 0.01 << ',' << tr.q[i][2] << '\n';
-  TrajectoryData data;
-  std::string error;
-  REQUIRE(parse_trajectory_data(csv.str(), "moved", p.integrator.dt, p.integrator.steps, p.data.rigid.count,
-                                &data, &error));
-  return data;
+// The forward-mode and finite-difference numbers on one thread and on `threads`.
+void compare_on_threads(ParameterGradient& g, int threads, ObjectiveGradient* fwd1, ObjectiveGradient* fd1) {
+  const std::vector<double> x = g.initial_values();
+  g.set_threads(1);
+  *fwd1 = g.forward(x);
+  *fd1 = g.finite_difference(x, 1e-6);
+  g.set_threads(threads);
+  check_same(*fwd1, g.forward(x));
+  check_same(*fd1, g.finite_difference(x, 1e-6));
 }
 
 }  // namespace
@@ -50,12 +45,8 @@ TEST_CASE("forward mode and finite differences on several threads give the one-t
     CAPTURE(name);
     const Problem p = test::shipped(name);
     ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
-    const std::vector<double> x = g.initial_values();
-    g.set_threads(1);
-    const ObjectiveGradient fwd1 = g.forward(x), fd1 = g.finite_difference(x, 1e-6);
-    g.set_threads(3);
-    check_same(fwd1, g.forward(x));
-    check_same(fd1, g.finite_difference(x, 1e-6));
+    ObjectiveGradient fwd1, fd1;
+    compare_on_threads(g, 3, &fwd1, &fd1);
     CHECK(fwd1.status == "ok");
     CHECK(fd1.status == "ok");
   }
@@ -63,7 +54,7 @@ TEST_CASE("forward mode and finite differences on several threads give the one-t
 
 TEST_CASE("the residual Jacobian on several threads is the one-thread Jacobian bit for bit") {
   const Problem p = test::shipped("identify_cube_toss.json");
-  const TrajectoryData data = positions_of(p);
+  const TrajectoryData data = test::moved_positions(p, 4, {0.0, 0.01, 0.0});
   ParameterGradient g(p, all_gradient_paths(p, false), &data);
   const std::vector<double> x = g.initial_values();
   g.set_threads(1);
@@ -88,12 +79,8 @@ TEST_CASE("a run that fails on a helper thread is reported as on one thread") {
                       {"model.bodies.0.vel.2", "model.bodies.0.friction.0", "model.plane.solref.0",
                        "model.bodies.0.solref.0", "model.bodies.0.vel.1"},
                       nullptr);
-  const std::vector<double> x = g.initial_values();
-  g.set_threads(1);
-  const ObjectiveGradient fwd1 = g.forward(x), fd1 = g.finite_difference(x, 1e-6);
-  g.set_threads(2);
-  check_same(fwd1, g.forward(x));
-  check_same(fd1, g.finite_difference(x, 1e-6));
+  ObjectiveGradient fwd1, fd1;
+  compare_on_threads(g, 2, &fwd1, &fd1);
   CHECK(fwd1.status.find("max_steps") != std::string::npos);
   CHECK(fd1.status.find("max_steps") != std::string::npos);
 }

@@ -3,10 +3,8 @@
 // same to the last bit, with the scene's loss and with a trajectory mismatch carried across segments.
 #include <doctest/doctest.h>
 
-#include <sstream>
-
 #include "engine/gradient/parameter_gradient.hpp"
-#include "engine/simulate/trajectory.hpp"
+#include "moved_positions.hpp"
 #include "scene_helpers.hpp"
 
 using namespace sg;
@@ -31,21 +29,6 @@ void check_bitwise(const ObjectiveGradient& one, const ObjectiveGradient& many) 
   }
 }
 
-TrajectoryData data_of(const Problem& p) {
-  const Trajectory tr = simulate_trajectory(p, p.sweep.from);
-  REQUIRE(tr.status == "ok");
-  std::ostringstream csv;
-  csv.precision(17);
-  csv << "t,body,x,y,z\n";
-  for (std::size_t i = 0; i < tr.t.size(); i += 3)  // every third output, shifted: a nonzero mismatch
-    csv << tr.t[i] << ",0," << tr.q[i][0] + 0.01 << ',' << tr.q[i][1] << ',' << tr.q[i][2] - 0.02 << '\n';
-  TrajectoryData data;
-  std::string error;
-  REQUIRE(parse_trajectory_data(csv.str(), "shifted", p.integrator.dt, p.integrator.steps, p.data.rigid.count,
-                                &data, &error));
-  return data;
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -67,7 +50,7 @@ TEST_CASE(
 TEST_CASE(
     "reverse mode on several threads carries a trajectory mismatch across segments as one thread does") {
   const Problem p = test::shipped("identify_cube_toss.json");
-  const TrajectoryData data = data_of(p);
+  const TrajectoryData data = test::moved_positions(p, 3, {0.01, 0.0, -0.02});
   ParameterGradient g(p, {"model.bodies.0.friction.0", "model.plane.solref.0", "model.bodies.0.vel.0"},
                       &data);
   const ObjectiveGradient one = reverse_on(g, 1, 5);
