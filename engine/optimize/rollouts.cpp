@@ -1,6 +1,12 @@
 #include "engine/optimize/rollouts.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <limits>
+#include <mutex>
+
+#include "engine/gradient/helper_threads.hpp"
 
 namespace sg {
 
@@ -13,6 +19,35 @@ void Rollouts::add(const Problem& problem, const std::vector<std::string>& paths
     members_[k].weight = total > 0.0 ? static_cast<double>(counts_[k]) / total : 1.0;
 }
 
+void Rollouts::set_threads(int threads) {
+  threads_ = std::max(1, threads);
+  for (Member& m : members_) m.gradient->set_threads(members_.size() > 1 ? 1 : threads_);
+}
+
+void Rollouts::each_rollout(const std::function<void(std::size_t)>& job) {
+  const std::size_t n = members_.size();
+  const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_), n));
+  if (threads <= 1) {
+    for (std::size_t k = 0; k < n; ++k) job(k);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::mutex m;
+  std::exception_ptr error;  // the first exception, rethrown here as a one-thread run would throw it
+  const auto work = [&] {
+    try {
+      for (std::size_t k; (k = next.fetch_add(1)) < n;) job(k);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(m);
+      if (!error) error = std::current_exception();
+      next = n;
+    }
+  };
+  run_beside_helpers(
+      threads - 1, [&](int) { work(); }, work);
+  if (error) std::rethrow_exception(error);
+}
+
 long Rollouts::samples() const {
   long n = 0;
   for (long c : counts_) n += c;
@@ -20,11 +55,13 @@ long Rollouts::samples() const {
 }
 
 double Rollouts::objective(const std::vector<double>& values, SolveStats* stats) {
+  std::vector<double> each(members_.size());
+  std::vector<SolveStats> st(members_.size());
+  each_rollout([&](std::size_t k) { each[k] = members_[k].gradient->objective(values, &st[k]); });
   double sum = 0.0;
   for (std::size_t k = 0; k < members_.size(); ++k) {
-    SolveStats st;
-    sum += members_[k].weight * members_[k].gradient->objective(values, &st);
-    if (stats && (k == 0 || st.status != Status::ok)) *stats = st;
+    sum += members_[k].weight * each[k];
+    if (stats && (k == 0 || st[k].status != Status::ok)) *stats = st[k];
   }
   return sum;  // NaN when a rollout failed
 }
@@ -32,9 +69,13 @@ double Rollouts::objective(const std::vector<double>& values, SolveStats* stats)
 ObjectiveGradient Rollouts::combine(const std::vector<double>& values, bool reverse) {
   ObjectiveGradient out;
   out.grad.assign(values.size(), 0.0);
-  for (std::size_t k = 0; k < members_.size(); ++k) {
+  std::vector<ObjectiveGradient> each(members_.size());
+  each_rollout([&](std::size_t k) {
     ParameterGradient& g = *members_[k].gradient;
-    const ObjectiveGradient r = reverse ? g.reverse(values) : g.forward(values);
+    each[k] = reverse ? g.reverse(values) : g.forward(values);
+  });
+  for (std::size_t k = 0; k < members_.size(); ++k) {
+    const ObjectiveGradient& r = each[k];
     const double w = members_[k].weight;
     out.runs += r.runs;
     if (k == 0) out.stats = r.stats;
@@ -60,8 +101,10 @@ ObjectiveGradient Rollouts::reverse(const std::vector<double>& values) {
 // The rollouts' residuals one after the other: sum of squares / samples is the combined objective.
 ResidualJacobian Rollouts::residuals(const std::vector<double>& values) {
   ResidualJacobian out;
+  std::vector<ResidualJacobian> each(members_.size());
+  each_rollout([&](std::size_t k) { each[k] = members_[k].gradient->residuals(values); });
   for (std::size_t k = 0; k < members_.size(); ++k) {
-    ResidualJacobian r = members_[k].gradient->residuals(values);
+    const ResidualJacobian& r = each[k];
     out.runs += r.runs;
     if (r.status != "ok") {
       out.status = members_.size() > 1 ? "rollout " + std::to_string(k) + ": " + r.status : r.status;

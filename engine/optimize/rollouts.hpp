@@ -3,6 +3,7 @@
 // one more scene number set differently (another throw, another tilt) and its own measurements. The
 // objective is the mean squared position error over all their samples, so each rollout weighs by its sample
 // count; gradients and residuals are the rollouts' own, combined. One rollout is exactly ParameterGradient.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,9 +20,9 @@ class Rollouts {
   const std::vector<std::string>& paths() const { return members_.front().gradient->paths(); }
   std::vector<double> initial_values() const { return members_.front().gradient->initial_values(); }
   long samples() const;
-  void set_threads(int threads) {  // ParameterGradient::set_threads, for every rollout
-    for (Member& m : members_) m.gradient->set_threads(threads);
-  }
+  // Several rollouts run side by side on up to `threads` threads (each rollout's runs on one); a single
+  // rollout gets them all (ParameterGradient::set_threads). The numbers are the same to the last bit.
+  void set_threads(int threads);
 
   double objective(const std::vector<double>& values, SolveStats* stats = nullptr);
   ObjectiveGradient forward(const std::vector<double>& values);
@@ -34,8 +35,11 @@ class Rollouts {
     double weight;  // samples of this rollout / samples of all
   };
   ObjectiveGradient combine(const std::vector<double>& values, bool reverse);
+  // job(k) for every rollout k, side by side when there are several and threads to spare.
+  void each_rollout(const std::function<void(std::size_t)>& job);
   std::vector<Member> members_;
   std::vector<long> counts_;
+  int threads_ = 1;
 };
 
 }  // namespace sg

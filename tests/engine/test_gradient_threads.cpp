@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engine/gradient/parameter_gradient.hpp"
+#include "engine/optimize/identify.hpp"
 #include "moved_positions.hpp"
 #include "scene_helpers.hpp"
 
@@ -83,4 +84,27 @@ TEST_CASE("a run that fails on a helper thread is reported as on one thread") {
   compare_on_threads(g, 2, &fwd1, &fd1);
   CHECK(fwd1.status.find("max_steps") != std::string::npos);
   CHECK(fd1.status.find("max_steps") != std::string::npos);
+}
+
+TEST_CASE("rollouts fitted together run side by side with the one-thread numbers") {
+  const Problem p = test::shipped("identify_cube_rollouts.json");
+  const IdentifySetup setup = identify_setup(p);
+  REQUIRE(setup.status == "ok");
+  REQUIRE(setup.rollouts.size() >= 2);
+  Rollouts rollouts = rollouts_of(p, setup, setup.paths);
+  const std::vector<double> x = setup.start;
+  rollouts.set_threads(1);
+  const ObjectiveGradient fwd1 = rollouts.forward(x), rev1 = rollouts.reverse(x);
+  const ResidualJacobian res1 = rollouts.residuals(x);
+  const double obj1 = rollouts.objective(x);
+  rollouts.set_threads(3);
+  check_same(fwd1, rollouts.forward(x));
+  check_same(rev1, rollouts.reverse(x));
+  const ResidualJacobian res3 = rollouts.residuals(x);
+  CHECK(rollouts.objective(x) == obj1);
+  REQUIRE(res1.status == "ok");
+  CHECK(res3.status == "ok");
+  CHECK(res3.r == res1.r);
+  CHECK(res3.J == res1.J);
+  CHECK(fwd1.status == "ok");
 }
