@@ -79,7 +79,7 @@ void bench_many_parameter_fit(const std::string& scenes, int rounds) {
   const double forward = best_seconds(rounds, [&] { g.forward(start); });
   const double reverse = best_seconds(rounds, [&] { g.reverse(start); });
   const double bytes = 1e-6 * static_cast<double>(g.tape_bytes());
-  const int cores = replay_threads_available();
+  const int cores = available_cores();
   g.set_threads(cores);
   const double threaded = best_seconds(rounds, [&] { g.reverse(start); });
   g.set_threads(1);

@@ -211,7 +211,7 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
       "reverse, checkpointed | memory | checkpointed / plain | checkpointed, %d threads | / plain | "
       "backsolve "
       "| backsolve / plain |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-      replay_threads_available());
+      available_cores());
   const auto seconds = [](auto t0, auto t1) { return std::chrono::duration<double>(t1 - t0).count(); };
   for (const Case& c : cases) {
     ProblemLoad loaded = load_problem_file(args.scenes + "/" + c.scene + ".json", c.sets);
@@ -242,7 +242,7 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
       auto t4 = Clock::now();
       back_status = g.backsolve(x).status;
       auto t5 = Clock::now();
-      g.set_threads(replay_threads_available());
+      g.set_threads(available_cores());
       g.reverse(x);
       g.set_threads(1);
       threaded = std::min(threaded, seconds(t5, Clock::now()));

@@ -115,7 +115,7 @@ int run(const FitArgs& args) {
   // auto: reverse mode once it is cheaper than ceil(P / 4) forward runs, where the scene allows it.
   settings.reverse = args.gradient == "reverse" || (args.gradient == "auto" && paths.size() > 12 &&
                                                     !problem->integrator.through_controller);
-  settings.threads = args.threads > 0 ? args.threads : replay_threads_available();
+  settings.threads = args.threads > 0 ? args.threads : available_cores();
   const std::vector<double> start = from_scene ? setup.start : eval->initial_values();
   const std::string source = synthetic ? setup.data.source : args.data.front();
   std::printf("fitting %zu parameters to %ld samples of %s", paths.size(), setup.samples(), source.c_str());

@@ -85,7 +85,7 @@ int run(const GradientArgs& args) {
     std::fprintf(stderr, "%s: --wrt %s\n", args.scene.scene.c_str(), e.what());
     return kExitBadInput;
   }
-  eval->set_threads(args.threads > 0 ? args.threads : replay_threads_available());
+  eval->set_threads(args.threads > 0 ? args.threads : available_cores());
   const std::vector<double> x = eval->initial_values();
   // The columns to compute, in this order: the first is the result, the others compare with it.
   std::vector<std::string> modes;

@@ -44,7 +44,7 @@ auto with_objective(const TrajectoryData* data, const ProblemData<Rev>& pd, cons
 
 }  // namespace
 
-int replay_threads_available() {
+int available_cores() {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 

@@ -16,9 +16,9 @@
 
 namespace sg {
 
-// The machine's cores (at least 1): how many threads record a reverse run's segments where nothing else
-// runs beside it (`softgrad gradient`, `softgrad fit`, the GUI's Identify tab).
-int replay_threads_available();
+// The machine's cores (at least 1): the threads of a gradient where nothing else runs beside it
+// (`softgrad gradient` and `softgrad fit` by default).
+int available_cores();
 
 enum class GradientMode : unsigned char { forward, reverse, fd };
 
