@@ -3,6 +3,8 @@
 // same to the last bit, with the scene's loss and with a trajectory mismatch carried across segments.
 #include <doctest/doctest.h>
 
+#include <thread>
+
 #include "engine/gradient/parameter_gradient.hpp"
 #include "moved_positions.hpp"
 #include "scene_helpers.hpp"
@@ -59,4 +61,20 @@ TEST_CASE(
   // More threads than segments: the extra ones find nothing to take.
   check_bitwise(reverse_on(g, 1, 0), reverse_on(g, 4, 0));
   check_bitwise(reverse_on(g, 1, 40), reverse_on(g, 8, 40));
+}
+
+TEST_CASE("two callers asking for threads at once both get the one-thread gradient") {
+  // The helper threads serve one caller at a time; the other records its segments alone.
+  const Problem box = test::shipped("toss_box_diffmjx.json"), balls = test::shipped("billiards.json");
+  ParameterGradient a(box, all_gradient_paths(box, true), nullptr),
+      b(balls, all_gradient_paths(balls, true), nullptr);
+  const ObjectiveGradient a1 = reverse_on(a, 1, 8), b1 = reverse_on(b, 1, 8);
+  a.set_threads(2);
+  b.set_threads(2);
+  ObjectiveGradient a2, b2;
+  std::thread other([&] { b2 = b.reverse(b.initial_values()); });
+  a2 = a.reverse(a.initial_values());
+  other.join();
+  check_bitwise(a1, a2);
+  check_bitwise(b1, b2);
 }
