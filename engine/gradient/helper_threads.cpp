@@ -1,7 +1,9 @@
 #include "engine/gradient/helper_threads.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -82,6 +84,30 @@ class HelperPool {
 void run_beside_helpers(int helpers, const std::function<void(int)>& task, const std::function<void()>& own) {
   static HelperPool pool;
   pool.run(helpers, task, own);
+}
+
+void for_each_index(std::size_t count, int threads, const std::function<void(std::size_t, int)>& job) {
+  const int n =
+      static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), count));
+  if (n <= 1) {
+    for (std::size_t k = 0; k < count; ++k) job(k, 0);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::mutex m;
+  std::exception_ptr error;
+  const auto work = [&](int thread) {
+    try {
+      for (std::size_t k; (k = next.fetch_add(1)) < count;) job(k, thread);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(m);
+      if (!error) error = std::current_exception();
+      next = count;
+    }
+  };
+  run_beside_helpers(
+      n - 1, [&](int h) { work(h + 1); }, [&] { work(0); });
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace sg

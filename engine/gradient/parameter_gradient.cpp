@@ -1,7 +1,6 @@
 #include "engine/gradient/parameter_gradient.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -56,9 +55,7 @@ ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::st
       checkpoint_steps_(problem.gradient.checkpoint_steps),
       integrator_(problem.integrator),
       data_(data),
-      ws_double_(std::make_unique<SimWorkspace<double>>()),
-      ws_lanes_(),
-      ws_fd_() {
+      ws_double_(std::make_unique<SimWorkspace<double>>()) {
   base_rev_ = std::make_unique<ProblemData<Rev>>(convert_problem<Rev>(problem.data));
   if (paths_.empty()) throw std::invalid_argument("--wrt: no parameter given");
   const std::vector<std::string> known = differentiable_parameters(problem);
@@ -133,26 +130,16 @@ ProblemData<ParameterGradient::Lanes> ParameterGradient::seeded_chunk(const std:
 }
 
 bool ParameterGradient::for_each_run(std::size_t count, const std::function<void(std::size_t, int)>& job) {
-  const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_), count));
-  const std::size_t lanes = static_cast<std::size_t>(std::max(threads, 1));
+  const std::size_t lanes =
+      std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(threads_), count));
   while (ws_lanes_.size() < lanes) ws_lanes_.push_back(std::make_unique<SimWorkspace<Lanes>>());
   while (ws_fd_.size() < lanes) ws_fd_.push_back(std::make_unique<SimWorkspace<double>>());
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> threw{false};
-  const auto work = [&](int thread) {
-    try {
-      for (std::size_t k; (k = next.fetch_add(1)) < count;) job(k, thread);
-    } catch (...) {
-      threw = true;
-    }
-  };
-  if (threads <= 1) {
-    work(0);
-  } else {
-    run_beside_helpers(
-        threads - 1, [&](int h) { work(h + 1); }, [&] { work(0); });
+  try {
+    for_each_index(count, threads_, job);
+  } catch (...) {
+    return false;
   }
-  return !threw;
+  return true;
 }
 
 ObjectiveGradient ParameterGradient::forward(const std::vector<double>& values) {

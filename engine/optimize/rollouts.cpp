@@ -1,10 +1,7 @@
 #include "engine/optimize/rollouts.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <limits>
-#include <mutex>
 
 #include "engine/gradient/helper_threads.hpp"
 
@@ -25,27 +22,7 @@ void Rollouts::set_threads(int threads) {
 }
 
 void Rollouts::each_rollout(const std::function<void(std::size_t)>& job) {
-  const std::size_t n = members_.size();
-  const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_), n));
-  if (threads <= 1) {
-    for (std::size_t k = 0; k < n; ++k) job(k);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::mutex m;
-  std::exception_ptr error;  // the first exception, rethrown here as a one-thread run would throw it
-  const auto work = [&] {
-    try {
-      for (std::size_t k; (k = next.fetch_add(1)) < n;) job(k);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(m);
-      if (!error) error = std::current_exception();
-      next = n;
-    }
-  };
-  run_beside_helpers(
-      threads - 1, [&](int) { work(); }, work);
-  if (error) std::rethrow_exception(error);
+  for_each_index(members_.size(), threads_, [&](std::size_t k, int) { job(k); });
 }
 
 long Rollouts::samples() const {
