@@ -64,7 +64,9 @@ int run(const SweepArgs& args) {
     std::fprintf(stderr, "%s\n", error.c_str());
     return device == SweepDevice::cuda && !cuda_device_info().available ? kExitBadInput : kExitFailed;
   }
-  if (used == "cuda") std::printf("device: %s (CUDA)\n", cuda_device_info().name.c_str());
+  if (used == "cuda")
+    std::printf("device: %s (CUDA); kernels %.3f s of the sweep's %.3f s\n", cuda_device_info().name.c_str(),
+                result.stats.kernel_seconds, result.stats.seconds);
   print_summary(*problem, result);
   bool written = true;
   if (!args.out.empty()) {

@@ -22,6 +22,7 @@ struct SweepControl {
 struct SweepStats {
   long points = 0;
   double seconds = 0.0;
+  double kernel_seconds = 0.0;  // GPU sweeps: time in the kernels alone (launch to synchronize), else 0
   // Against the reference (SweepResult::reference: g_fd, or the tight reference g_ref).
   double grad_rel_err_median = 0.0;  // median over points of |g - g_ref| / max(|g|, |g_ref|)
   double sign_agreement = 0.0;       // fraction of points where sign(g) == sign(g_ref)
