@@ -113,6 +113,7 @@ def parse_args(description, default_out):
     parser.add_argument("--scene", default=str(ROOT / "scenes" / "toy_point_mass.json"))
     parser.add_argument("--out", default=str(default_out))
     parser.add_argument("--points", type=int, default=None, help="fewer sweep points (default: the scene's)")
+    parser.add_argument("--jobs", type=int, default=1, help="configurations solved side by side in processes")
     return parser.parse_args()
 
 
@@ -173,8 +174,10 @@ def make_solver(toy, method, tol, config):
 
 
 def run_config(toy, values, method, tol, config):
+    import jax
     import jax.numpy as jnp
 
+    jax.config.update("jax_enable_x64", True)  # again: a spawned worker did not run main()
     solve = make_solver(toy, method, tol, config)
     accepted, rejected, losses, ok = [], [], [], []
     for q0 in values:
@@ -187,18 +190,29 @@ def run_config(toy, values, method, tol, config):
 
 
 def generate(args, run_config, versions, generator):
-    """Runs run_config(toy, values, method, tol, config) for every configuration and writes the reference."""
+    """Runs run_config(toy, values, method, tol, config) for every configuration and writes the reference.
+
+    With --jobs N > 1 the configurations run in N spawned processes (run_config must be a module-level
+    function); the file lists them in the same order either way."""
     toy = load_toy(args.scene)
     sweep = dict(toy["sweep"])
     if args.points is not None:
         sweep["points"] = args.points
     values = sweep_values(sweep)
-    configs = []
-    for config in CONFIGS:
-        for method in METHODS:
-            for tol in TOLERANCES:
-                print(f"{config} {method} {tol:g}", file=sys.stderr)
-                configs.append(run_config(toy, values, method, tol, config))
+    work = [(method, tol, config) for config in CONFIGS for method in METHODS for tol in TOLERANCES]
+    if args.jobs > 1:
+        import concurrent.futures
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")  # JAX's threads do not survive fork
+        with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
+            futures = [pool.submit(run_config, toy, values, m, t, c) for m, t, c in work]
+            configs = [f.result() for f in futures]
+    else:
+        configs = []
+        for method, tol, config in work:
+            print(f"{config} {method} {tol:g}", file=sys.stderr)
+            configs.append(run_config(toy, values, method, tol, config))
     write_reference(args.out, toy, sweep, values, configs, versions, generator)
 
 
@@ -211,7 +225,7 @@ def main():
 
     if dfx.__version__ != "0.7.2":
         print(f"warning: Diffrax {dfx.__version__}, the reference is defined for 0.7.2", file=sys.stderr)
-    versions = {"diffrax": dfx.__version__, "jax": jax.__version__}
+    versions = {"diffrax": dfx.__version__, "jax": jax.__version__, "backend": jax.default_backend()}
     generate(args, run_config, versions, "scripts/diffrax_reference.py")
 
 
