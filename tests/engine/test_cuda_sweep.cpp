@@ -1,21 +1,28 @@
 // GPU sweeps (engine/cuda) against the CPU's run_sweep on every shipped scene. Skipped, with the reason,
 // where the build has no CUDA backend or the machine no CUDA device (CI has none).
 //
-// Tolerance: loss and gradients to 1e-10 relative (absolute below a 1e-12 scale), statuses and step counts
-// identical. The kernel is compiled without fused multiply-adds (--fmad=false), so the arithmetic is the
-// CPU's operation by operation; what may differ is the last bit of transcendental functions (exp, log, sqrt
-// is exact, sin/cos of rotations, pow in the step-size controller), which the adaptive controller can turn
-// into a different step sequence only at a tolerance boundary; 1e-10 leaves room for those bits and nothing
-// else.
+// What "agree" means. The kernel is compiled without fused multiply-adds (--fmad=false), so the arithmetic is
+// the CPU's operation by operation except the last bits of CUDA's exp, log, pow, sin, cos, atan2, tanh. The
+// first run on an H200 (2026-11-26) showed that these bits are enough to change the adaptive step sequence
+// of 10-50% of the points of the contact scenes (a step size at the error limit, a contact switch located a
+// few ulp apart), and then loss and gradients differ at the integrator's accuracy, not at 1e-10. So the GPU
+// is held to the CPU's own sensitivity to last bits: a second CPU sweep with the swept interval's ends moved
+// by one ulp. Per scene and quantity (loss, AD, FD and reference gradient; relative to max(|a|, |b|, 1e-2)):
+// the GPU's median and 90th-percentile difference from the CPU are within 10x the nudged CPU's (or under
+// 1e-9), at most 2x + 4 as many points change their step counts, and every status is the CPU's.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
+#include <sstream>
+#include <utility>
+#include <vector>
 
 #include "engine/sweep/device_problem.hpp"
 #include "engine/sweep/device_sweep.hpp"
-#include "point_match.hpp"
 #include "scene_helpers.hpp"
 
 using namespace sg;
@@ -29,25 +36,68 @@ bool available_or_skip() {
   return info.available;
 }
 
-bool close_enough(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-  return std::abs(a - b) <= 1e-10 * std::max({std::abs(a), std::abs(b), 1e-2});
+// |a - b| / max(|a|, |b|, 1e-2) of one quantity at every point, sorted; NaN on one side only is infinite.
+std::vector<double> differences(const SweepResult& a, const SweepResult& b, double PointResult::*quantity) {
+  std::vector<double> d;
+  for (std::size_t i = 0; i < a.points.size(); ++i) {
+    const double x = a.points[i].*quantity, y = b.points[i].*quantity;
+    if (std::isnan(x) && std::isnan(y)) continue;
+    if (std::isnan(x) || std::isnan(y)) {
+      d.push_back(std::numeric_limits<double>::infinity());
+      continue;
+    }
+    d.push_back(std::abs(x - y) / std::max({std::abs(x), std::abs(y), 1e-2}));
+  }
+  std::sort(d.begin(), d.end());
+  return d;
+}
+
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0.0;
+  return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5)];
+}
+
+long step_counts_moved(const SweepResult& a, const SweepResult& b) {
+  long moved = 0;
+  for (std::size_t i = 0; i < a.points.size(); ++i)
+    moved += a.points[i].steps != b.points[i].steps || a.points[i].rejected != b.points[i].rejected;
+  return moved;
 }
 
 void compare(const Problem& problem) {
   const SweepResult cpu = run_sweep(problem);
+  Problem nudged = problem;
+  nudged.sweep.from = std::nextafter(nudged.sweep.from, std::numeric_limits<double>::infinity());
+  nudged.sweep.to = std::nextafter(nudged.sweep.to, std::numeric_limits<double>::infinity());
+  const SweepResult ulp = run_sweep(nudged);
   SweepResult gpu;
   std::string error;
   REQUIRE_MESSAGE(run_sweep_cuda(problem, {}, &gpu, &error), error);
   REQUIRE(gpu.points.size() == cpu.points.size());
   for (std::size_t i = 0; i < cpu.points.size(); ++i) {
-    const PointResult& c = cpu.points[i];
-    const PointResult& g = gpu.points[i];
-    INFO(problem.name << " point " << i << " at " << c.value);
-    CHECK(g.value == c.value);
-    test::check_point_matches(g, c, close_enough);
+    INFO(problem.name << " point " << i << " at " << cpu.points[i].value);
+    CHECK(gpu.points[i].value == cpu.points[i].value);
+    CHECK(gpu.points[i].status == cpu.points[i].status);
   }
-  CHECK(gpu.stats.steps_total == cpu.stats.steps_total);
+  const long moved_gpu = step_counts_moved(gpu, cpu), moved_ulp = step_counts_moved(ulp, cpu);
+  std::ostringstream report;
+  report << problem.name << ": step counts moved at " << moved_gpu << " points on the GPU, " << moved_ulp
+         << " with the ends nudged; p50 / p90 / max of GPU | nudged:";
+  const std::pair<const char*, double PointResult::*> quantities[] = {{"loss", &PointResult::loss},
+                                                                      {"grad", &PointResult::grad},
+                                                                      {"grad_fd", &PointResult::grad_fd},
+                                                                      {"grad_ref", &PointResult::grad_ref}};
+  for (const auto& [name, member] : quantities) {
+    const std::vector<double> g = differences(gpu, cpu, member), u = differences(ulp, cpu, member);
+    report << "\n  " << name << " " << quantile(g, 0.5) << " / " << quantile(g, 0.9) << " / "
+           << quantile(g, 1.0) << " | " << quantile(u, 0.5) << " / " << quantile(u, 0.9) << " / "
+           << quantile(u, 1.0);
+    INFO(problem.name << " " << name);
+    CHECK(quantile(g, 0.5) <= std::max(10.0 * quantile(u, 0.5), 1e-9));
+    CHECK(quantile(g, 0.9) <= std::max(10.0 * quantile(u, 0.9), 1e-9));
+  }
+  MESSAGE(report.str());
+  CHECK(moved_gpu <= 2 * moved_ulp + 4);
 }
 
 }  // namespace
