@@ -13,7 +13,9 @@ std::string device_choice_label(SweepDevice device, const CudaDeviceInfo& gpu, i
     case SweepDevice::cuda:
       return gpu.available ? "GPU: " + gpu.name : "GPU (none)";
     case SweepDevice::automatic:
-      return "auto: " + (gpu.available ? "GPU " + gpu.name : cpu);
+      if (!gpu.available) return "auto: " + cpu;
+      return "auto: GPU " + gpu.name + " from " + std::to_string(kGpuPointsPerCpuThread * cpu_threads) +
+             " points, else " + cpu;
   }
   return cpu;
 }
@@ -36,7 +38,8 @@ std::optional<SweepDevice> draw_device_choice(SweepDevice current, const CudaDev
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Where sweep points run. The GPU runs one point per thread through the same engine\n"
-        "code; randomized smoothing, reverse mode and backsolve always run on the CPU.%s%s",
+        "code; a GPU thread is about 300x slower than a CPU core, so auto takes the GPU only\n"
+        "for sweeps that large. Randomized smoothing, reverse mode and backsolve always run on the CPU.%s%s",
         gpu.available ? "" : "\nGPU: ", gpu.available ? "" : gpu.reason.c_str());
   return picked;
 }

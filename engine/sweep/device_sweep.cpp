@@ -18,8 +18,10 @@ bool parse_sweep_device(const std::string& text, SweepDevice* out) {
 
 bool run_sweep_on(SweepDevice device, const Problem& problem, const SweepControl& control, SweepResult* out,
                   std::string* used, std::string* error) {
-  const bool gpu_possible = cuda_device_info().available && device_path_refusal(problem).empty();
-  if (device == SweepDevice::cuda || (device == SweepDevice::automatic && gpu_possible)) {
+  const bool gpu_chosen = device == SweepDevice::automatic && cuda_device_info().available &&
+                          device_path_refusal(problem).empty() &&
+                          gpu_pays_off(problem.sweep.points, sweep_cpu_threads(control));
+  if (device == SweepDevice::cuda || gpu_chosen) {
     *used = "cuda";
     return run_sweep_cuda(problem, control, out, error);
   }

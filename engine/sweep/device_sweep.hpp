@@ -28,8 +28,16 @@ CudaDeviceInfo cuda_device_info();
 bool run_sweep_cuda(const Problem& problem, const SweepControl& control, SweepResult* out,
                     std::string* error);
 
-// Runs on the chosen device (automatic: CUDA when a device is available, else the CPU). *used says which;
-// false with *error when CUDA was asked for and cannot run.
+// The GPU runs one point per thread, and a thread is far slower than a CPU core: on an H200 a point took
+// 250-350 times as long as on one CPU thread (docs/benchmarks.md, "GPU sweeps"), so the GPU pays off only
+// when the points outnumber the CPU's threads by about that much. `automatic` asks this.
+constexpr long kGpuPointsPerCpuThread = 300;
+inline bool gpu_pays_off(long points, int cpu_threads) {
+  return points >= kGpuPointsPerCpuThread * static_cast<long>(cpu_threads);
+}
+
+// Runs on the chosen device (automatic: CUDA when a device is available, the problem can run there and
+// gpu_pays_off, else the CPU). *used says which; false with *error when CUDA was asked for and cannot run.
 bool run_sweep_on(SweepDevice device, const Problem& problem, const SweepControl& control, SweepResult* out,
                   std::string* used, std::string* error);
 

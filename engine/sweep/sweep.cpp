@@ -71,13 +71,17 @@ void summarize_sweep(SweepResult& result) {
   }
 }
 
+int sweep_cpu_threads(const SweepControl& control) {
+  return control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
+}
+
 SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
   const auto start = std::chrono::steady_clock::now();
   SweepResult result;
   result.reference = problem.gradient.reference;
   const long n = problem.sweep.points;
   result.points.resize(static_cast<std::size_t>(n));
-  const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
+  const int threads = sweep_cpu_threads(control);
   // One evaluator (its workspaces) per worker; points are handed out one at a time from a shared counter, so
   // that a few expensive points at the end do not leave a core idle (a point is milliseconds or more), and
   // coarse to fine, so that the points done so far span the range. A point's result does not depend on which

@@ -46,6 +46,9 @@ inline double reference_gradient(const PointResult& p, Reference reference) {
 
 SweepResult run_sweep(const Problem& problem, const SweepControl& control = {});
 
+// The CPU threads run_sweep uses under this control (control.threads, or all cores for 0).
+int sweep_cpu_threads(const SweepControl& control);
+
 // Fills the stats that depend on all points (called by run_sweep; public for tests).
 void summarize_sweep(SweepResult& result);
 

@@ -60,8 +60,14 @@ TEST_CASE("sweep --device auto keeps a CPU-only scene on the CPU, and the GPU li
   CHECK(r.exit_code == 0);
   CHECK(r.output.find("(CUDA)") == std::string::npos);
   if (!info.available) return;
-  const auto g =
-      run_softgrad("sweep " + scene("toy_point_mass.json") + " --set sweep.points=5 --device auto");
+  // A small sweep stays on the CPU and says from how many points the GPU would be used; that many go to it.
+  const std::string toy = "sweep " + scene("toy_point_mass.json") + " --threads 1 --device auto";
+  const auto small = run_softgrad(toy + " --set sweep.points=5");
+  CHECK(small.exit_code == 0);
+  CHECK(small.output.find("device: CPU (auto: the GPU pays off from " +
+                          std::to_string(sg::kGpuPointsPerCpuThread) + " points with 1 CPU thread)") !=
+        std::string::npos);
+  const auto g = run_softgrad(toy + " --set sweep.points=" + std::to_string(sg::kGpuPointsPerCpuThread));
   CHECK(g.exit_code == 0);
   CHECK(g.output.find("device: " + info.name + " (CUDA)") != std::string::npos);
 }
