@@ -35,11 +35,8 @@ TEST_CASE("sweep --device cuda without a usable GPU says why and exits 2") {
   CHECK(r.output.find(info.reason) != std::string::npos);
 }
 
-TEST_CASE("sweep --device auto runs on the CPU without a GPU and gives the CPU's numbers") {
-  if (sg::cuda_device_info().available) {
-    std::printf("SOFTGRAD_TEST_SKIPPED: this machine has a GPU; auto would use it\n");
-    return;
-  }
+// Six points are too few for the GPU (gpu_pays_off), so this holds with and without one.
+TEST_CASE("sweep --device auto runs a small sweep on the CPU and gives the CPU's numbers") {
   const std::string out = SOFTGRAD_BINARY_DIR "/sweep_device";
   const std::string base = "sweep " + scene("toss_box_diffmjx.json") + " --set sweep.points=6 --threads 2";
   const auto a = run_softgrad(base + " --device auto --out " + out + "_auto.json");
