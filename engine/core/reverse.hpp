@@ -383,21 +383,32 @@ inline Rev rev_combine(double v, int count, const RevLink* parents) {
 }
 
 // Passes the adjoints of nodes last, last - 1, ..., first (first >= 1) on to their parents; adj has one entry
-// per node of the tape.
+// per node of the tape. Many nodes' first parent is the node just before them; what node k passes to k - 1
+// is kept in a register (`carry`) instead of being stored and loaded back at once (a few percent of a reverse
+// run). The sums are the same, in the same order, so the adjoints are bit for bit the plain sweep's.
 inline void sweep_nodes(const RevTape& tape, std::vector<double>& adj, int last, int first) {
   double* x = adj.data();
+  double carry = 0.0;  // node k + 1's contribution to node k, not yet added to x[k]
   for (int k = last; k >= first; --k) {
-    const double g = x[k];
+    const double g = x[k] + carry;
+    x[k] = g;  // callers read swept nodes' adjoints (a segment's start state)
+    carry = 0.0;
     if (g == 0.0) continue;
     const RevNode& n = tape.node(k);
     if (n.a >= 0) [[likely]] {
-      x[n.a] += g * n.da;  // node 0 collects what constants would get
-      x[n.b] += g * n.db;
+      if (n.a == k - 1 && n.b != k - 1) {
+        carry = g * n.da;
+        x[n.b] += g * n.db;  // node 0 collects what constants would get
+      } else {
+        x[n.a] += g * n.da;
+        x[n.b] += g * n.db;
+      }
     } else {
       const RevLink* l = tape.links(n);
       for (int j = 0; j < n.b; ++j) x[l[j].parent] += g * l[j].partial;
     }
   }
+  if (carry != 0.0) x[first - 1] += carry;
 }
 
 // d output / d node for every node of the tape (the adjoints), by one reverse sweep.
