@@ -115,9 +115,10 @@ void register_sweep(CLI::App& app, int& exit_code) {
                   "Draw the loss and gradient plot as PNG here (the GUI's renderer, headless)")
       ->check(output_path());
   cmd->add_option("--threads", args->threads, "Worker threads (0: all cores)")->check(CLI::Range(0, 1024));
-  cmd->add_option("--device", args->device,
-                  "Where the points run: cpu (default), cuda (a CUDA GPU, one point per thread), auto (CUDA "
-                  "when a device is present)")
+  cmd->add_option(
+         "--device", args->device,
+         "Where the points run: cpu (default), cuda (a CUDA GPU, a thread per run of a point), auto (CUDA "
+         "when a device is present)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

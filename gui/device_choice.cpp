@@ -37,7 +37,8 @@ std::optional<SweepDevice> draw_device_choice(SweepDevice current, const CudaDev
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "Where sweep points run. The GPU runs one point per thread through the same engine\n"
+        "Where sweep points run. The GPU runs each run of a point on its own thread, through the same "
+        "engine\n"
         "code; a GPU thread is about 300x slower than a CPU core, so auto takes the GPU only\n"
         "for sweeps that large. Randomized smoothing, reverse mode and backsolve always run on the CPU.%s%s",
         gpu.available ? "" : "\nGPU: ", gpu.available ? "" : gpu.reason.c_str());

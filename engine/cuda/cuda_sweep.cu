@@ -1,8 +1,12 @@
-// The CUDA backend of sweeps: one sweep point per GPU thread, each running evaluate_point through a
-// DeviceRunner in its own slice of device memory (engine/sweep/device_runner.hpp), the same code the CPU
-// runs. Points go in chunks sized to the free device memory, so that a cancel request stops the sweep between
-// chunks and progress is reported per chunk. Compiled with --fmad=false: no fused multiply-adds, so the
-// GPU's arithmetic is the CPU's operation by operation (transcendental functions aside).
+// The CUDA backend of sweeps: one run of a sweep point per GPU thread (the AD run, each FD run and the
+// reference's: point_run), each through a DeviceRunner in its own slice of device memory
+// (engine/sweep/device_runner.hpp), the same code the CPU runs; the host combines a point's runs
+// (combine_point) as the CPU's evaluate_point does. A thread per run rather than per point: a GPU thread is
+// hundreds of times slower than a CPU core, and a sweep of 10,000 points gave the H200 only two warps per
+// multiprocessor. Points go in chunks sized to the free device memory, so that a cancel request stops the
+// sweep between chunks and progress is reported per chunk. Compiled with --fmad=false: no fused
+// multiply-adds, so the GPU's arithmetic is the CPU's operation by operation (transcendental functions
+// aside).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -18,12 +22,13 @@
 namespace sg {
 namespace {
 
-__global__ void sweep_points(const DeviceProblem* problem, const double* values, long count,
-                             DeviceScratch* scratch, PointNumbers* out) {
+// Thread i runs run i % runs of point i / runs.
+__global__ void sweep_point_runs(const DeviceProblem* problem, const double* values, long count, int runs,
+                                 DeviceScratch* scratch, LossSample* out) {
   const long i = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= count) return;
+  if (i >= count * runs) return;
   DeviceRunner runner(*problem, scratch + i);
-  out[i] = evaluate_point(runner, values[i], problem->settings);
+  out[i] = point_run(runner, values[i / runs], problem->settings, static_cast<int>(i % runs));
 }
 
 constexpr int kThreadsPerBlock = 64;
@@ -65,11 +70,12 @@ bool check(cudaError_t e, const char* what, std::string* error) {
   return false;
 }
 
-// How many points one launch covers: half the free memory in thread scratch, at most 16384.
-long chunk_size(long points) {
+// How many points one launch covers: half the free memory in thread scratch (one per run), at most 16384
+// points.
+long chunk_size(long points, int runs) {
   std::size_t free_bytes = 0, total_bytes = 0;
   if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return std::min(points, 256L);
-  const long fit = static_cast<long>(free_bytes / 2 / sizeof(DeviceScratch));
+  const long fit = static_cast<long>(free_bytes / 2 / sizeof(DeviceScratch)) / runs;
   return std::max(1L, std::min({points, fit, 16384L}));
 }
 
@@ -145,7 +151,7 @@ bool run_sweep_cuda(const Problem& problem, const SweepControl& control, SweepRe
     return false;
 
   cudaFuncAttributes attributes{};
-  if (!check(cudaFuncGetAttributes(&attributes, sweep_points), "reading the kernel's attributes", error))
+  if (!check(cudaFuncGetAttributes(&attributes, sweep_point_runs), "reading the kernel's attributes", error))
     return false;
   const std::size_t stack = stack_bytes_for(attributes.localSizeBytes);
   if (stack > kMaxStackBytes) {
@@ -156,13 +162,16 @@ bool run_sweep_cuda(const Problem& problem, const SweepControl& control, SweepRe
   if (!check(cudaDeviceSetLimit(cudaLimitStackSize, stack), "setting the stack size", error)) return false;
 
   const long n = problem.sweep.points;
-  const long chunk = chunk_size(n);
+  const PointSettings& settings = host->view.settings;
+  const int runs = point_run_count(settings);
+  const long chunk = chunk_size(n, runs);
+  const auto threads = static_cast<std::size_t>(chunk * runs);
   DeviceArray<DeviceScratch> scratch;
   DeviceArray<double> values;
-  DeviceArray<PointNumbers> numbers;
-  if (!check(scratch.allocate(static_cast<std::size_t>(chunk)), "allocating thread scratch", error) ||
+  DeviceArray<LossSample> samples;
+  if (!check(scratch.allocate(threads), "allocating thread scratch", error) ||
       !check(values.allocate(static_cast<std::size_t>(chunk)), "allocating", error) ||
-      !check(numbers.allocate(static_cast<std::size_t>(chunk)), "allocating", error))
+      !check(samples.allocate(threads), "allocating", error))
     return false;
 
   SweepResult result;
@@ -170,7 +179,7 @@ bool run_sweep_cuda(const Problem& problem, const SweepControl& control, SweepRe
   result.reference = problem.gradient.reference;
   result.points.resize(static_cast<std::size_t>(n));
   std::vector<double> x(static_cast<std::size_t>(chunk));
-  std::vector<PointNumbers> got(static_cast<std::size_t>(chunk));
+  std::vector<LossSample> got(threads);
   for (long begin = 0; begin < n; begin += chunk) {
     const long count = std::min(chunk, n - begin);
     if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
@@ -186,21 +195,26 @@ bool run_sweep_cuda(const Problem& problem, const SweepControl& control, SweepRe
                           cudaMemcpyHostToDevice),
                "copying the sweep values", error))
       return false;
-    const unsigned blocks = static_cast<unsigned>((count + kThreadsPerBlock - 1) / kThreadsPerBlock);
+    const long launched_threads = count * runs;
+    const unsigned blocks =
+        static_cast<unsigned>((launched_threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
     const auto launched = std::chrono::steady_clock::now();
-    sweep_points<<<blocks, kThreadsPerBlock>>>(view.get(), values.get(), count, scratch.get(), numbers.get());
+    sweep_point_runs<<<blocks, kThreadsPerBlock>>>(view.get(), values.get(), count, runs, scratch.get(),
+                                                   samples.get());
     const bool ran = check(cudaGetLastError(), "launching the sweep kernel", error) &&
                      check(cudaDeviceSynchronize(), "running the sweep kernel", error);
     kernel_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - launched).count();
-    if (!ran ||
-        !check(cudaMemcpy(got.data(), numbers.get(), sizeof(PointNumbers) * static_cast<std::size_t>(count),
-                          cudaMemcpyDeviceToHost),
-               "copying the results", error))
+    if (!ran || !check(cudaMemcpy(got.data(), samples.get(),
+                                  sizeof(LossSample) * static_cast<std::size_t>(launched_threads),
+                                  cudaMemcpyDeviceToHost),
+                       "copying the results", error))
       return false;
     for (long k = 0; k < count; ++k) {
       const long i = begin + k;
       PointResult& r = result.points[static_cast<std::size_t>(i)];
-      r = point_result(got[static_cast<std::size_t>(k)], problem.gradient, problem.integrator);
+      const PointNumbers numbers = combine_point(x[static_cast<std::size_t>(k)], settings,
+                                                 &got[static_cast<std::size_t>(k * runs)], runs);
+      r = point_result(numbers, problem.gradient, problem.integrator);
       r.loss_smoothed = r.grad_zeroth = r.grad_first = std::nan("");
       if (control.completed) control.completed->fetch_add(1, std::memory_order_relaxed);
       if (control.on_point) control.on_point(i, r);

@@ -66,10 +66,34 @@ struct PointSettings {
   Reference reference = Reference::fd;
 };
 
-// runner.ad(x, cfg) and runner.plain(x, cfg) return the LossSample of one run at sweep value x (loss NaN
-// unless it succeeded; ad's derivative with respect to x).
+// A point's runs, each independent of the others (the GPU gives each its own thread): 0 the AD run, 1 and 2
+// the plain runs at x + eps and x - eps, then the tight reference's (ad_tight: an AD run; fd_tight: plain
+// runs at x + eps and x - eps).
+SG_HD inline int point_run_count(const PointSettings& s) {
+  return s.reference == Reference::fd ? 3 : s.reference == Reference::ad_tight ? 4 : 5;
+}
+
+// Run k of the point at x. runner.ad(x, cfg) and runner.plain(x, cfg) return the LossSample of one run at
+// sweep value x (loss NaN unless it succeeded; ad's derivative with respect to x).
 template <class Runner>
-SG_HD PointNumbers evaluate_point(Runner& runner, double x, const PointSettings& s) {
+SG_HD LossSample point_run(Runner& runner, double x, const PointSettings& s, int k) {
+  switch (k) {
+    case 0:
+      return runner.ad(x, s.integrator);
+    case 1:
+      return runner.plain(x + s.fd_eps, s.integrator);
+    case 2:
+      return runner.plain(x - s.fd_eps, s.integrator);
+    case 3:
+      return s.reference == Reference::ad_tight ? runner.ad(x, s.tight) : runner.plain(x + s.fd_eps, s.tight);
+    default:
+      return runner.plain(x - s.fd_eps, s.tight);
+  }
+}
+
+// The point's numbers from its first `count` runs. The reference's runs are read only when all
+// point_run_count(s) are there and the first three succeeded.
+SG_HD inline PointNumbers combine_point(double x, const PointSettings& s, const LossSample* runs, int count) {
   PointNumbers n;
   n.value = x;
   auto fail = [&n](PointFailure why, const SolveStats& st) {
@@ -77,7 +101,7 @@ SG_HD PointNumbers evaluate_point(Runner& runner, double x, const PointSettings&
     n.failure = why;
     n.failed = st;
   };
-  const LossSample main = runner.ad(x, s.integrator);
+  const LossSample& main = runs[0];
   n.loss = main.loss;
   n.grad = main.grad;
   n.steps = main.stats.accepted;
@@ -86,29 +110,41 @@ SG_HD PointNumbers evaluate_point(Runner& runner, double x, const PointSettings&
   if (main.stats.status != Status::ok) fail(PointFailure::ad, main.stats);
 
   const double eps = s.fd_eps;
-  const LossSample plus = runner.plain(x + eps, s.integrator);
-  const LossSample minus = runner.plain(x - eps, s.integrator);
+  const LossSample& plus = runs[1];
+  const LossSample& minus = runs[2];
   n.grad_fd = (plus.loss - minus.loss) / (2.0 * eps);
   if (plus.stats.status != Status::ok) fail(PointFailure::fd_plus, plus.stats);
   if (minus.stats.status != Status::ok) fail(PointFailure::fd_minus, minus.stats);
   if (!(n.grad_fd == n.grad_fd && std::fabs(n.grad_fd) <= 1.7976931348623157e308))
     fail(PointFailure::fd_nonfinite, SolveStats{});
 
-  if (s.reference == Reference::fd || n.failure != PointFailure::none) return n;
+  if (s.reference == Reference::fd || n.failure != PointFailure::none || count < point_run_count(s)) return n;
   if (s.reference == Reference::ad_tight) {
-    const LossSample ref = runner.ad(x, s.tight);
+    const LossSample& ref = runs[3];
     n.grad_ref = ref.grad;
     if (ref.stats.status != Status::ok) fail(PointFailure::reference_ad, ref.stats);
     return n;
   }
-  const LossSample ref_plus = runner.plain(x + eps, s.tight);
-  const LossSample ref_minus = runner.plain(x - eps, s.tight);
+  const LossSample& ref_plus = runs[3];
+  const LossSample& ref_minus = runs[4];
   n.grad_ref = (ref_plus.loss - ref_minus.loss) / (2.0 * eps);
   if (ref_plus.stats.status != Status::ok) fail(PointFailure::reference_plus, ref_plus.stats);
   if (ref_minus.stats.status != Status::ok) fail(PointFailure::reference_minus, ref_minus.stats);
   if (!(n.grad_ref == n.grad_ref && std::fabs(n.grad_ref) <= 1.7976931348623157e308))
     fail(PointFailure::reference_nonfinite, SolveStats{});
   return n;
+}
+
+// All of a point's runs on one runner, in order; the reference's only when the first three succeeded.
+template <class Runner>
+SG_HD PointNumbers evaluate_point(Runner& runner, double x, const PointSettings& s) {
+  LossSample runs[5];
+  for (int k = 0; k < 3; ++k) runs[k] = point_run(runner, x, s, k);
+  const PointNumbers first = combine_point(x, s, runs, 3);
+  if (s.reference == Reference::fd || first.failure != PointFailure::none) return first;
+  const int count = point_run_count(s);
+  for (int k = 3; k < count; ++k) runs[k] = point_run(runner, x, s, k);
+  return combine_point(x, s, runs, count);
 }
 
 }  // namespace sg

@@ -1,5 +1,5 @@
 #pragma once
-// Where a sweep runs: on the CPU's cores (run_sweep) or on a CUDA GPU, one sweep point per thread, through
+// Where a sweep runs: on the CPU's cores (run_sweep) or on a CUDA GPU, a thread per run of a point, through
 // the same point evaluation (engine/gradient/point_core.hpp and engine/sweep/device_runner.hpp). The CUDA
 // side lives in engine/cuda (built when nvcc is found, SOFTGRAD_CUDA); without it these functions say so.
 #include <string>
@@ -28,9 +28,10 @@ CudaDeviceInfo cuda_device_info();
 bool run_sweep_cuda(const Problem& problem, const SweepControl& control, SweepResult* out,
                     std::string* error);
 
-// The GPU runs one point per thread, and a thread is far slower than a CPU core: on an H200 a point took
-// 250-350 times as long as on one CPU thread (docs/benchmarks.md, "GPU sweeps"), so the GPU pays off only
-// when the points outnumber the CPU's threads by about that much. `automatic` asks this.
+// A GPU thread is far slower than a CPU core: on an H200 a point took 250-350 times as long as on one CPU
+// thread (a thread per point; a thread per run gains 1.6x on small sweeps, little on large ones:
+// docs/benchmarks.md, "GPU sweeps"), so the GPU pays off only when the points outnumber the CPU's threads by
+// about that much. `automatic` asks this.
 constexpr long kGpuPointsPerCpuThread = 300;
 inline bool gpu_pays_off(long points, int cpu_threads) {
   return points >= kGpuPointsPerCpuThread * static_cast<long>(cpu_threads);

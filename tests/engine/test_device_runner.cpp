@@ -1,6 +1,7 @@
 // The device path (engine/sweep/device_runner.hpp: what a GPU thread runs, in memory given to it) compiled
 // for the host: on every shipped scene it gives the CPU's PointEvaluator's numbers bit for bit, its
-// statuses and step counts included.
+// statuses and step counts included, both as one runner's evaluate_point and as the GPU does it (each of a
+// point's runs on its own runner, combined by combine_point).
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -32,6 +33,18 @@ void check_scene(const Problem& problem, int points) {
     const PointResult c = cpu.evaluate(x);
     INFO(problem.name << " at " << x);
     test::check_point_matches(d, c, same);
+    // As the GPU runs a point: each run on its own runner and memory (its own thread), combined afterwards.
+    const PointSettings& settings = device->view.settings;
+    const int count = point_run_count(settings);
+    LossSample runs[5];
+    for (int k = 0; k < count; ++k) {
+      auto own = std::make_unique<DeviceScratch>();
+      DeviceRunner one(device->view, own.get());
+      runs[k] = point_run(one, x, settings, k);
+    }
+    INFO("runs on separate runners, combined");
+    test::check_point_matches(
+        point_result(combine_point(x, settings, runs, count), problem.gradient, problem.integrator), c, same);
   }
 }
 
