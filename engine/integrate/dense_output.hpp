@@ -66,11 +66,13 @@ SG_HD void dense_state(const S* y0, const S* y1, const S (&k)[7][Dim], double h,
 }
 
 // Dopri5's midpoint weights for its fourth-order interpolant (Shampine 1986; Diffrax's _Dopri5Interpolation).
+// clang-format off
 SG_TABLE double kDopri5Mid[7] = {
     6025192743.0 / 30085553152.0 / 2,     0.0,
     51252292925.0 / 65400821598.0 / 2,    -2691868925.0 / 45128329728.0 / 2,
     187940372067.0 / 1594534317056.0 / 2, -1776094331.0 / 19743644256.0 / 2,
     11237099.0 / 235043384.0 / 2};
+// clang-format on
 
 // The state at an output time inside an accepted step, by Diffrax's interpolant of the method (SaveAt(ts)
 // without step_ts): Tsit5's own, Dopri5's fourth-order polynomial, Bosh3's cubic Hermite. Written in

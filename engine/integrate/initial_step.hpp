@@ -9,8 +9,8 @@ namespace sg {
 
 // ws.k[0] must hold f(y0). Uses ws.ytmp and ws.k[1] as scratch.
 template <class System>
-SG_HD double initial_step(const System& sys, const typename System::Scalar* y0, RkWorkspace<System>& ws, int order,
-                    double rtol, double atol) {
+SG_HD double initial_step(const System& sys, const typename System::Scalar* y0, RkWorkspace<System>& ws,
+                          int order, double rtol, double atol) {
   const int n = sys.dim();
   auto rms = [n](auto&& f) {
     double s = 0.0;

@@ -29,8 +29,8 @@ struct RunOutput {
 
 // Observers may look at the system before the solve through bind(sys); NullObserver ignores it.
 template <class System, class S, class Observer>
-SG_HD RunOutput<S> solve_system(const System& sys, const ProblemData<S>& pd, const IntegratorSettings& cfg, S* y,
-                          RkWorkspace<System>& ws, Observer& obs) {
+SG_HD RunOutput<S> solve_system(const System& sys, const ProblemData<S>& pd, const IntegratorSettings& cfg,
+                                S* y, RkWorkspace<System>& ws, Observer& obs) {
   if constexpr (requires { obs.bind(sys); }) obs.bind(sys);
   sys.initial_state(y);
   RunOutput<S> out;

@@ -1,5 +1,5 @@
-// softgrad screenshot: the whole workbench rendered headless (EGL) into a PNG, with clear errors; --png of the
-// sweep commands.
+// softgrad screenshot: the whole workbench rendered headless (EGL) into a PNG, with clear errors; --png of
+// the sweep commands.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -27,9 +27,11 @@ TEST_CASE("screenshot renders a preset headless into a PNG") {
 
 TEST_CASE("sweep2d --png and sweep --png draw their figures headless with the GUI's plot renderer") {
   for (const std::string& command :
-       {std::string("sweep2d " SOFTGRAD_SOURCE_DIR "/scenes/toy_point_mass.json --x model.particles.0.pos.2 0 3 12 "
+       {std::string("sweep2d " SOFTGRAD_SOURCE_DIR
+                    "/scenes/toy_point_mass.json --x model.particles.0.pos.2 0 3 12 "
                     "--y contact.penalty.k 20 80 8 --png "),
-        std::string("sweep " SOFTGRAD_SOURCE_DIR "/scenes/toy_point_mass.json --set sweep.points=100 --png ")}) {
+        std::string("sweep " SOFTGRAD_SOURCE_DIR
+                    "/scenes/toy_point_mass.json --set sweep.points=100 --png ")}) {
     const std::string out = SOFTGRAD_BINARY_DIR "/cli_figure.png";
     std::remove(out.c_str());
     const auto r = run_softgrad(command + out);
