@@ -118,7 +118,8 @@ void register_sweep(CLI::App& app, int& exit_code) {
   cmd->add_option(
          "--device", args->device,
          "Where the points run: cpu (default), cuda (a CUDA GPU, a thread per run of a point), auto (CUDA "
-         "when a device is present)")
+         "when a device is present and the sweep has at least " +
+             std::to_string(kGpuPointsPerCpuThread) + " points per CPU thread)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
