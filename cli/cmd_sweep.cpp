@@ -8,7 +8,6 @@
 #include "cli/figure_png_output.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/reference.hpp"
-#include "engine/sweep/device_problem.hpp"
 #include "engine/sweep/device_sweep.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "plots/svg.hpp"
@@ -68,8 +67,7 @@ int run(const SweepArgs& args) {
   if (used == "cuda")
     std::printf("device: %s (CUDA); kernels %.3f s of the sweep's %.3f s\n", cuda_device_info().name.c_str(),
                 result.stats.kernel_seconds, result.stats.seconds);
-  else if (device == SweepDevice::automatic && cuda_device_info().available &&
-           device_path_refusal(*problem).empty())
+  else if (device == SweepDevice::automatic && gpu_can_run(*problem))
     std::printf("device: CPU (auto: the GPU pays off from %ld points with %d CPU thread%s)\n",
                 kGpuPointsPerCpuThread * sweep_cpu_threads(control), sweep_cpu_threads(control),
                 sweep_cpu_threads(control) == 1 ? "" : "s");

@@ -16,10 +16,13 @@ bool parse_sweep_device(const std::string& text, SweepDevice* out) {
   return true;
 }
 
+bool gpu_can_run(const Problem& problem) {
+  return cuda_device_info().available && device_path_refusal(problem).empty();
+}
+
 bool run_sweep_on(SweepDevice device, const Problem& problem, const SweepControl& control, SweepResult* out,
                   std::string* used, std::string* error) {
-  const bool gpu_chosen = device == SweepDevice::automatic && cuda_device_info().available &&
-                          device_path_refusal(problem).empty() &&
+  const bool gpu_chosen = device == SweepDevice::automatic && gpu_can_run(problem) &&
                           gpu_pays_off(problem.sweep.points, sweep_cpu_threads(control));
   if (device == SweepDevice::cuda || gpu_chosen) {
     *used = "cuda";

@@ -37,6 +37,9 @@ inline bool gpu_pays_off(long points, int cpu_threads) {
   return points >= kGpuPointsPerCpuThread * static_cast<long>(cpu_threads);
 }
 
+// Whether this machine's GPU can run the problem's sweep at all (a device, and nothing CPU-only).
+bool gpu_can_run(const Problem& problem);
+
 // Runs on the chosen device (automatic: CUDA when a device is available, the problem can run there and
 // gpu_pays_off, else the CPU). *used says which; false with *error when CUDA was asked for and cannot run.
 bool run_sweep_on(SweepDevice device, const Problem& problem, const SweepControl& control, SweepResult* out,
