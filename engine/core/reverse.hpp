@@ -227,9 +227,9 @@ class RevPause {
   return rev_node(fx, x.i, dfx, 0, 0.0);
 }
 
-// The arithmetic operators are forced inline: left to itself g++ 12 calls them out of line in the contact rows
-// and the collision, and a call costs as much as the node it records (box toss / billiards gradients 2-5%
-// faster, measured back to back).
+// The arithmetic operators are forced inline: left to itself g++ 12 calls them out of line in the contact
+// rows and the collision, and a call costs as much as the node it records (box toss / billiards gradients
+// 2-5% faster, measured back to back).
 [[gnu::always_inline]] inline Rev operator+(const Rev& a, const Rev& b) {
   return rev_node(a.v + b.v, a.i, 1.0, b.i, 1.0);
 }
