@@ -35,6 +35,12 @@ class AppShell {
   const ShellState& state() const { return state_; }
   // Whether the workbench animates (see Workbench::animating); false when it has no such hook.
   bool animating() const { return workbench_.animating && workbench_.animating(); }
+  // The shortest time between two animating frames: 1/60 s for playback, 1/30 s for a job's progress. Vsync
+  // paces a real display anyway; a virtual or software-rendered one (Xvfb, llvmpipe) would redraw as fast as
+  // it can and take the cores that the jobs' workers, below the UI's priority, compute on.
+  double animating_frame_seconds() const {
+    return workbench_.playing && workbench_.playing() ? 1.0 / 60.0 : 1.0 / 30.0;
+  }
   const AppSettings& settings() const { return settings_; }
   AppSettings& settings() { return settings_; }
   Workbench& workbench() { return workbench_; }

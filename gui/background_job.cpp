@@ -1,4 +1,5 @@
 #include "gui/background_job.hpp"
+#include "engine/core/thread_priority.hpp"
 
 #include <algorithm>
 
@@ -11,7 +12,7 @@ namespace sg::gui {
 
 int worker_threads(int requested) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return requested > 0 ? requested : std::max(1, cores - 1);
+  return requested > 0 ? requested : cores;
 }
 
 BackgroundJob::BackgroundJob() : thread_([this] { loop(); }) {}
@@ -66,6 +67,8 @@ double BackgroundJob::cpu_seconds() const {
 }
 
 void BackgroundJob::loop() {
+  // Jobs compute (and start the engine's helper threads, which inherit this) below the UI's priority.
+  lower_this_thread_priority();
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait(lock, [this] { return stop_ || pending_ != nullptr; });

@@ -11,7 +11,9 @@
 
 namespace sg::gui {
 
-// Threads for a sweep-like job: `requested` when positive, else all cores but one (the UI keeps one).
+// Threads for a sweep-like job: `requested` when positive, else all cores. Jobs run below the UI thread's
+// scheduling priority (the job thread lowers itself; sweeps, maps and descents their workers), so the UI
+// gets a core whenever it draws and the sweep every cycle it leaves.
 int worker_threads(int requested);
 
 class BackgroundJob {

@@ -22,7 +22,7 @@ struct DescentSnapshot {
 
 class DescentWorker {
  public:
-  explicit DescentWorker(int threads = 0);  // 0: all cores but one
+  explicit DescentWorker(int threads = 0);  // 0: all cores, below the UI thread's priority
   void submit(std::shared_ptr<const Problem> problem);
   void cancel();
   bool busy() const { return job_.busy(); }

@@ -6,7 +6,9 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "gui/imgui_session.hpp"
 #include "render/glfw_window_context.hpp"
@@ -119,7 +121,7 @@ int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
   }
   // Idle: sleep until input arrives (waking every 5 s as a safety net), then draw one more frame after each
   // input so ImGui settles hover and focus. Busy or playing: redraw continuously, and twice more once it
-  // stops so the finished job's result is shown at once.
+  // stops so the finished job's result is shown at once, paced by AppShell::animating_frame_seconds.
   constexpr double kIdleWakeSeconds = 5.0;
   int extra_frames = 0;
   while (!window->should_close() && !shell.state().quit_requested) {
@@ -132,7 +134,10 @@ int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
       glfwWaitEventsTimeout(kIdleWakeSeconds);
       if (glfwGetTime() - before < 0.9 * kIdleWakeSeconds) extra_frames = 1;  // woken by input
     }
+    const double frame_start = glfwGetTime();
     draw_frame(shell, imgui, *window);
+    const double spare = shell.animating_frame_seconds() - (glfwGetTime() - frame_start);
+    if (animating && spare > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(spare));
     DeferredKeyReleases& releases = DeferredKeyReleases::instance();
     if (releases.count > 0) extra_frames = extra_frames > 1 ? extra_frames : 1;  // let ImGui see them
     releases.release(window->window());

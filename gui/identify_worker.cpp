@@ -49,7 +49,7 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
   if (setup.status != "ok") return publish(SweepPhase::finished, setup.status);
   FitSettings settings = identify_settings(*problem);
   settings.cancel = &cancel;
-  settings.threads = worker_threads(0);  // as the sweeps: all cores but the UI's
+  settings.threads = worker_threads(0);  // as the sweeps: all cores, below the UI's priority
   FitResult result;
   try {
     result = run_identification(*problem, setup, settings, [&](const FitStep& step) {

@@ -24,7 +24,7 @@ struct MapSnapshot {
 
 class MapWorker {
  public:
-  explicit MapWorker(int threads = 0);  // 0: all cores but one
+  explicit MapWorker(int threads = 0);  // 0: all cores, below the UI thread's priority
   void submit(std::shared_ptr<const Problem> problem, const GridAxis& x, const GridAxis& y);
   void cancel();
   bool busy() const { return job_.busy(); }

@@ -39,7 +39,7 @@ struct SweepSnapshot {
 
 class SweepWorker {
  public:
-  explicit SweepWorker(int threads = 0);  // 0: all cores but one (the UI keeps one)
+  explicit SweepWorker(int threads = 0);  // 0: all cores, below the UI thread's priority
   // Starts a sweep of `problem` after `debounce`; a running sweep is cancelled at once.
   void submit(std::shared_ptr<const Problem> problem,
               std::chrono::milliseconds debounce = std::chrono::milliseconds(150));

@@ -36,6 +36,9 @@ struct Workbench {
   // Whether the next frames change without input (a job runs, playback): the host then redraws
   // continuously; otherwise it sleeps until an event (or a short timeout) so an idle window costs no CPU.
   std::function<bool()> animating;
+  // Whether what animates moves on screen (playback): drawn at up to 60 frames a second, a job's progress
+  // alone at up to 30.
+  std::function<bool()> playing;
 };
 
 }  // namespace sg::gui

@@ -471,6 +471,7 @@ Workbench WorkbenchApp::make_workbench() {
   workbench.capture = capture_;
   workbench.camera_request = [self](bool home) { return self->camera_request(home); };
   workbench.animating = [self] { return self->animating(); };
+  workbench.playing = [self] { return self->playing(); };
   return workbench;
 }
 

@@ -28,7 +28,7 @@ namespace sg::gui {
 struct WorkbenchOptions {
   std::filesystem::path scenes_folder;  // empty: default_scenes_folder()
   std::filesystem::path out_folder = "out";
-  int sweep_threads = 0;  // 0: all cores but one
+  int sweep_threads = 0;  // 0: all cores, below the UI thread's priority
   std::chrono::milliseconds debounce{150};
 };
 
@@ -80,6 +80,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
     return sweeper_.busy() || simulator_.busy() || mapper_.busy() || descender_.busy() ||
            identifier_.busy() || player_.playing();
   }
+  bool playing() const { return player_.playing(); }
 
   const SceneDocument& document() const { return doc_; }
   const SweepSnapshot& sweep() const { return snapshot_; }

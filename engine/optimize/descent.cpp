@@ -6,6 +6,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "engine/core/thread_priority.hpp"
 #include "engine/gradient/point_eval.hpp"
 #include "engine/optimize/adam.hpp"
 
@@ -55,6 +56,7 @@ DescentResult run_descent(const Problem& problem, const DescentControl& control)
   tbb::task_arena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, starts.size(), [&](std::size_t i) {
+      if (control.background) lower_this_thread_priority();
       result.paths[i] = descend_from(problem, starts[i], problem.descent, control.cancel);
       if (control.on_path) control.on_path(static_cast<long>(i), result.paths[i]);
     });

@@ -1,4 +1,5 @@
 #include "engine/sweep/sweep.hpp"
+#include "engine/core/thread_priority.hpp"
 #include "engine/gradient/reference.hpp"
 #include "engine/problem/json_number.hpp"
 #include "engine/sweep/point_order.hpp"
@@ -25,6 +26,7 @@ int sign_of(double x) {
 // One worker: points in `order`, each taken from the shared counter, until none is left.
 void evaluate_points(const Problem& problem, const SweepControl& control, const std::vector<long>& order,
                      std::atomic<long>& next, SweepResult& result) {
+  if (control.background) lower_this_thread_priority();
   PointEvaluator eval(problem);
   const long n = static_cast<long>(order.size());
   for (long j = next.fetch_add(1); j < n; j = next.fetch_add(1)) {

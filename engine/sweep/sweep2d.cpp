@@ -1,4 +1,5 @@
 #include "engine/sweep/sweep2d.hpp"
+#include "engine/core/thread_priority.hpp"
 #include "engine/problem/json_number.hpp"
 
 #include <tbb/blocked_range.h>
@@ -72,6 +73,7 @@ Grid2dResult run_sweep2d(const Problem& problem, const GridAxis& x, const GridAx
   tbb::task_arena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<long>(0, n, 4), [&](const tbb::blocked_range<long>& range) {
+      if (control.background) lower_this_thread_priority();
       ParameterGradient g(problem, {x.path, y.path}, nullptr);
       for (long i = range.begin(); i < range.end(); ++i) {
         GridPoint& p = result.points[static_cast<std::size_t>(i)];
