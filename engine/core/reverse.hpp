@@ -33,7 +33,7 @@ class RevTape {
  public:
   // The calling thread's tape. A plain pointer in thread-local storage (constant-initialised: no guard on the
   // hot path); the tape itself is made, and owned, on the thread's first call.
-  static RevTape& current() {
+  [[gnu::always_inline]] static RevTape& current() {
     static thread_local RevTape* tape = nullptr;
     if (!tape) [[unlikely]]
       tape = make_for_this_thread();
@@ -92,14 +92,14 @@ class RevTape {
   // of the memory).
   void set_recording(bool on) { recording_ = on; }
   bool recording() const { return recording_; }
-  int push(int a, double da, int b, double db) {
+  [[gnu::always_inline]] int push(int a, double da, int b, double db) {
     if (!recording_) return 0;
     assert(a < size() && b < size());  // a parent from a truncated segment would be a stale node
     return push_node(a, da, b, db);
   }
   // A fused node built link by link: note link_count(), add its parents with link() (no other node may be
   // recorded meanwhile), then fuse(first) makes the node (0 when every parent was a constant).
-  void link(int parent, double partial) {
+  [[gnu::always_inline]] void link(int parent, double partial) {
     if (parent == 0 || !recording_) return;
     if (links_size_ == links_capacity_) [[unlikely]]
       grow_links(links_size_ + 1);
@@ -132,8 +132,9 @@ class RevTape {
   }
 
  private:
-  // A store and an increment; growing is out of line.
-  int push_node(int a, double da, int b, double db) {
+  // A store and an increment, inlined into every operation (out of line, its call and the registers it
+  // saved for the rare growth cost as much as the store); growing is out of line.
+  [[gnu::always_inline]] int push_node(int a, double da, int b, double db) {
     if (size_ == capacity_) [[unlikely]]
       grow(nodes_.empty() ? 1024 : 2 * nodes_.size());
     data_[size_] = {a, b, da, db};
