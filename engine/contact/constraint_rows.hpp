@@ -80,7 +80,7 @@ SG_HD inline void apply_row_force(const RowJacobian<S>& j, const InverseMass<S>&
 // Jacobian of the velocity along `dir` of the point at world offset r from a body's centre, with the body's
 // rotation matrix rot: dir . (v + (rot w) x r) = dir . v + (rot^T (r x dir)) . w.
 template <class S>
-SG_HD inline RowJacobian<S> point_jacobian(const Vec3<S>& dir, const Vec3<S>& r, const Mat3<S>& rot) {
+SG_HD SG_INLINE_HOST RowJacobian<S> point_jacobian(const Vec3<S>& dir, const Vec3<S>& r, const Mat3<S>& rot) {
   return {dir, mul_transpose(rot, cross(r, dir))};
 }
 

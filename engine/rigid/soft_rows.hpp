@@ -34,7 +34,7 @@ struct ContactArms {
   Vec3<S> a, b;
 };
 template <class S>
-SG_HD inline ContactArms<S> contact_arms(const BodyState<S>* states, const ContactRecord<S>& rec) {
+SG_HD SG_INLINE_HOST ContactArms<S> contact_arms(const BodyState<S>* states, const ContactRecord<S>& rec) {
   ContactArms<S> arms{Vec3<S>(), Vec3<S>()};
   if (rec.body_a >= 0) arms.a = rec.contact.pos - states[rec.body_a].pos;
   if (rec.body_b >= 0) arms.b = rec.contact.pos - states[rec.body_b].pos;
@@ -43,7 +43,7 @@ SG_HD inline ContactArms<S> contact_arms(const BodyState<S>* states, const Conta
 
 // The Jacobian of the relative velocity along dir at the contact point (body b minus body a).
 template <class S>
-SG_HD inline ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord<S>& rec,
+SG_HD SG_INLINE_HOST ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord<S>& rec,
                                         const ContactArms<S>& arms, const Vec3<S>& dir) {
   ConstraintRow<S> row;
   row.body_a = rec.body_a;
@@ -58,14 +58,14 @@ SG_HD inline ConstraintRow<S> row_along(const BodyState<S>* states, const Contac
   return row;
 }
 template <class S>
-SG_HD inline ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord<S>& rec,
+SG_HD SG_INLINE_HOST ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord<S>& rec,
                                         const Vec3<S>& dir) {
   return row_along(states, rec, contact_arms(states, rec), dir);
 }
 
 // The row's relative velocity J v at the bodies' current velocities.
 template <class S>
-SG_HD inline S row_velocity(const ConstraintRow<S>& row, const BodyState<S>* states) {
+SG_HD SG_INLINE_HOST S row_velocity(const ConstraintRow<S>& row, const BodyState<S>* states) {
   S jv = 0.0;
   if (row.body_b >= 0)
     jv += dot(row.jb.lin, states[row.body_b].vel) + dot(row.jb.ang, states[row.body_b].angvel);
