@@ -44,7 +44,7 @@ SG_HD SG_INLINE_HOST ContactArms<S> contact_arms(const BodyState<S>* states, con
 // The Jacobian of the relative velocity along dir at the contact point (body b minus body a).
 template <class S>
 SG_HD SG_INLINE_HOST ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord<S>& rec,
-                                        const ContactArms<S>& arms, const Vec3<S>& dir) {
+                                                const ContactArms<S>& arms, const Vec3<S>& dir) {
   ConstraintRow<S> row;
   row.body_a = rec.body_a;
   row.body_b = rec.body_b;
@@ -59,7 +59,7 @@ SG_HD SG_INLINE_HOST ConstraintRow<S> row_along(const BodyState<S>* states, cons
 }
 template <class S>
 SG_HD SG_INLINE_HOST ConstraintRow<S> row_along(const BodyState<S>* states, const ContactRecord<S>& rec,
-                                        const Vec3<S>& dir) {
+                                                const Vec3<S>& dir) {
   return row_along(states, rec, contact_arms(states, rec), dir);
 }
 
