@@ -436,8 +436,17 @@ TEST_CASE("workbench: animates while a job waits or runs or the trajectory plays
   CHECK_FALSE(shell.animating());  // the host may now sleep until input
   REQUIRE(app->set_path("integrator.dt", 0.05));
   CHECK(shell.animating());  // a knob change queues a sweep (debounced)
+  // A job's progress is drawn at up to 30 frames a second, leaving the cores to its workers.
+  CHECK(shell.animating_frame_seconds() == doctest::Approx(1.0 / 30.0));
   REQUIRE(app->wait_until_idle(60s));
   app->update(0.0f);
+  CHECK_FALSE(shell.animating());
+  // Playback moves on screen: up to 60 frames a second.
+  REQUIRE(app->trajectory() != nullptr);
+  app->player().play();
+  CHECK(shell.animating());
+  CHECK(shell.animating_frame_seconds() == doctest::Approx(1.0 / 60.0));
+  app->player().pause();
   CHECK_FALSE(shell.animating());
 }
 
