@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/fit_bound_args.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/optimize/identify.hpp"
 #include "engine/problem/json_number.hpp"
@@ -23,6 +24,7 @@ struct FitArgs {
   SceneArgs scene;
   std::vector<std::string> data;  // one file, or one per run: the scene's, then identify.rollouts'
   std::vector<std::string> wrt;
+  std::vector<std::string> bounds;  // PATH=MIN:MAX
   FitSettings settings;
   int steps = -1;      // -1: identify.steps
   std::string method;  // "": identify.method
@@ -36,6 +38,32 @@ void print_step(const FitStep& s) {
   std::printf("%4d  loss %-14.8g", s.iteration, s.loss);
   for (double v : s.values) std::printf(" %12.6g", v);
   std::printf("\n");
+}
+
+// The table of fitted values: start, fitted, standard error (with "at bound" for a value on an end of its
+// range), and with synthetic data the truth and the relative error; then the residual standard deviation.
+void print_fitted(const std::vector<std::string>& paths, const std::vector<double>& start,
+                  const FitResult& result, const std::vector<double>* truth) {
+  const std::vector<double>& fitted = result.path.back().values;
+  std::printf("%-36s %14s %14s %11s%s\n", "parameter", "start", "fitted", "std. error",
+              truth ? "          truth    rel. error" : "");
+  for (std::size_t j = 0; j < paths.size(); ++j) {
+    std::printf("%-36s %14.8g %14.8g", paths[j].c_str(), start[j], fitted[j]);
+    if (j < result.std_error.size())
+      std::printf(" %11.3g", result.std_error[j]);
+    else
+      std::printf(" %11s", "-");
+    if (truth)
+      std::printf(" %14.8g %12.3g%%", (*truth)[j],
+                  100.0 * std::fabs(fitted[j] - (*truth)[j]) / std::max(std::fabs((*truth)[j]), 1e-300));
+    if (j < result.at_bound.size() && result.at_bound[j]) std::printf("  (at its bound)");
+    std::printf("\n");
+  }
+  if (std::isfinite(result.residual_sigma))
+    std::printf(
+        "residual standard deviation %.3g m per coordinate; standard errors from the Gauss-Newton covariance "
+        "(inf: not determined by the data)\n",
+        result.residual_sigma);
 }
 
 // Measured positions into setup: one file for the scene's own run (identify.rollouts then left out, with a
@@ -116,7 +144,19 @@ int run(const FitArgs& args) {
   settings.reverse = args.gradient == "reverse" || (args.gradient == "auto" && paths.size() > 12 &&
                                                     !problem->integrator.through_controller);
   settings.threads = args.threads > 0 ? args.threads : available_cores();
+  settings.bounds = fit_bounds(*problem, paths);
+  std::string bound_error;
+  if (!apply_bound_args(args.bounds, paths, &settings.bounds, &bound_error)) {
+    std::fprintf(stderr, "%s: %s\n", args.scene.scene.c_str(), bound_error.c_str());
+    return kExitBadInput;
+  }
   const std::vector<double> start = from_scene ? setup.start : eval->initial_values();
+  for (std::size_t j = 0; j < paths.size(); ++j)
+    if (!settings.bounds[j].contains(start[j])) {
+      std::fprintf(stderr, "%s: %s: the start %.17g is outside the fit's range (%s)\n",
+                   args.scene.scene.c_str(), paths[j].c_str(), start[j], settings.bounds[j].text().c_str());
+      return kExitBadInput;
+    }
   const std::string source = synthetic ? setup.data.source : args.data.front();
   std::printf("fitting %zu parameters to %ld samples of %s", paths.size(), setup.samples(), source.c_str());
   if (!setup.rollouts.empty()) std::printf(" and %zu more rollouts", setup.rollouts.size());
@@ -137,16 +177,7 @@ int run(const FitArgs& args) {
   if (last.iteration % every != 0) print_step(last);
   // With synthetic measurements the scene's values are the truth: the fit's error against it.
   const bool truth = synthetic && from_scene;
-  std::printf("%-36s %14s %14s%s\n", "parameter", "start", "fitted",
-              truth ? "          truth    rel. error" : "");
-  for (std::size_t j = 0; j < paths.size(); ++j) {
-    std::printf("%-36s %14.8g %14.8g", paths[j].c_str(), start[j], last.values[j]);
-    if (truth)
-      std::printf(
-          " %14.8g %12.3g%%", setup.truth[j],
-          100.0 * std::fabs(last.values[j] - setup.truth[j]) / std::max(std::fabs(setup.truth[j]), 1e-300));
-    std::printf("\n");
-  }
+  print_fitted(paths, start, result, truth ? &setup.truth : nullptr);
   std::printf("%s after %d steps and %ld simulations (stopped: %s)\n",
               result.status == "ok" ? "done" : "failed", last.iteration, result.runs, result.stopped.c_str());
   if (result.status != "ok") std::fprintf(stderr, "%s\n", result.status.c_str());
@@ -164,10 +195,14 @@ int run(const FitArgs& args) {
       steps.push_back(
           {{"step", s.iteration}, {"loss", number_or_null(s.loss)}, {"values", s.values}, {"grad", grad}});
     }
-    const nlohmann::json out = {{"scene", problem->name}, {"data", source},
-                                {"parameters", paths},    {"start", start},
-                                {"fitted", last.values},  {"status", result.status},
-                                {"path", steps},          {"config", problem->config}};
+    nlohmann::json out = {{"scene", problem->name}, {"data", source},           {"parameters", paths},
+                          {"start", start},         {"fitted", last.values},    {"status", result.status},
+                          {"path", steps},          {"config", problem->config}};
+    nlohmann::json errors = nlohmann::json::array();
+    for (double e : result.std_error) errors.push_back(number_or_null(e));
+    out["std_error"] = errors;
+    out["residual_sigma"] = number_or_null(result.residual_sigma);
+    out["at_bound"] = result.at_bound;
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());
   }
@@ -189,6 +224,10 @@ void register_fit(CLI::App& app, int& exit_code) {
       "--wrt", args->wrt,
       "Dotted scene paths to fit (repeatable), or `all`; start values from the scene. Without it: "
       "the scene's identify.parameters from their start values");
+  cmd->add_option(
+      "--bound", args->bounds,
+      "PATH=MIN:MAX: keep a fitted number in [MIN, MAX] (repeatable; an end may be empty: 0.1:), on "
+      "top of its key's own range and identify.parameters.*.min / max");
   cmd->add_option("--method", args->method,
                   "lm: Levenberg-Marquardt on the position errors; adam: gradient descent (default: "
                   "identify.method)")

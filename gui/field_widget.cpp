@@ -60,9 +60,13 @@ std::optional<json> choice_widget(const scene::FieldSpec& spec, const char* id, 
 
 std::optional<json> number_or_inf_widget(const scene::FieldSpec& spec, const char* id, const json& current) {
   bool inf = current.is_string() || (current.is_number() && std::isinf(current.get<double>()));
+  // The checkbox is the field's default infinity: "-inf" for a lower bound, "inf" otherwise.
+  const bool negative = spec.default_value.is_string() && spec.default_value.get<std::string>() == "-inf";
+  const char* word = negative ? "-inf" : "inf";
   std::optional<json> changed;
   ImGui::PushID(id);
-  if (ImGui::Checkbox("inf", &inf)) changed = inf ? json("inf") : json(clamp_to_spec(spec, 100.0));
+  if (ImGui::Checkbox(word, &inf))
+    changed = inf ? json(word) : json(clamp_to_spec(spec, negative ? 0.0 : 100.0));
   tooltip(spec);
   if (!inf) {
     ImGui::SameLine();

@@ -81,8 +81,8 @@ void IdentifyPanel::draw_table() {
   const FitStep* last = live_rows || snapshot_.steps.empty() ? nullptr : &snapshot_.steps.back();
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("identify values", 5, flags)) return;
-  for (const char* h : {"number", "truth (scene)", "start", "current", "rel. error"})
+  if (!ImGui::BeginTable("identify values", 6, flags)) return;
+  for (const char* h : {"number", "truth (scene)", "start", "current", "std. error", "rel. error"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (std::size_t j = 0; j < rows.paths.size(); ++j) {
@@ -96,6 +96,15 @@ void IdentifyPanel::draw_table() {
     ImGui::Text("%.6g", rows.start[j]);
     ImGui::TableNextColumn();
     if (last) ImGui::Text("%.6g", last->values[j]);
+    ImGui::TableNextColumn();
+    if (last && j < snapshot_.std_error.size()) {
+      const bool bound = j < snapshot_.at_bound.size() && snapshot_.at_bound[j];
+      ImGui::Text("%.2g%s", snapshot_.std_error[j], bound ? " (at bound)" : "");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Standard error from the Gauss-Newton covariance at the fit: the spread of this number over "
+            "repeated noisy measurements, to first order (inf: the data do not determine it)");
+    }
     ImGui::TableNextColumn();
     if (last) {
       const double scale = rows.truth[j] != 0.0 ? std::fabs(rows.truth[j]) : 1.0;

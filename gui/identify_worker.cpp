@@ -65,6 +65,8 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
   shared_.status = result.status;
   shared_.stopped = result.stopped;
   shared_.runs = result.runs;
+  shared_.std_error = result.std_error;
+  shared_.at_bound = result.at_bound;
   shared_.elapsed_seconds = elapsed();
   shared_.phase = result.stopped == "cancelled" ? SweepPhase::cancelled : SweepPhase::finished;
   ++shared_.version;

@@ -25,6 +25,8 @@ struct IdentifySnapshot {
   std::string stopped;         // why a finished fit stopped
   long runs = 0;               // simulations it took
   double elapsed_seconds = 0.0;
+  std::vector<double> std_error;  // of the fitted values, once finished (FitResult::std_error)
+  std::vector<bool> at_bound;
 };
 
 class IdentifyWorker {

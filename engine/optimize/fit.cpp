@@ -1,10 +1,12 @@
 #include "engine/optimize/fit.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include <Eigen/Dense>
 
 #include "engine/optimize/adam.hpp"
+#include "engine/scene/describe.hpp"
 
 namespace sg {
 namespace {
@@ -21,10 +23,66 @@ bool cancelled(const FitSettings& settings, FitResult& result) {
   return true;
 }
 
-// x + scale * dz, keeping parameters that started positive positive.
-double moved(double x, double start, double scale, double dz) {
-  const double x_new = x + scale * dz;
-  return (start > 0.0 && x_new < 0.5 * x) ? 0.5 * x : x_new;
+scene::KeyRange range_of(const FitSettings& settings, std::size_t j) {
+  return settings.bounds.empty() ? scene::KeyRange{} : settings.bounds[j];
+}
+
+// x + scale * dz, keeping parameters that started positive positive and every parameter in its range: on a
+// closed end at most, half the way to an open one at most.
+double moved(double x, double start, double scale, double dz, const scene::KeyRange& range) {
+  double x_new = x + scale * dz;
+  if (start > 0.0 && x_new < 0.5 * x) x_new = 0.5 * x;
+  if (x_new < range.min || (range.min_open && x_new <= range.min))
+    x_new = range.min_open ? range.min + 0.5 * (x - range.min) : range.min;
+  if (x_new > range.max || (range.max_open && x_new >= range.max))
+    x_new = range.max_open ? range.max - 0.5 * (range.max - x) : range.max;
+  return x_new;
+}
+
+// On a closed end with the descent direction (-g) pointing out of the range.
+bool held_on_bound(double x, double g, const scene::KeyRange& range) {
+  return (!range.min_open && x <= range.min && g > 0.0) || (!range.max_open && x >= range.max && g < 0.0);
+}
+
+// The standard errors at x from the residuals and their Jacobian there (FitResult): s^2 (J^T J)^-1, taken
+// through the eigenvectors of J^T J scaled to a unit diagonal so that a direction the data do not see gives
+// infinite errors to the parameters along it instead of a huge number from rounding.
+void fill_uncertainty(const ResidualJacobian& rj, const std::vector<double>& x, const FitSettings& settings,
+                      FitResult& result) {
+  const Eigen::Index m = static_cast<Eigen::Index>(rj.r.size()), p = static_cast<Eigen::Index>(x.size());
+  const double inf = std::numeric_limits<double>::infinity();
+  result.std_error.assign(x.size(), inf);
+  result.at_bound.assign(x.size(), false);
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    const scene::KeyRange r = range_of(settings, j);
+    result.at_bound[j] = (!r.min_open && x[j] == r.min) || (!r.max_open && x[j] == r.max);
+  }
+  if (m <= p || p == 0) return;
+  const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> J(
+      rj.J.data(), m, p);
+  const Eigen::Map<const Eigen::VectorXd> r(rj.r.data(), m);
+  const double s2 = r.squaredNorm() / static_cast<double>(m - p);
+  result.residual_sigma = std::sqrt(s2);
+  const Eigen::MatrixXd A = J.transpose() * J;
+  Eigen::VectorXd d(p);
+  for (Eigen::Index j = 0; j < p; ++j) d(j) = A(j, j) > 0.0 ? 1.0 / std::sqrt(A(j, j)) : 0.0;
+  const Eigen::MatrixXd C = d.asDiagonal() * A * d.asDiagonal();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(C);
+  if (eig.info() != Eigen::Success) return;
+  const double largest = eig.eigenvalues().maxCoeff();
+  for (Eigen::Index j = 0; j < p; ++j) {
+    if (d(j) == 0.0) continue;  // the data do not depend on it at all
+    double var = 0.0;
+    bool seen = true;
+    for (Eigen::Index k = 0; k < p; ++k) {
+      const double lambda = eig.eigenvalues()(k), v = eig.eigenvectors()(j, k);
+      if (lambda > 1e-12 * largest)
+        var += v * v / lambda;
+      else if (std::fabs(v) > 1e-6)
+        seen = false;
+    }
+    if (seen) result.std_error[static_cast<std::size_t>(j)] = std::sqrt(s2 * var) * d(j);
+  }
 }
 
 template <class Objective>
@@ -57,10 +115,15 @@ FitResult fit_adam(Objective& gradient, const std::vector<double>& start, const 
     for (std::size_t j = 0; j < n; ++j) {
       adam[j].lr = lr;
       const double dz = adam[j].step(z[j], g.grad[j] * scale[j]) - z[j];
-      x[j] = moved(x[j], start[j], scale[j], dz);
+      x[j] = moved(x[j], start[j], scale[j], dz, range_of(settings, j));
       z[j] = (x[j] - start[j]) / scale[j];
     }
     lr *= decay;
+  }
+  if (settings.uncertainty) {
+    const ResidualJacobian rj = gradient.residuals(x);
+    result.runs += rj.runs;
+    if (rj.status == "ok") fill_uncertainty(rj, x, settings, result);
   }
   return result;
 }
@@ -76,6 +139,22 @@ FitStep lm_step_record(int it, const std::vector<double>& x, const ResidualJacob
   s.loss /= samples;
   for (double& g : s.grad) g /= samples;
   return s;
+}
+
+// Marquardt's step: (A + lambda diag(A)) dz = -g, with the held parameters' dz 0.
+Eigen::VectorXd damped_step(const Eigen::MatrixXd& A, const Eigen::VectorXd& g, const std::vector<bool>& held,
+                            double lambda) {
+  Eigen::MatrixXd damped = A;
+  Eigen::VectorXd rhs = -g;
+  for (Eigen::Index j = 0; j < A.rows(); ++j) {
+    damped(j, j) += lambda * (A(j, j) > 0.0 ? A(j, j) : 1.0);
+    if (!held[static_cast<std::size_t>(j)]) continue;
+    damped.row(j).setZero();
+    damped.col(j).setZero();
+    damped(j, j) = 1.0;
+    rhs(j) = 0.0;
+  }
+  return damped.ldlt().solve(rhs);
 }
 
 template <class Objective>
@@ -113,14 +192,15 @@ FitResult fit_lm(Objective& gradient, const std::vector<double>& start, const Fi
     }
     const Eigen::MatrixXd A = J.transpose() * J;
     const Eigen::VectorXd g = J.transpose() * r;
+    std::vector<bool> held(n);
+    for (std::size_t j = 0; j < n; ++j)
+      held[j] = held_on_bound(x[j], g(static_cast<Eigen::Index>(j)), range_of(settings, j));
     bool accepted = false;
     for (int attempt = 0; attempt < 12 && !accepted; ++attempt) {
-      Eigen::MatrixXd damped = A;
-      for (Eigen::Index j = 0; j < p; ++j) damped(j, j) += lambda * (A(j, j) > 0.0 ? A(j, j) : 1.0);
-      const Eigen::VectorXd dz = damped.ldlt().solve(-g);
+      const Eigen::VectorXd dz = damped_step(A, g, held, lambda);
       std::vector<double> trial = x;
       for (std::size_t j = 0; j < n; ++j)
-        trial[j] = moved(x[j], start[j], scale[j], dz(static_cast<Eigen::Index>(j)));
+        trial[j] = moved(x[j], start[j], scale[j], dz(static_cast<Eigen::Index>(j)), range_of(settings, j));
       const double cost = gradient.objective(trial);
       ++result.runs;
       if (std::isfinite(cost) && cost < current.loss) {
@@ -150,12 +230,24 @@ FitResult fit_lm(Objective& gradient, const std::vector<double>& start, const Fi
       break;
     }
   }
+  fill_uncertainty(rj, x, settings, result);
   return result;
 }
 
 template <class Objective>
 FitResult fit_with(Objective& gradient, const std::vector<double>& start, const FitSettings& settings,
                    const std::function<void(const FitStep&)>& on_step) {
+  if (!settings.bounds.empty() && settings.bounds.size() != start.size())
+    throw std::invalid_argument("fit: " + std::to_string(settings.bounds.size()) + " bounds for " +
+                                std::to_string(start.size()) + " parameters");
+  for (std::size_t j = 0; j < settings.bounds.size(); ++j)
+    if (!settings.bounds[j].contains(start[j])) {
+      FitResult refused;
+      refused.status = "parameter " + std::to_string(j + 1) + ": the start " +
+                       scene::format_number(start[j]) + " is outside its range (" +
+                       settings.bounds[j].text() + ")";
+      return refused;
+    }
   return settings.method == FitMethod::lm ? fit_lm(gradient, start, settings, on_step)
                                           : fit_adam(gradient, start, settings, on_step);
 }

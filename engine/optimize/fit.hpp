@@ -11,14 +11,24 @@
 //   lr_final (the last steps settle instead of circling the minimum).
 // Each parameter moves in units of its start value (x = x0 + |x0| z), so friction 0.5, a time constant 0.005
 // and a mass 0.1 take comparable steps; a parameter that starts positive stays positive (a step may at most
-// halve it).
+// halve it). Bounds (FitSettings::bounds): a step that would leave a closed range stops on its end, one that
+// would reach an open end goes half the way there; in lm a parameter held on an end by the gradient sits
+// out the next step's Gauss-Newton system (the other parameters still move).
+//
+// The result carries the standard error of each fitted value, from the Gauss-Newton covariance at the end:
+// s^2 (J^T J)^-1 with s^2 = |r|^2 / (m - P), the residual variance per measured coordinate (an estimate of
+// the measurement noise when the model is right). It is the local, linearised uncertainty: meaningful where
+// the noise is small against the nonlinearity, and infinite for a parameter the data cannot tell apart from
+// others (J^T J singular along it).
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "engine/gradient/parameter_gradient.hpp"
 #include "engine/optimize/rollouts.hpp"
+#include "engine/scene/key_range.hpp"
 
 namespace sg {
 
@@ -35,7 +45,10 @@ struct FitSettings {
   // adam: the gradient by reverse mode (one checkpointed taped run) instead of forward mode (ceil(P / 4)
   // runs of four lanes); worth it beyond about 12 parameters (docs/benchmarks.md).
   bool reverse = false;
-  int threads = 1;  // per gradient or Jacobian (ParameterGradient::set_threads)
+  int threads = 1;                      // per gradient or Jacobian (ParameterGradient::set_threads)
+  std::vector<scene::KeyRange> bounds;  // one per parameter, or empty: unbounded
+  // adam: one Jacobian more at the end (ceil(P / 4) forward runs) for the standard errors; lm has it anyway.
+  bool uncertainty = true;
 };
 
 struct FitStep {
@@ -49,6 +62,11 @@ struct FitResult {
   std::string status = "ok";  // or why it failed
   std::string stopped;        // why it stopped: "steps", "tolerance", "no further decrease", "cancelled"
   long runs = 0;              // simulations it took
+  // At the last point: each value's standard error (inf where the data do not determine it; empty when not
+  // computed), the residual standard deviation s (m), and which values ended on a bound.
+  std::vector<double> std_error;
+  double residual_sigma = std::numeric_limits<double>::quiet_NaN();
+  std::vector<bool> at_bound;
 };
 
 // on_step (may be empty) sees every step as it is taken, for printing progress.

@@ -91,10 +91,23 @@ Rollouts rollouts_of(const Problem& problem, const IdentifySetup& setup,
   return r;
 }
 
+std::vector<scene::KeyRange> fit_bounds(const Problem& problem, const std::vector<std::string>& paths) {
+  const IdentifySpec& id = problem.identify;
+  std::vector<scene::KeyRange> out;
+  for (const std::string& p : paths) {
+    scene::KeyRange range = scene::key_range(p);
+    for (std::size_t k = 0; k < id.paths.size(); ++k)
+      if (id.paths[k] == p) range = range.narrowed({id.min[k], id.max[k], false, false});
+    out.push_back(range);
+  }
+  return out;
+}
+
 FitSettings identify_settings(const Problem& problem) {
   FitSettings s;
   s.method = problem.identify.adam ? FitMethod::adam : FitMethod::lm;
   s.steps = problem.identify.steps;
+  s.bounds = fit_bounds(problem, problem.identify.paths);
   return s;
 }
 

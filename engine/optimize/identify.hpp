@@ -36,7 +36,11 @@ bool synthetic_measurements(const Problem& problem, double noise, unsigned long 
 // synthetic measurements (also for a scene that lists none: `fit --wrt` fits them too).
 IdentifySetup identify_setup(const Problem& problem);
 
-// identify.method and identify.steps as fit settings.
+// The range a fit keeps each of `paths` in: the key's own range (friction >= 0, solimp within (0, 1), ...),
+// narrowed by identify.parameters.*.min / max for a path the identify section lists.
+std::vector<scene::KeyRange> fit_bounds(const Problem& problem, const std::vector<std::string>& paths);
+
+// identify.method, identify.steps and the bounds of identify.parameters as fit settings.
 FitSettings identify_settings(const Problem& problem);
 
 // The fit of setup.paths to setup.data from setup.start; on_step sees every step as it is taken.

@@ -90,7 +90,8 @@ struct DescentSettings {
 struct IdentifySpec {
   std::vector<std::string> paths;
   std::vector<double> start;
-  double noise = 0.0;  // synthetic measurements: Gaussian noise (m) on every coordinate
+  std::vector<double> min, max;  // identify.parameters.*.min / max (+-inf when open)
+  double noise = 0.0;            // synthetic measurements: Gaussian noise (m) on every coordinate
   unsigned long seed = 1;
   bool adam = false;  // identify.method: Levenberg-Marquardt (false) or Adam
   int steps = 200;

@@ -5,6 +5,8 @@
 #include "engine/problem/problem.hpp"
 
 #include "engine/collision/geom_type.hpp"
+#include "engine/scene/describe.hpp"
+#include "engine/scene/key_range.hpp"
 
 namespace sg {
 namespace {
@@ -192,6 +194,21 @@ std::string identify_path(const json& entry, const std::string& key, ProblemData
   return path;
 }
 
+// A fitted number's bounds must leave room, and its start must lie within them and within its key's range.
+void check_fit_range(const std::string& key, const std::string& path, const IdentifySpec& spec) {
+  const double lo = spec.min.back(), hi = spec.max.back(), start = spec.start.back();
+  if (!(lo < hi))
+    throw std::invalid_argument(key + ".min: " + scene::format_number(lo) + " is not below max " +
+                                scene::format_number(hi));
+  const scene::KeyRange own = scene::key_range(path);
+  if (!own.contains(start))
+    throw std::invalid_argument(key + ".start: " + scene::format_number(start) + " is outside the range of " +
+                                path + " (" + own.text() + ")");
+  if (start < lo || start > hi)
+    throw std::invalid_argument(key + ".start: " + scene::format_number(start) + " is outside [" +
+                                scene::format_number(lo) + ", " + scene::format_number(hi) + "]");
+}
+
 // The fitted paths must be differentiable numbers of this model, each named once; a rollout sets one that
 // is not fitted.
 IdentifySpec read_identify(const json& id, ProblemData<double>& data) {
@@ -204,6 +221,9 @@ IdentifySpec read_identify(const json& id, ProblemData<double>& data) {
       if (earlier == path) throw std::invalid_argument(key + ": \"" + path + "\" is listed twice");
     out.paths.push_back(path);
     out.start.push_back(params[i].at("start").get<double>());
+    out.min.push_back(read_number_or_inf(params[i].at("min")));
+    out.max.push_back(read_number_or_inf(params[i].at("max")));
+    check_fit_range("identify.parameters." + std::to_string(i), path, out);
   }
   out.noise = id.at("noise").get<double>();
   out.seed = id.at("seed").get<unsigned long>();

@@ -62,13 +62,16 @@ void check_choice(const FieldSpec& spec, json& value, const std::string& path, s
 
 void check_number_or_inf(const FieldSpec& spec, json& value, const std::string& path,
                          std::vector<Issue>& errors) {
-  if (value.is_string() && value.get_ref<const std::string&>() == "inf") {
-    if (!within_bounds(spec, HUGE_VAL)) add(errors, path, expected_got(spec, "\"inf\""));
-    return;
+  if (value.is_string()) {
+    const std::string& word = value.get_ref<const std::string&>();
+    if (word == "inf" || word == "-inf") {
+      if (!within_bounds(spec, word == "inf" ? HUGE_VAL : -HUGE_VAL))
+        add(errors, path, expected_got(spec, "\"" + word + "\""));
+      return;
+    }
   }
-  if (value.is_number() && std::isinf(value.get<double>()) && value.get<double>() > 0 &&
-      within_bounds(spec, HUGE_VAL)) {
-    value = "inf";  // one spelling of infinity in resolved configs
+  if (value.is_number() && std::isinf(value.get<double>()) && within_bounds(spec, value.get<double>())) {
+    value = value.get<double>() > 0 ? "inf" : "-inf";  // one spelling of each infinity in resolved configs
     return;
   }
   check_number(spec, value, path, errors);

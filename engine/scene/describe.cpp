@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "engine/scene/check_field.hpp"
 #include "engine/scene/text_limits.hpp"
 
 namespace sg::scene {
@@ -107,7 +108,8 @@ std::string describe_expectation(const FieldSpec& spec) {
     case FieldKind::text:
       return "a string";
     case FieldKind::number_or_inf:
-      return with_bounds("a number", spec) + " or \"inf\"";
+      return with_bounds("a number", spec) +
+             (within_bounds(spec, -HUGE_VAL) ? ", \"inf\" or \"-inf\"" : " or \"inf\"");
     case FieldKind::vector: {
       std::string out = "an array of " + std::to_string(spec.length) + " numbers";
       const std::string bounds = describe_bounds(spec.min, spec.max, spec.min_exclusive, spec.max_exclusive);

@@ -1,9 +1,11 @@
 // Cross-component rules of MuJoCo's solref and solimp vectors, wherever they appear: the particle
 // model's contact.mujoco, every geom of the rigid model (model.plane, model.bodies.N) and CFD's solimp.
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "engine/scene/describe.hpp"
+#include "engine/scene/key_range.hpp"
 #include "engine/scene/rule_context.hpp"
 
 namespace sg::scene {
@@ -57,6 +59,17 @@ void solimp_components(const RuleContext& ctx, const std::string& path, const Co
 }
 
 }  // namespace
+
+std::optional<KeyRange> solimp_component_range(const std::string& path) {
+  const std::size_t dot = path.rfind('.');
+  const std::string suffix = ".solimp";
+  if (dot == std::string::npos || dot < suffix.size() || path.size() != dot + 2 || path[dot + 1] < '0' ||
+      path[dot + 1] > '4' || path.compare(dot - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  const bool cfd = path.compare(0, dot, "contact.cfd.solimp") == 0;
+  const Component& c = (cfd ? kCfdSolimp : kMujocoSolimp)[path[dot + 1] - '0'];
+  return KeyRange{c.min, c.max, c.min_exclusive, c.max_exclusive};
+}
 
 void check_mujoco_parameters(const RuleContext& ctx, std::vector<Issue>& errors) {
   std::vector<std::string> owners = {"contact.mujoco", "model.plane"};

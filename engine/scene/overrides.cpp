@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "engine/scene/check_field.hpp"
 #include "engine/scene/describe.hpp"
 #include "engine/scene/path.hpp"
 #include "engine/scene/schema_tree.hpp"
@@ -89,7 +90,11 @@ std::optional<json> parse_value(const std::string& text, const Target& target, c
     if (spec && spec->kind == FieldKind::number_or_inf) return json("inf");
     return reject("inf");
   }
-  if (word == "-inf" || word == "-infinity") return reject("-inf");
+  if (word == "-inf" || word == "-infinity") {
+    if (spec && spec->kind == FieldKind::number_or_inf && within_bounds(*spec, -HUGE_VAL))
+      return json("-inf");
+    return reject("-inf");
+  }
   // A bare number beyond a double's range: reported as a number, not as text.
   char* end = nullptr;
   const double overflow = std::strtod(text.c_str(), &end);

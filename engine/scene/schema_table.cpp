@@ -216,6 +216,10 @@ std::vector<FieldSpec> build_table() {
                "Dotted path of a differentiable number of the scene (softgrad gradient --wrt all lists "
                "them)."),
           number("identify.parameters.*.start", 1, any(), fixed, "Where the fit starts for this number."),
+          number_or_inf("identify.parameters.*.min", "-inf", any(), fixed,
+                        "Lowest value the fit may give this number (it also keeps the number's own range)."),
+          number_or_inf("identify.parameters.*.max", "inf", any(), fixed,
+                        "Highest value the fit may give this number (it also keeps the number's own range)."),
           number("identify.noise", 0, closed(0, 1), fixed,
                  "Synthetic measurements: Gaussian noise (m) added to every measured coordinate."),
           integer("identify.seed", 1, at_least(0), "Random seed of the measurement noise."),

@@ -149,6 +149,32 @@ TEST_CASE("fit recovers the cube's parameters from the positions simulate writes
   CHECK(j["path"].back()["loss"].get<double>() < 1e-12);
 }
 
+TEST_CASE("fit --bound keeps a number in range, the result has standard errors, bad bounds are refused") {
+  const std::string out = temp("bound.json");
+  const std::string fit = "fit " + scene("identify_cube_toss.json") + " --set identify.noise=0.001";
+  const auto r = run_softgrad(fit + " --bound model.bodies.0.friction.0=:0.55 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("std. error") != std::string::npos);
+  CHECK(r.output.find("(at its bound)") != std::string::npos);
+  CHECK(r.output.find("residual standard deviation") != std::string::npos);
+  const auto j = read_json(out);
+  CHECK(j["fitted"][0].get<double>() == 0.55);
+  CHECK(j["at_bound"][0].get<bool>());
+  REQUIRE(j["std_error"].size() == 4);
+  for (const auto& e : j["std_error"]) CHECK(e.get<double>() > 0.0);
+  CHECK(j["residual_sigma"].get<double>() == doctest::Approx(0.001).epsilon(0.2));
+  for (const std::string& bad :
+       {std::string("model.bodies.0.friction.0=1:0.5"), std::string("friction=0:1"),
+        std::string("model.bodies.0.friction.0=a:1"), std::string("model.bodies.0.friction.0"),
+        std::string("model.bodies.0.friction.0=0.5:0.9")}) {
+    CAPTURE(bad);
+    const auto refused = run_softgrad(fit + " --bound " + bad);
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.output.find(bad.substr(0, bad.find('='))) != std::string::npos);
+  }
+}
+
 TEST_CASE("fit without --data and --wrt runs the scene's identify section and draws it") {
   const std::string out = temp("identify.json"), svg = temp("identify.svg");
   const auto r = run_softgrad("fit " + scene("identify_cube_toss.json") + " --out " + out + " --svg " + svg);
