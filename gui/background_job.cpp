@@ -67,7 +67,8 @@ double BackgroundJob::cpu_seconds() const {
 }
 
 void BackgroundJob::loop() {
-  // Jobs compute (and start the engine's helper threads, which inherit this) below the UI's priority.
+  // Jobs compute below the UI's priority, and so do the workers of the engine's parallel loops they start
+  // (sweeps, maps, descents and gradient helpers run no higher than their caller).
   lower_this_thread_priority();
   std::unique_lock lock(mutex_);
   while (true) {

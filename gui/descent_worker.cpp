@@ -35,7 +35,6 @@ void DescentWorker::run(const std::shared_ptr<const Problem>& problem, const std
   }
   DescentControl control;
   control.threads = threads_;
-  control.background = true;  // the UI thread keeps priority over every core
   control.cancel = &cancel;
   control.on_path = [this](long i, const DescentPath& path) {
     std::lock_guard lock(mutex_);

@@ -55,7 +55,6 @@ void MapWorker::run(const std::shared_ptr<const Problem>& problem, const GridAxi
   }
   Grid2dControl control;
   control.threads = threads_;
-  control.background = true;  // the UI thread keeps priority over every core
   control.cancel = &cancel;
   control.on_point = [this, nx = x.points](long ix, long iy, const GridPoint& p) {
     std::lock_guard lock(mutex_);

@@ -103,7 +103,6 @@ void SweepWorker::run(std::shared_ptr<const Problem> problem, long generation,
   }
   SweepControl control;
   control.threads = threads_;
-  control.background = true;  // the UI thread keeps priority over every core
   control.cancel = &cancel;
   control.on_point = [this](long i, const PointResult& point) {
     std::lock_guard lock(mutex_);

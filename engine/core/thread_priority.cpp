@@ -22,15 +22,19 @@ int this_thread_niceness() {
   return errno == 0 ? nice : 0;
 }
 
-void lower_this_thread_priority() {
-  if (this_thread_niceness() >= kBackgroundNiceness) return;
-  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kBackgroundNiceness);
+void follow_priority(int niceness) {
+  if (this_thread_niceness() >= niceness) return;
+  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), niceness);
 }
 #else
 int this_thread_niceness() {
   return 0;
 }
-void lower_this_thread_priority() {}
+void follow_priority(int) {}
 #endif
+
+void lower_this_thread_priority() {
+  follow_priority(kBackgroundNiceness);
+}
 
 }  // namespace sg

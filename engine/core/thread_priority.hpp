@@ -9,7 +9,12 @@ namespace sg {
 // cannot raise it again). Idempotent; does nothing where unsupported or refused.
 void lower_this_thread_priority();
 
-// The calling thread's nice value (Linux; 0 elsewhere), for tests and diagnostics.
+// The calling thread's nice value (Linux; 0 elsewhere).
 int this_thread_niceness();
+
+// Lowers the calling thread to at least `niceness` (never raises it). The engine's parallel loops call it on
+// their workers with their caller's niceness: pooled worker threads do not inherit the priority of the thread
+// that hands them work, and a loop started from a lowered thread (a GUI job) must not compete with the UI.
+void follow_priority(int niceness);
 
 }  // namespace sg

@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include "engine/core/thread_priority.hpp"
+
 namespace sg {
 namespace {
 
@@ -83,7 +85,15 @@ class HelperPool {
 
 void run_beside_helpers(int helpers, const std::function<void(int)>& task, const std::function<void()>& own) {
   static HelperPool pool;
-  pool.run(helpers, task, own);
+  // Helpers run no higher than their caller (a GUI job lowers itself): they may have been started by another.
+  const int caller_niceness = this_thread_niceness();
+  pool.run(
+      helpers,
+      [&](int id) {
+        follow_priority(caller_niceness);
+        task(id);
+      },
+      own);
 }
 
 void for_each_index(std::size_t count, int threads, const std::function<void(std::size_t, int)>& job) {

@@ -22,7 +22,6 @@ struct DescentControl {
   int threads = 0;                                        // 0: all cores
   const std::atomic<bool>* cancel = nullptr;              // set to stop; paths end where they are
   std::function<void(long, const DescentPath&)> on_path;  // called from workers as paths finish
-  bool background = false;                                // workers at a lower scheduling priority
 };
 
 struct DescentResult {

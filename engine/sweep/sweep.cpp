@@ -25,8 +25,8 @@ int sign_of(double x) {
 
 // One worker: points in `order`, each taken from the shared counter, until none is left.
 void evaluate_points(const Problem& problem, const SweepControl& control, const std::vector<long>& order,
-                     std::atomic<long>& next, SweepResult& result) {
-  if (control.background) lower_this_thread_priority();
+                     std::atomic<long>& next, SweepResult& result, int caller_niceness) {
+  follow_priority(caller_niceness);
   PointEvaluator eval(problem);
   const long n = static_cast<long>(order.size());
   for (long j = next.fetch_add(1); j < n; j = next.fetch_add(1)) {
@@ -90,9 +90,11 @@ SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
   // evaluator ran it (tests/cli/test_determinism.cpp).
   const std::vector<long> order = coarse_to_fine(n);
   std::atomic<long> next{0};
+  const int caller_niceness = this_thread_niceness();  // workers run no higher than their caller
   tbb::task_arena arena(threads);
   arena.execute([&] {
-    tbb::parallel_for(0, threads, [&](int) { evaluate_points(problem, control, order, next, result); });
+    tbb::parallel_for(0, threads,
+                      [&](int) { evaluate_points(problem, control, order, next, result, caller_niceness); });
   });
   summarize_sweep(result);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

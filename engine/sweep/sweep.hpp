@@ -17,10 +17,9 @@ struct SweepControl {
   const std::atomic<bool>* cancel = nullptr;  // set to stop early; unfinished points get "cancelled"
   std::atomic<long>* completed = nullptr;     // incremented per finished point
   std::function<void(long, const PointResult&)> on_point;  // called from workers as points finish
-  // Workers lower their scheduling priority (engine/core/thread_priority.hpp): for hosts whose own thread
-  // must stay responsive while every core computes (the GUI).
-  bool background = false;
 };
+// Workers run no higher than the thread that calls run_sweep (engine/core/thread_priority.hpp): a GUI job
+// thread lowers itself, and so its sweep's workers leave the UI thread a core.
 
 struct SweepStats {
   long points = 0;

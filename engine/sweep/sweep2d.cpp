@@ -70,10 +70,11 @@ Grid2dResult run_sweep2d(const Problem& problem, const GridAxis& x, const GridAx
   result.points.resize(static_cast<std::size_t>(n));
   const double eps = problem.gradient.fd_eps;
   const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
+  const int caller_niceness = this_thread_niceness();  // workers run no higher than their caller
   tbb::task_arena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<long>(0, n, 4), [&](const tbb::blocked_range<long>& range) {
-      if (control.background) lower_this_thread_priority();
+      follow_priority(caller_niceness);
       ParameterGradient g(problem, {x.path, y.path}, nullptr);
       for (long i = range.begin(); i < range.end(); ++i) {
         GridPoint& p = result.points[static_cast<std::size_t>(i)];

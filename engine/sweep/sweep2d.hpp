@@ -46,7 +46,6 @@ struct Grid2dControl {
   const std::atomic<bool>* cancel = nullptr;  // unfinished points get "cancelled"
   std::atomic<long>* completed = nullptr;
   std::function<void(long, long, const GridPoint&)> on_point;  // (ix, iy, result), from workers
-  bool background = false;  // workers at a lower scheduling priority (as SweepControl's)
 };
 
 // Throws std::invalid_argument ("--x: ...") for a path that is not a differentiable number of the scene, the
