@@ -45,6 +45,8 @@ void register_screenshot(CLI::App& app, int& exit_code) {
                   "Show the selected trajectory at this time in seconds (default: the end)");
   cmd->add_flag("--descend", args->request.descend,
                 "Also run gradient descent (optimize.*) and draw its paths on the loss plot");
+  cmd->add_flag("--identify", args->request.identify,
+                "Also run the scene's identification (identify.*) and show the Identify tab with its result");
   cmd->add_option("--out", args->request.out, "PNG file to write")->check(output_path())->required();
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

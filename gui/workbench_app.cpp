@@ -380,10 +380,11 @@ void WorkbenchApp::draw_plots(ImVec2 size) {
     draw_map(below_tabs);
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Identify")) {
+  if (ImGui::BeginTabItem("Identify", nullptr, show_identify_ ? ImGuiTabItemFlags_SetSelected : 0)) {
     draw_identify(below_tabs);
     ImGui::EndTabItem();
   }
+  show_identify_ = false;
   ImGui::EndTabBar();
 }
 

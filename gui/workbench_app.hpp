@@ -64,6 +64,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void clear_descent();
   // The Identify tab: fits the scene's identify.parameters on a worker (cancel() stops it).
   void identify();
+  // Brings the Identify tab to the front on the next frame (a screenshot of the fit).
+  void show_identify_tab() { show_identify_ = true; }
   void handle_action(Action action);
   // Writes the plots (all, or events.export_figure) as events.export_kind into the out folder.
   void export_plots(const PlotPanelEvents& events);
@@ -101,12 +103,13 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   SweepWorker& sweep_worker() { return sweeper_; }
 
  private:
+  bool show_identify_ = false;  // select the Identify tab on the next frame
   void on_problem_changed();
   void submit_sweep();        // the sweep (unless only optimize.* changed) and a wanted descent
   void submit_if_released();  // a deferred sweep runs once scrubbing no longer holds it
   void apply(const ControlsRequest& request);
   void draw_controls();
-  void draw_plots(ImVec2 size);  // tabs: the 1-D sweep and the 2-D map
+  void draw_plots(ImVec2 size);  // tabs: the 1-D sweep, the 2-D map and the identification
   void draw_sweep_plots(ImVec2 size);
   void draw_map(ImVec2 size);
   void draw_identify(ImVec2 size);

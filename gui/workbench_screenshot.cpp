@@ -69,8 +69,21 @@ bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* 
   for (int i = 0; i < 2; ++i)
     if (!runner->run_frame(error)) return false;
   if (request.descend) app->descend();
+  if (request.identify) {
+    if (!app->wait_until_idle(std::chrono::seconds(request.timeout_seconds))) {
+      *error = "the sweep did not finish within " + std::to_string(request.timeout_seconds) + " s";
+      return false;
+    }
+    if (!app->document().problem() || app->document().problem()->identify.paths.empty()) {
+      *error = "--identify: the scene lists no identify.parameters";
+      return false;
+    }
+    app->identify();
+    app->show_identify_tab();
+  }
   if (!app->wait_until_idle(std::chrono::seconds(request.timeout_seconds))) {
-    *error = "the sweep did not finish within " + std::to_string(request.timeout_seconds) + " s";
+    *error = std::string(request.identify ? "the fit" : "the sweep") + " did not finish within " +
+             std::to_string(request.timeout_seconds) + " s";
     return false;
   }
   app->player().seek_frame(frame_to_show(*app, request));

@@ -17,6 +17,7 @@ struct ScreenshotRequest {
   int timeout_seconds = 300;  // for the sweep
   double time = -1.0;         // output time shown; negative: the preset's show_time, else the last frame
   bool descend = false;       // also run gradient descent (optimize.*) and show its paths on the loss plot
+  bool identify = false;      // also run the scene's identification and show the Identify tab
 };
 
 bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* error);

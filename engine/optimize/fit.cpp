@@ -120,7 +120,7 @@ FitResult fit_adam(Objective& gradient, const std::vector<double>& start, const 
     }
     lr *= decay;
   }
-  if (settings.uncertainty) {
+  if (settings.uncertainty && result.stopped != "cancelled") {
     const ResidualJacobian rj = gradient.residuals(x);
     result.runs += rj.runs;
     if (rj.status == "ok") fill_uncertainty(rj, x, settings, result);

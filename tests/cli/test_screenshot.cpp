@@ -47,6 +47,24 @@ TEST_CASE("sweep2d --png and sweep --png draw their figures headless with the GU
   }
 }
 
+TEST_CASE("screenshot --identify runs the scene's fit and shows the Identify tab, or says there is none") {
+  const std::string out = SOFTGRAD_BINARY_DIR "/cli_identify.png";
+  std::remove(out.c_str());
+  const auto r = run_softgrad(
+      "screenshot --preset identify_cube --identify --set sweep.points=20 --size 800x500 "
+      "--out " +
+      out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  std::ifstream png(out, std::ios::binary);
+  png.seekg(0, std::ios::end);
+  CHECK(png.tellg() > 10000);
+  const auto none = run_softgrad(
+      "screenshot " SOFTGRAD_SOURCE_DIR "/scenes/toy_point_mass.json --identify --out " + out + ".never.png");
+  CHECK(none.exit_code != 0);
+  CHECK(none.output.find("identify.parameters") != std::string::npos);
+}
+
 TEST_CASE("screenshot reports a bad scene and an unknown preset as bad input") {
   const auto bad = run_softgrad("screenshot /nonexistent.json --out " SOFTGRAD_BINARY_DIR "/never.png");
   CHECK(bad.exit_code == 2);

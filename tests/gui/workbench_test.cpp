@@ -650,6 +650,9 @@ TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they co
   CHECK(figure.plots[0].series[0].y.size() == fit.steps.size());
   CHECK(figure.plots[0].series[0].y.back() < 1e-6 * figure.plots[0].series[0].y.front());
   CHECK(figure.plots[1].series.size() == 4);
+  // The standard errors reach the table (noise-free data: tiny, but finite).
+  REQUIRE(fit.std_error.size() == 4);
+  for (double e : fit.std_error) CHECK((std::isfinite(e) && e < 1e-6));
 
   // Cancel: a long Adam fit stops after its current step.
   REQUIRE(app->set_path("identify.method", "adam"));
