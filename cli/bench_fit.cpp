@@ -43,6 +43,7 @@ AdamRun adam(ParameterGradient& g, const std::vector<double>& start, bool revers
   s.lr_final = 0.01;
   s.reverse = reverse;
   s.threads = threads;
+  s.uncertainty = false;  // the bench times the descent's gradients alone
   AdamRun out;
   FitResult r;
   out.seconds = best_seconds(1, [&] { r = fit_parameters(g, start, s, {}); });
