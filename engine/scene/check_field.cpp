@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/scene/describe.hpp"
+#include "engine/scene/key_range.hpp"
 #include "engine/scene/suggest.hpp"
 #include "engine/scene/text_limits.hpp"
 
@@ -89,9 +90,7 @@ void check_vector(const FieldSpec& spec, json& value, const std::string& path, s
 }  // namespace
 
 bool within_bounds(const FieldSpec& spec, double x) {
-  const bool above_min = spec.min_exclusive ? x > spec.min : x >= spec.min;
-  const bool below_max = spec.max_exclusive ? x < spec.max : x <= spec.max;
-  return above_min && below_max;
+  return spec_range(spec).contains(x);
 }
 
 void check_field(const FieldSpec& spec, json& value, const std::string& path, std::vector<Issue>& errors) {

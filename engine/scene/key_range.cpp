@@ -27,12 +27,16 @@ std::string KeyRange::text() const {
   return bounds.empty() ? "any number" : bounds;
 }
 
+KeyRange spec_range(const FieldSpec& spec) {
+  return {spec.min, spec.max, spec.min_exclusive, spec.max_exclusive};
+}
+
 KeyRange key_range(const std::string& path) {
   const FieldSpec* spec = find_field(path);
   if (!spec || (spec->kind != FieldKind::number && spec->kind != FieldKind::vector &&
                 spec->kind != FieldKind::number_or_inf))
     return {};
-  const KeyRange own{spec->min, spec->max, spec->min_exclusive, spec->max_exclusive};
+  const KeyRange own = spec_range(*spec);
   const std::optional<KeyRange> component = solimp_component_range(path);
   return component ? own.narrowed(*component) : own;
 }

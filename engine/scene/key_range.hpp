@@ -7,6 +7,8 @@
 
 namespace sg::scene {
 
+struct FieldSpec;
+
 struct KeyRange {
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();
@@ -18,6 +20,9 @@ struct KeyRange {
   // "> 0", "in [0, 1]", "any number" when unbounded.
   std::string text() const;
 };
+
+// A schema row's bounds (for a vector, every component's).
+KeyRange spec_range(const FieldSpec& spec);
 
 // The range of the number at a concrete dotted path ("model.bodies.0.friction.0"): the schema's, narrowed
 // for solimp's components by their own (mujoco_parameter_rules.cpp); unbounded for a path outside the schema.

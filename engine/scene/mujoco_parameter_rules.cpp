@@ -15,21 +15,20 @@ using nlohmann::json;
 
 struct Component {
   const char* name;
-  double min, max;
-  bool min_exclusive, max_exclusive;
+  KeyRange range;
 };
 constexpr double kInf = HUGE_VAL;
 
 // dmin and dmax may be 0 or 1: MuJoCo clamps them into [1e-4, 0.9999] itself, and DiffMJX's bouncing
 // setup uses dmin = 0.
 constexpr Component kMujocoSolimp[5] = {
-    {"dmin", 0, 1, false, false}, {"dmax", 0, 1, false, false},     {"width", 0, kInf, false, false},
-    {"mid", 0, 1, true, true},    {"power", 1, kInf, false, false},
+    {"dmin", {0, 1, false, false}}, {"dmax", {0, 1, false, false}},     {"width", {0, kInf, false, false}},
+    {"mid", {0, 1, true, true}},    {"power", {1, kInf, false, false}},
 };
 // CFD's spline over distance: a zero width would divide by zero; mid = 1 (a pure power) is its default.
 constexpr Component kCfdSolimp[5] = {
-    {"d_far", 0, 1, false, false}, {"d_near", 0, 1, false, false},   {"width", 0, kInf, true, false},
-    {"mid", 0, 1, true, false},    {"power", 1, kInf, false, false},
+    {"d_far", {0, 1, false, false}}, {"d_near", {0, 1, false, false}},   {"width", {0, kInf, true, false}},
+    {"mid", {0, 1, true, false}},    {"power", {1, kInf, false, false}},
 };
 
 void solref_signs(const RuleContext& ctx, const std::string& path, std::vector<Issue>& errors) {
@@ -49,12 +48,9 @@ void solimp_components(const RuleContext& ctx, const std::string& path, const Co
   for (std::size_t i = 0; i < 5; ++i) {
     const Component& c = components[i];
     const double x = (*solimp)[i].get<double>();
-    const bool ok = (c.min_exclusive ? x > c.min : x >= c.min) && (c.max_exclusive ? x < c.max : x <= c.max);
-    if (!ok)
-      errors.push_back({path + "." + std::to_string(i),
-                        std::string(c.name) + ": expected a number " +
-                            describe_bounds(c.min, c.max, c.min_exclusive, c.max_exclusive) + ", got " +
-                            format_number(x)});
+    if (!c.range.contains(x))
+      errors.push_back({path + "." + std::to_string(i), std::string(c.name) + ": expected a number " +
+                                                            c.range.text() + ", got " + format_number(x)});
   }
 }
 
@@ -67,8 +63,7 @@ std::optional<KeyRange> solimp_component_range(const std::string& path) {
       path[dot + 1] > '4' || path.compare(dot - suffix.size(), suffix.size(), suffix) != 0)
     return std::nullopt;
   const bool cfd = path.compare(0, dot, "contact.cfd.solimp") == 0;
-  const Component& c = (cfd ? kCfdSolimp : kMujocoSolimp)[path[dot + 1] - '0'];
-  return KeyRange{c.min, c.max, c.min_exclusive, c.max_exclusive};
+  return (cfd ? kCfdSolimp : kMujocoSolimp)[path[dot + 1] - '0'].range;
 }
 
 void check_mujoco_parameters(const RuleContext& ctx, std::vector<Issue>& errors) {
