@@ -6,7 +6,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "engine/core/thread_priority.hpp"
+#include "engine/core/caller_priority_arena.hpp"
 #include "engine/gradient/point_eval.hpp"
 #include "engine/optimize/adam.hpp"
 
@@ -53,11 +53,9 @@ DescentResult run_descent(const Problem& problem, const DescentControl& control)
   DescentResult result;
   result.paths.resize(starts.size());
   const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
-  const int caller_niceness = this_thread_niceness();  // workers run no higher than their caller
-  tbb::task_arena arena(threads);
+  CallerPriorityArena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, starts.size(), [&](std::size_t i) {
-      follow_priority(caller_niceness);
       result.paths[i] = descend_from(problem, starts[i], problem.descent, control.cancel);
       if (control.on_path) control.on_path(static_cast<long>(i), result.paths[i]);
     });

@@ -1,5 +1,5 @@
 #include "engine/sweep/sweep.hpp"
-#include "engine/core/thread_priority.hpp"
+#include "engine/core/caller_priority_arena.hpp"
 #include "engine/gradient/reference.hpp"
 #include "engine/problem/json_number.hpp"
 #include "engine/sweep/point_order.hpp"
@@ -25,8 +25,7 @@ int sign_of(double x) {
 
 // One worker: points in `order`, each taken from the shared counter, until none is left.
 void evaluate_points(const Problem& problem, const SweepControl& control, const std::vector<long>& order,
-                     std::atomic<long>& next, SweepResult& result, int caller_niceness) {
-  follow_priority(caller_niceness);
+                     std::atomic<long>& next, SweepResult& result) {
   PointEvaluator eval(problem);
   const long n = static_cast<long>(order.size());
   for (long j = next.fetch_add(1); j < n; j = next.fetch_add(1)) {
@@ -90,11 +89,9 @@ SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
   // evaluator ran it (tests/cli/test_determinism.cpp).
   const std::vector<long> order = coarse_to_fine(n);
   std::atomic<long> next{0};
-  const int caller_niceness = this_thread_niceness();  // workers run no higher than their caller
-  tbb::task_arena arena(threads);
+  CallerPriorityArena arena(threads);
   arena.execute([&] {
-    tbb::parallel_for(0, threads,
-                      [&](int) { evaluate_points(problem, control, order, next, result, caller_niceness); });
+    tbb::parallel_for(0, threads, [&](int) { evaluate_points(problem, control, order, next, result); });
   });
   summarize_sweep(result);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,5 +1,5 @@
 #include "engine/sweep/sweep2d.hpp"
-#include "engine/core/thread_priority.hpp"
+#include "engine/core/caller_priority_arena.hpp"
 #include "engine/problem/json_number.hpp"
 
 #include <tbb/blocked_range.h>
@@ -70,11 +70,9 @@ Grid2dResult run_sweep2d(const Problem& problem, const GridAxis& x, const GridAx
   result.points.resize(static_cast<std::size_t>(n));
   const double eps = problem.gradient.fd_eps;
   const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
-  const int caller_niceness = this_thread_niceness();  // workers run no higher than their caller
-  tbb::task_arena arena(threads);
+  CallerPriorityArena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<long>(0, n, 4), [&](const tbb::blocked_range<long>& range) {
-      follow_priority(caller_niceness);
       ParameterGradient g(problem, {x.path, y.path}, nullptr);
       for (long i = range.begin(); i < range.end(); ++i) {
         GridPoint& p = result.points[static_cast<std::size_t>(i)];
