@@ -11,11 +11,13 @@
 
 #include "cli/commands.hpp"
 #include "cli/fit_bound_args.hpp"
+#include "cli/fit_profile_output.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/optimize/identify.hpp"
 #include "engine/problem/json_number.hpp"
 #include "plots/svg.hpp"
 #include "plots/sweep_figures/identification_figure.hpp"
+#include "plots/sweep_figures/profile_figure.hpp"
 
 namespace sg::cli {
 namespace {
@@ -32,6 +34,9 @@ struct FitArgs {
   int print_every = 1;
   int threads = 0;
   std::string out, svg;
+  bool profile = false;  // profile-likelihood intervals after the fit
+  double level = 0.6827;
+  std::string profile_svg;
 };
 
 void print_step(const FitStep& s) {
@@ -99,12 +104,45 @@ bool read_measured(const FitArgs& args, const Problem& problem, IdentifySetup& s
   return true;
 }
 
+// --profile: the intervals after the fit, printed and drawn (--profile-svg); into *json for --out. False
+// when they could not be made (printed why).
+bool run_profile(const FitArgs& args, Rollouts& eval, const FitResult& fit, const FitSettings& settings,
+                 const std::vector<std::string>& paths, const std::vector<double>& truth,
+                 nlohmann::json* json) {
+  ProfileSettings ps;
+  ps.level = args.level;
+  ps.refit = settings;
+  std::printf("profiling (%zu numbers, each held in turn while the others are fitted again)\n", paths.size());
+  const ProfileResult profile = profile_parameters(eval, fit, ps, [&](std::size_t j, const ProfilePoint& q) {
+    std::printf("  %-34s %14.8g  delta %.4g\n", paths[j].c_str(), q.value, q.delta);
+  });
+  *json = profile_json(paths, profile);
+  if (profile.status != "ok") {
+    std::fprintf(stderr, "profile: %s\n", profile.status.c_str());
+    return false;
+  }
+  print_profile(paths, fit, profile);
+  std::printf("profile: %ld simulations\n", profile.runs);
+  if (!args.profile_svg.empty()) {
+    const plot::Figure figure = profile_figure(paths, fit.path.back().values, fit.std_error, truth, profile);
+    if (!write_output(args.profile_svg,
+                      plot::to_svg(figure, 420 * figure.columns, 360 * ((paths.size() + 2) / 3))))
+      return false;
+    std::printf("profile plot: %s\n", args.profile_svg.c_str());
+  }
+  return true;
+}
+
 int run(const FitArgs& args) {
   std::optional<Problem> problem = load_scene_or_report(args.scene);
   if (!problem) return kExitBadInput;
   if (!(args.settings.lr > 0.0) || !(args.settings.lr_final > 0.0) || !std::isfinite(args.settings.lr) ||
       !std::isfinite(args.settings.lr_final)) {
     std::fprintf(stderr, "--lr and --lr-final must be finite and > 0\n");
+    return kExitBadInput;
+  }
+  if (!(args.level > 0.0 && args.level < 1.0)) {
+    std::fprintf(stderr, "--level must be in (0, 1), e.g. 0.95\n");
     return kExitBadInput;
   }
   // Paths and start values: --wrt from the scene's values, or the scene's identify section.
@@ -181,6 +219,10 @@ int run(const FitArgs& args) {
   std::printf("%s after %d steps and %ld simulations (stopped: %s)\n",
               result.status == "ok" ? "done" : "failed", last.iteration, result.runs, result.stopped.c_str());
   if (result.status != "ok") std::fprintf(stderr, "%s\n", result.status.c_str());
+  nlohmann::json profile_out;
+  const bool profiled = result.status != "ok" || !(args.profile || !args.profile_svg.empty()) ||
+                        run_profile(args, *eval, result, settings, paths,
+                                    truth ? setup.truth : std::vector<double>{}, &profile_out);
   if (!args.svg.empty()) {
     const plot::Figure figure =
         identification_figure(paths, truth ? setup.truth : std::vector<double>{}, result.path);
@@ -203,10 +245,11 @@ int run(const FitArgs& args) {
     out["std_error"] = errors;
     out["residual_sigma"] = number_or_null(result.residual_sigma);
     out["at_bound"] = result.at_bound;
+    if (!profile_out.is_null()) out["profile"] = profile_out;
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());
   }
-  return result.status == "ok" ? kExitOk : kExitFailed;
+  return result.status == "ok" && profiled ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -249,6 +292,15 @@ void register_fit(CLI::App& app, int& exit_code) {
                   "Threads (0: all cores) for each step's forward-mode runs or reverse-mode segments; the "
                   "same numbers to the last bit")
       ->check(CLI::Range(0, 1024));
+  cmd->add_flag("--profile", args->profile,
+                "After the fit, profile-likelihood intervals: each number held at values stepped away from "
+                "its fit while the others are fitted again, until the error has risen by the level's "
+                "chi-square quantile (honest where the standard errors' linearisation is not)");
+  cmd->add_option("--level", args->level, "Confidence level of the --profile intervals (default 0.6827)");
+  cmd->add_option("--profile-svg", args->profile_svg,
+                  "Draw each number's profile against the parabola of its standard error as SVG here "
+                  "(implies --profile)")
+      ->check(output_path());
   cmd->add_option("--out", args->out, "Write the fit's path as JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg,
                   "Draw the error per iteration (and each number's error against the truth) as SVG here")

@@ -1,5 +1,6 @@
 #include "engine/optimize/fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -25,6 +26,10 @@ bool cancelled(const FitSettings& settings, FitResult& result) {
 
 scene::KeyRange range_of(const FitSettings& settings, std::size_t j) {
   return settings.bounds.empty() ? scene::KeyRange{} : settings.bounds[j];
+}
+
+bool is_fixed(const FitSettings& settings, std::size_t j) {
+  return !settings.fixed.empty() && settings.fixed[j];
 }
 
 // x + scale * dz, keeping parameters that started positive positive and every parameter in its range: on a
@@ -113,6 +118,7 @@ FitResult fit_adam(Objective& gradient, const std::vector<double>& start, const 
     }
     if (it == settings.steps || cancelled(settings, result)) break;
     for (std::size_t j = 0; j < n; ++j) {
+      if (is_fixed(settings, j)) continue;
       adam[j].lr = lr;
       const double dz = adam[j].step(z[j], g.grad[j] * scale[j]) - z[j];
       x[j] = moved(x[j], start[j], scale[j], dz, range_of(settings, j));
@@ -194,7 +200,12 @@ FitResult fit_lm(Objective& gradient, const std::vector<double>& start, const Fi
     const Eigen::VectorXd g = J.transpose() * r;
     std::vector<bool> held(n);
     for (std::size_t j = 0; j < n; ++j)
-      held[j] = held_on_bound(x[j], g(static_cast<Eigen::Index>(j)), range_of(settings, j));
+      held[j] = is_fixed(settings, j) ||
+                held_on_bound(x[j], g(static_cast<Eigen::Index>(j)), range_of(settings, j));
+    if (std::all_of(held.begin(), held.end(), [](bool h) { return h; })) {
+      result.stopped = "every number held";  // fixed, or on a bound the error pulls past
+      break;
+    }
     bool accepted = false;
     for (int attempt = 0; attempt < 12 && !accepted; ++attempt) {
       const Eigen::VectorXd dz = damped_step(A, g, held, lambda);
@@ -225,7 +236,7 @@ FitResult fit_lm(Objective& gradient, const std::vector<double>& start, const Fi
     current = lm_step_record(it, x, rj, samples);
     result.path.push_back(current);
     if (on_step) on_step(current);
-    if (previous - current.loss <= 1e-15 * previous) {
+    if (previous - current.loss <= settings.min_decrease * previous) {
       result.stopped = "no further decrease";
       break;
     }
@@ -239,6 +250,9 @@ FitResult fit_with(Objective& gradient, const std::vector<double>& start, const 
                    const std::function<void(const FitStep&)>& on_step) {
   if (!settings.bounds.empty() && settings.bounds.size() != start.size())
     throw std::invalid_argument("fit: " + std::to_string(settings.bounds.size()) + " bounds for " +
+                                std::to_string(start.size()) + " parameters");
+  if (!settings.fixed.empty() && settings.fixed.size() != start.size())
+    throw std::invalid_argument("fit: " + std::to_string(settings.fixed.size()) + " fixed flags for " +
                                 std::to_string(start.size()) + " parameters");
   for (std::size_t j = 0; j < settings.bounds.size(); ++j)
     if (!settings.bounds[j].contains(start[j])) {

@@ -49,6 +49,9 @@ struct FitSettings {
   std::vector<scene::KeyRange> bounds;  // one per parameter, or empty: unbounded
   // adam: one Jacobian more at the end (ceil(P / 4) forward runs) for the standard errors; lm has it anyway.
   bool uncertainty = true;
+  std::vector<bool> fixed;  // one per parameter, or empty: true keeps it at its start (profiles)
+  // lm: stop once an accepted step lowers the error by no more than this fraction of it.
+  double min_decrease = 1e-15;
 };
 
 struct FitStep {
@@ -60,7 +63,8 @@ struct FitStep {
 struct FitResult {
   std::vector<FitStep> path;  // one entry per accepted point; the last is where the fit ended
   std::string status = "ok";  // or why it failed
-  std::string stopped;        // why it stopped: "steps", "tolerance", "no further decrease", "cancelled"
+  std::string stopped;        // why it stopped: "steps", "tolerance", "no further decrease", "cancelled",
+                              // "every number held"
   long runs = 0;              // simulations it took
   // At the last point: each value's standard error (inf where the data do not determine it; empty when not
   // computed), the residual standard deviation s (m), and which values ended on a bound.

@@ -175,6 +175,39 @@ TEST_CASE("fit --bound keeps a number in range, the result has standard errors, 
   }
 }
 
+TEST_CASE("fit --profile: intervals around each fitted number, written and drawn, bad levels refused") {
+  const std::string out = temp("profile.json"), svg = temp("profile.svg");
+  const std::string fit = "fit " + scene("identify_cube_toss.json") + " --set identify.noise=0.001";
+  const auto r = run_softgrad(fit + " --profile --level 0.95 --profile-svg " + svg + " --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("profile-likelihood intervals at 95.0%") != std::string::npos);
+  const auto j = read_json(out);
+  const auto& profile = j["profile"];
+  CHECK(profile["status"] == "ok");
+  CHECK(profile["threshold"].get<double>() == doctest::Approx(3.8415).epsilon(1e-4));
+  REQUIRE(profile["parameters"].size() == 4);
+  for (std::size_t k = 0; k < 4; ++k) {
+    CAPTURE(k);
+    const auto& p = profile["parameters"][k];
+    const double fitted = j["fitted"][k].get<double>();
+    CHECK(p["path"] == j["parameters"][k]);
+    CHECK(p["lower"].get<double>() < fitted);
+    CHECK(p["upper"].get<double>() > fitted);
+    CHECK(p["lower_end"] == "crossed");
+    CHECK(p["points"].size() >= 3);
+  }
+  std::ifstream drawn(svg);
+  const std::string text((std::istreambuf_iterator<char>(drawn)), std::istreambuf_iterator<char>());
+  CHECK(text.find("95.0% threshold") != std::string::npos);
+  for (const char* level : {"0", "1", "nan", "-0.5"}) {
+    CAPTURE(level);
+    const auto refused = run_softgrad(fit + " --profile --level " + std::string(level));
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.output.find("--level") != std::string::npos);
+  }
+}
+
 TEST_CASE("fit without --data and --wrt runs the scene's identify section and draws it") {
   const std::string out = temp("identify.json"), svg = temp("identify.svg");
   const auto r = run_softgrad("fit " + scene("identify_cube_toss.json") + " --out " + out + " --svg " + svg);

@@ -1,0 +1,82 @@
+#include "cli/fit_profile_output.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "engine/problem/json_number.hpp"
+
+namespace sg::cli {
+namespace {
+
+// One end of an interval: its value where delta crossed the threshold, else the value reached and why.
+std::string end_text(double value, ProfileEnd end, bool lower) {
+  char buf[64];
+  switch (end) {
+    case ProfileEnd::crossed:
+      std::snprintf(buf, sizeof buf, "%.6g", value);
+      break;
+    case ProfileEnd::bound:
+      std::snprintf(buf, sizeof buf, "%.6g (bound)", value);
+      break;
+    case ProfileEnd::scan:
+      std::snprintf(buf, sizeof buf, "%s%.6g", lower ? "< " : "> ", value);
+      break;
+    case ProfileEnd::failed:
+      std::snprintf(buf, sizeof buf, "refit failed");
+      break;
+    case ProfileEnd::cancelled:
+      std::snprintf(buf, sizeof buf, "cancelled");
+      break;
+  }
+  return buf;
+}
+
+}  // namespace
+
+void print_profile(const std::vector<std::string>& paths, const FitResult& fit,
+                   const ProfileResult& profile) {
+  const double z = std::sqrt(profile.threshold);
+  std::printf(
+      "profile-likelihood intervals at %.1f%% (where the error, the other numbers fitted again, rises by "
+      "%.3g s^2):\n",
+      100.0 * profile.level, profile.threshold);
+  std::printf("%-36s %14s %18s %18s   %s\n", "parameter", "fitted", "lower", "upper",
+              "fitted -+ z std. error");
+  const std::vector<double>& fitted = fit.path.back().values;
+  for (std::size_t j = 0; j < profile.parameters.size(); ++j) {
+    const ParameterProfile& p = profile.parameters[j];
+    std::printf("%-36s %14.8g %18s %18s", paths[j].c_str(), fitted[j],
+                end_text(p.lower, p.lower_end, true).c_str(), end_text(p.upper, p.upper_end, false).c_str());
+    const double se = j < fit.std_error.size() ? fit.std_error[j] : NAN;
+    if (std::isfinite(se))
+      std::printf("   %.6g .. %.6g", fitted[j] - z * se, fitted[j] + z * se);
+    else
+      std::printf("   -");
+    std::printf("\n");
+    if (!p.failure.empty()) std::printf("  %s: a refit failed: %s\n", paths[j].c_str(), p.failure.c_str());
+  }
+  std::printf(
+      "(bound: the interval reaches the number's bound; < or >: not reached within the values scanned)\n");
+  if (!profile.note.empty()) std::printf("note: %s\n", profile.note.c_str());
+}
+
+nlohmann::json profile_json(const std::vector<std::string>& paths, const ProfileResult& profile) {
+  nlohmann::json params = nlohmann::json::array();
+  for (std::size_t j = 0; j < profile.parameters.size(); ++j) {
+    const ParameterProfile& p = profile.parameters[j];
+    nlohmann::json points = nlohmann::json::array();
+    for (const ProfilePoint& q : p.points)
+      points.push_back(
+          {{"value", q.value}, {"delta", number_or_null(q.delta)}, {"loss", number_or_null(q.loss)}});
+    params.push_back({{"path", paths[j]},
+                      {"lower", number_or_null(p.lower)},
+                      {"upper", number_or_null(p.upper)},
+                      {"lower_end", profile_end_text(p.lower_end)},
+                      {"upper_end", profile_end_text(p.upper_end)},
+                      {"points", points}});
+  }
+  return {{"status", profile.status}, {"level", profile.level}, {"threshold", profile.threshold},
+          {"parameters", params},     {"runs", profile.runs},   {"note", profile.note}};
+}
+
+}  // namespace sg::cli

@@ -1,0 +1,140 @@
+// Profile-likelihood intervals (engine/optimize/profile.hpp) on the synthetic cube identification with
+// measurement noise. Independent references: the chi-square quantiles; for one fitted number the profile
+// is the error itself (nothing to refit), checked point by point against the objective; where the model is
+// nearly linear (friction) the interval is the fit's value plus and minus its standard error; refitting the
+// other numbers can only lower the error against holding them at their fitted values.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "engine/optimize/fit.hpp"
+#include "engine/optimize/identify.hpp"
+#include "engine/optimize/profile.hpp"
+#include "scene_helpers.hpp"
+
+using namespace sg;
+using sg::test::shipped;
+
+namespace {
+
+struct Profiled {
+  Problem problem;
+  IdentifySetup setup;
+  std::unique_ptr<Rollouts> objective;
+  FitResult fit;
+  FitSettings settings;
+};
+
+// The cube identification with 1 mm noise: a fit of `paths` from `start`.
+Profiled fitted(const std::vector<std::string>& paths, const std::vector<double>& start) {
+  Profiled p{shipped("identify_cube_toss.json", {"identify.noise=0.001", "identify.seed=3"}), {}, {}, {}, {}};
+  p.setup = identify_setup(p.problem);
+  REQUIRE(p.setup.status == "ok");
+  p.objective = std::make_unique<Rollouts>(rollouts_of(p.problem, p.setup, paths));
+  p.settings = identify_settings(p.problem);
+  p.settings.steps = 60;
+  p.settings.bounds = fit_bounds(p.problem, paths);
+  p.fit = fit_parameters(*p.objective, start, p.settings, {});
+  REQUIRE(p.fit.status == "ok");
+  return p;
+}
+
+ProfileResult profile(Profiled& p, double level = 0.6827) {
+  ProfileSettings s;
+  s.level = level;
+  s.refit = p.settings;
+  return profile_parameters(*p.objective, p.fit, s, {});
+}
+
+}  // namespace
+
+TEST_CASE("profile: chi-square quantiles of one degree of freedom") {
+  // Tabulated values (the squares of the normal quantiles 1.959964 and 2.575829).
+  CHECK(profile_threshold(0.95) == doctest::Approx(3.841458820694124).epsilon(1e-10));
+  CHECK(profile_threshold(0.99) == doctest::Approx(6.634896601021213).epsilon(1e-10));
+  CHECK(profile_threshold(0.6826894921370859) == doctest::Approx(1.0).epsilon(1e-10));
+}
+
+TEST_CASE("profile: one number's profile is its error, and nearly linear it is +- one standard error") {
+  Profiled p = fitted({"model.bodies.0.friction.0"}, {0.5});
+  const double x = p.fit.path.back().values[0], se = p.fit.std_error[0];
+  REQUIRE((std::isfinite(se) && se > 0.0));
+  const ProfileResult r = profile(p);
+  REQUIRE(r.status == "ok");
+  CHECK(r.note.empty());
+  REQUIRE(r.parameters.size() == 1);
+  const ParameterProfile& f = r.parameters[0];
+  CHECK(f.lower_end == ProfileEnd::crossed);
+  CHECK(f.upper_end == ProfileEnd::crossed);
+  // Friction enters the positions nearly linearly at this noise: the interval's ends within 10% of a
+  // standard error of x -+ se (measured: 2-3%).
+  CHECK(std::fabs(f.lower - (x - se)) < 0.1 * se);
+  CHECK(std::fabs(f.upper - (x + se)) < 0.1 * se);
+  // Nothing to refit: delta is (objective(v) - objective(x)) S / s^2, computed here from the objective.
+  const double samples = static_cast<double>(p.objective->samples());
+  const double s2 = p.fit.residual_sigma * p.fit.residual_sigma;
+  const double base = p.objective->objective({x});
+  REQUIRE(f.points.size() >= 3);
+  for (const ProfilePoint& q : f.points) {
+    CAPTURE(q.value);
+    const double direct = (p.objective->objective({q.value}) - base) * samples / s2;
+    CHECK(q.delta == doctest::Approx(direct).epsilon(1e-9).scale(1e-9));
+  }
+  // The values ascend, and a wider level gives a wider interval (about 1.96 standard errors).
+  for (std::size_t k = 1; k < f.points.size(); ++k) CHECK(f.points[k].value > f.points[k - 1].value);
+  const ProfileResult wide = profile(p, 0.95);
+  REQUIRE(wide.status == "ok");
+  CHECK(std::fabs(wide.parameters[0].upper - (x + 1.96 * se)) < 0.15 * se);
+  CHECK(std::fabs(wide.parameters[0].lower - (x - 1.96 * se)) < 0.15 * se);
+}
+
+TEST_CASE("profile: refitting the other numbers lowers the error against holding them") {
+  const std::vector<std::string> paths = {"model.bodies.0.friction.0", "model.bodies.0.solref.0",
+                                          "model.bodies.0.vel.0"};
+  Profiled p = fitted(paths, {0.5, 0.025, 1.4});
+  const std::vector<double> x = p.fit.path.back().values;
+  const ProfileResult r = profile(p);
+  REQUIRE(r.status == "ok");
+  REQUIRE(r.parameters.size() == 3);
+  CHECK(r.runs > 0);
+  for (std::size_t j = 0; j < 3; ++j) {
+    CAPTURE(paths[j]);
+    const ParameterProfile& pj = r.parameters[j];
+    CHECK(pj.lower < x[j]);
+    CHECK(pj.upper > x[j]);
+    CHECK(pj.lower_end == ProfileEnd::crossed);
+    CHECK(pj.upper_end == ProfileEnd::crossed);
+    for (const ProfilePoint& q : pj.points) {
+      CAPTURE(q.value);
+      CHECK(q.delta >= -1e-6);  // the fit is the minimum
+      std::vector<double> held = x;
+      held[j] = q.value;
+      CHECK(q.loss <= p.objective->objective(held) * (1.0 + 1e-9));
+    }
+  }
+  // Friction fitted with the other two is less certain than alone (as its standard error): the profile
+  // interval is at least as wide as the conditional one, within a tenth of it.
+  Profiled alone = fitted({paths[0]}, {0.5});
+  const ProfileResult r1 = profile(alone);
+  REQUIRE(r1.status == "ok");
+  const double conditional = r1.parameters[0].upper - r1.parameters[0].lower;
+  CHECK(r.parameters[0].upper - r.parameters[0].lower > 0.9 * conditional);
+}
+
+TEST_CASE("profile: an interval that reaches a bound ends there, and bad settings are refused") {
+  Profiled p = fitted({"model.bodies.0.friction.0"}, {0.5});
+  const double x = p.fit.path.back().values[0], se = p.fit.std_error[0];
+  p.settings.bounds[0] = scene::KeyRange{x - 10.0 * se, x + 0.3 * se, false, false};
+  const ProfileResult r = profile(p);
+  REQUIRE(r.status == "ok");
+  CHECK(r.parameters[0].upper_end == ProfileEnd::bound);
+  CHECK(r.parameters[0].upper == x + 0.3 * se);
+  CHECK(r.parameters[0].lower_end == ProfileEnd::crossed);
+
+  CHECK(profile(p, 1.5).status.find("level") != std::string::npos);
+  FitResult exact = p.fit;
+  exact.residual_sigma = 0.0;
+  ProfileSettings s;
+  s.refit = p.settings;
+  CHECK(profile_parameters(*p.objective, exact, s, {}).status.find("residual") != std::string::npos);
+}
