@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -34,8 +35,8 @@ struct FitArgs {
   int print_every = 1;
   int threads = 0;
   std::string out, svg;
-  bool profile = false;  // profile-likelihood intervals after the fit
-  double level = 0.6827;
+  bool profile = false;         // profile-likelihood intervals after the fit (or identify.profile)
+  std::optional<double> level;  // their level (default: identify.level)
   std::string profile_svg;
 };
 
@@ -106,11 +107,11 @@ bool read_measured(const FitArgs& args, const Problem& problem, IdentifySetup& s
 
 // --profile: the intervals after the fit, printed and drawn (--profile-svg); into *json for --out. False
 // when they could not be made (printed why).
-bool run_profile(const FitArgs& args, Rollouts& eval, const FitResult& fit, const FitSettings& settings,
-                 const std::vector<std::string>& paths, const std::vector<double>& truth,
-                 nlohmann::json* json) {
+bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, const FitResult& fit,
+                 const FitSettings& settings, const std::vector<std::string>& paths,
+                 const std::vector<double>& truth, nlohmann::json* json) {
   ProfileSettings ps;
-  ps.level = args.level;
+  ps.level = args.level.value_or(eval_level);
   ps.refit = settings;
   std::printf("profiling (%zu numbers, each held in turn while the others are fitted again)\n", paths.size());
   const ProfileResult profile = profile_parameters(eval, fit, ps, [&](std::size_t j, const ProfilePoint& q) {
@@ -141,7 +142,7 @@ int run(const FitArgs& args) {
     std::fprintf(stderr, "--lr and --lr-final must be finite and > 0\n");
     return kExitBadInput;
   }
-  if (!(args.level > 0.0 && args.level < 1.0)) {
+  if (args.level && !(*args.level > 0.0 && *args.level < 1.0)) {
     std::fprintf(stderr, "--level must be in (0, 1), e.g. 0.95\n");
     return kExitBadInput;
   }
@@ -220,8 +221,9 @@ int run(const FitArgs& args) {
               result.status == "ok" ? "done" : "failed", last.iteration, result.runs, result.stopped.c_str());
   if (result.status != "ok") std::fprintf(stderr, "%s\n", result.status.c_str());
   nlohmann::json profile_out;
-  const bool profiled = result.status != "ok" || !(args.profile || !args.profile_svg.empty()) ||
-                        run_profile(args, *eval, result, settings, paths,
+  const bool profile = args.profile || !args.profile_svg.empty() || problem->identify.profile;
+  const bool profiled = result.status != "ok" || !profile ||
+                        run_profile(args, problem->identify.level, *eval, result, settings, paths,
                                     truth ? setup.truth : std::vector<double>{}, &profile_out);
   if (!args.svg.empty()) {
     const plot::Figure figure =
@@ -295,8 +297,10 @@ void register_fit(CLI::App& app, int& exit_code) {
   cmd->add_flag("--profile", args->profile,
                 "After the fit, profile-likelihood intervals: each number held at values stepped away from "
                 "its fit while the others are fitted again, until the error has risen by the level's "
-                "chi-square quantile (honest where the standard errors' linearisation is not)");
-  cmd->add_option("--level", args->level, "Confidence level of the --profile intervals (default 0.6827)");
+                "chi-square quantile (honest where the standard errors' linearisation is not); also "
+                "--set identify.profile=true");
+  cmd->add_option("--level", args->level,
+                  "Confidence level of the --profile intervals (default: identify.level, 0.6827)");
   cmd->add_option("--profile-svg", args->profile_svg,
                   "Draw each number's profile against the parabola of its standard error as SVG here "
                   "(implies --profile)")

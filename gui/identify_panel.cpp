@@ -7,6 +7,7 @@
 #include "engine/scene/readable_path.hpp"
 #include "gui/figure_row.hpp"
 #include "plots/sweep_figures/identification_figure.hpp"
+#include "plots/sweep_figures/profile_figure.hpp"
 
 namespace sg::gui {
 namespace {
@@ -29,6 +30,60 @@ void IdentifyPanel::set_snapshot(const IdentifySnapshot& snapshot) {
   figure_ = snapshot_.steps.empty()
                 ? plot::Figure{}
                 : identification_figure(snapshot_.paths, snapshot_.truth, snapshot_.steps);
+  profile_figure_ = plot::Figure{};
+  if (has_profile()) {
+    ProfileResult shown = snapshot_.profile;
+    if (shown.threshold == 0.0) {  // still running: the level's threshold for the plot
+      shown.level = snapshot_.problem->identify.level;
+      shown.threshold = profile_threshold(shown.level);
+    }
+    const FitStep& fit = snapshot_.steps.back();
+    for (std::size_t j = 0; snapshot_.profiling && j < shown.parameters.size(); ++j) {
+      // So far: the refits as they came, with the fit's own point, in value order.
+      std::vector<ProfilePoint>& points = shown.parameters[j].points;
+      points.push_back({fit.values[j], 0.0, fit.loss});
+      std::sort(points.begin(), points.end(),
+                [](const ProfilePoint& a, const ProfilePoint& b) { return a.value < b.value; });
+    }
+    profile_figure_ =
+        profile_figure(snapshot_.paths, fit.values, snapshot_.std_error, snapshot_.truth, shown);
+    profile_views_.resize(profile_figure_.plots.size());
+  }
+}
+
+bool IdentifyPanel::has_profile() const {
+  if (snapshot_.steps.empty()) return false;
+  for (const ParameterProfile& p : snapshot_.profile.parameters)
+    if (!p.points.empty()) return true;
+  return false;
+}
+
+// The profile interval of number j: "lower .. upper", an end marked where the scan did not cross the
+// level (reached a bound, not reached, failed).
+void IdentifyPanel::draw_interval(std::size_t j) const {
+  if (snapshot_.profiling || j >= snapshot_.profile.parameters.size() || snapshot_.profile.status != "ok")
+    return;
+  const ParameterProfile& p = snapshot_.profile.parameters[j];
+  if (p.points.empty()) return;
+  auto end = [](double v, ProfileEnd e, bool lower) {
+    char buf[48];
+    if (e == ProfileEnd::crossed)
+      std::snprintf(buf, sizeof buf, "%.6g", v);
+    else if (e == ProfileEnd::bound)
+      std::snprintf(buf, sizeof buf, "%.6g (bound)", v);
+    else if (e == ProfileEnd::scan)
+      std::snprintf(buf, sizeof buf, "%s%.6g", lower ? "< " : "> ", v);
+    else
+      std::snprintf(buf, sizeof buf, "%s", profile_end_text(e));
+    return std::string(buf);
+  };
+  ImGui::Text("%s .. %s", end(p.lower, p.lower_end, true).c_str(), end(p.upper, p.upper_end, false).c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Profile-likelihood interval at %.1f%%: where the error, this number held and the others fitted "
+        "again, stays within %.3g s^2 of the fit's. Unlike the standard error it follows the model's "
+        "nonlinearity (a lopsided interval), and it stays in the number's range.",
+        100.0 * snapshot_.profile.level, snapshot_.profile.threshold);
 }
 
 void IdentifyPanel::draw_status() {
@@ -37,7 +92,12 @@ void IdentifyPanel::draw_status() {
   switch (snapshot_.phase) {
     case SweepPhase::waiting:
     case SweepPhase::running:
-      if (last)
+      if (last && snapshot_.profiling) {
+        std::size_t refits = 0;
+        for (const ParameterProfile& p : snapshot_.profile.parameters) refits += p.points.size();
+        std::snprintf(text, sizeof text, "profiling: %zu refits of %zu numbers, %.1f s", refits,
+                      snapshot_.paths.size(), snapshot_.elapsed_seconds);
+      } else if (last)
         std::snprintf(text, sizeof text, "fitting: step %d, error %.4g m^2, %.1f s", last->iteration,
                       last->loss, snapshot_.elapsed_seconds);
       else
@@ -46,11 +106,14 @@ void IdentifyPanel::draw_status() {
     case SweepPhase::finished:
       if (snapshot_.status != "ok")
         std::snprintf(text, sizeof text, "failed: %s", snapshot_.status.c_str());
+      else if (last && snapshot_.profile.status != "ok")
+        std::snprintf(text, sizeof text, "done: %d steps, error %.4g m^2; no profile: %s", last->iteration,
+                      last->loss, snapshot_.profile.status.c_str());
       else if (last)
-        std::snprintf(text, sizeof text,
-                      "done: %d steps, error %.4g m^2, %ld simulations in %.1f s (stopped: %s)",
-                      last->iteration, last->loss, snapshot_.runs, snapshot_.elapsed_seconds,
-                      snapshot_.stopped.c_str());
+        std::snprintf(
+            text, sizeof text, "done: %d steps, error %.4g m^2, %ld simulations in %.1f s (stopped: %s)%s",
+            last->iteration, last->loss, snapshot_.runs + snapshot_.profile.runs, snapshot_.elapsed_seconds,
+            snapshot_.stopped.c_str(), snapshot_.profile.note.empty() ? "" : "; see the profile's note");
       break;
     case SweepPhase::cancelled:
       std::snprintf(text, sizeof text, "cancelled after %zu steps", snapshot_.steps.size());
@@ -81,8 +144,11 @@ void IdentifyPanel::draw_table() {
   const FitStep* last = live_rows || snapshot_.steps.empty() ? nullptr : &snapshot_.steps.back();
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("identify values", 6, flags)) return;
-  for (const char* h : {"number", "truth (scene)", "start", "current", "std. error", "rel. error"})
+  if (!ImGui::BeginTable("identify values", 7, flags)) return;
+  char interval[48];
+  std::snprintf(interval, sizeof interval, "interval (%.1f%%)", 100.0 * live_->identify.level);
+  for (const char* h : {"number", "truth (scene)", "start", "current", "std. error", "rel. error",
+                        static_cast<const char*>(interval)})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (std::size_t j = 0; j < rows.paths.size(); ++j) {
@@ -110,8 +176,12 @@ void IdentifyPanel::draw_table() {
       const double scale = rows.truth[j] != 0.0 ? std::fabs(rows.truth[j]) : 1.0;
       ImGui::Text("%.3g%%", 100.0 * std::fabs(last->values[j] - rows.truth[j]) / scale);
     }
+    ImGui::TableNextColumn();
+    if (last) draw_interval(j);
   }
   ImGui::EndTable();
+  if (!live_rows && !snapshot_.profile.note.empty())
+    ImGui::TextWrapped("profile: %s", snapshot_.profile.note.c_str());
 }
 
 IdentifyPanelEvents IdentifyPanel::draw(ImVec2 size) {
@@ -146,7 +216,15 @@ IdentifyPanelEvents IdentifyPanel::draw(ImVec2 size) {
   if (rollouts > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", rollout_list(spec).c_str());
   draw_status();
   draw_table();
-  draw_figure_row("identify", figure_, views_, size, top_left);
+  if (has_profile()) {
+    ImGui::RadioButton("fit", &show_profiles_, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("profiles", &show_profiles_, 1);
+  }
+  if (has_profile() && show_profiles_ == 1)
+    draw_figure_row("identify profiles", profile_figure_, profile_views_, size, top_left);
+  else
+    draw_figure_row("identify", figure_, views_, size, top_left);
   return events;
 }
 

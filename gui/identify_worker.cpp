@@ -61,14 +61,39 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
   } catch (const std::exception& e) {  // a path the engine refuses (the scene's checks should catch it first)
     return publish(SweepPhase::finished, e.what());
   }
+  const bool profile = problem->identify.profile && result.status == "ok" && result.stopped != "cancelled";
+  {
+    std::lock_guard lock(mutex_);
+    shared_.status = result.status;
+    shared_.stopped = result.stopped;
+    shared_.runs = result.runs;
+    shared_.std_error = result.std_error;
+    shared_.at_bound = result.at_bound;
+    shared_.elapsed_seconds = elapsed();
+    shared_.profiling = profile;
+    shared_.profile = ProfileResult{};
+    shared_.profile.parameters.resize(setup.paths.size());
+    if (!profile)
+      shared_.phase = result.stopped == "cancelled" ? SweepPhase::cancelled : SweepPhase::finished;
+    ++shared_.version;
+  }
+  if (profile) run_profile(*problem, setup, result, settings, elapsed);
+}
+
+void IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& setup, const FitResult& fit,
+                                 const FitSettings& settings, const std::function<double()>& elapsed) {
+  const ProfileResult profile =
+      run_identification_profile(problem, setup, fit, settings, [&](std::size_t j, const ProfilePoint& q) {
+        std::lock_guard lock(mutex_);
+        shared_.profile.parameters[j].points.push_back(q);
+        shared_.elapsed_seconds = elapsed();
+        ++shared_.version;
+      });
   std::lock_guard lock(mutex_);
-  shared_.status = result.status;
-  shared_.stopped = result.stopped;
-  shared_.runs = result.runs;
-  shared_.std_error = result.std_error;
-  shared_.at_bound = result.at_bound;
+  shared_.profile = profile;
+  shared_.profiling = false;
   shared_.elapsed_seconds = elapsed();
-  shared_.phase = result.stopped == "cancelled" ? SweepPhase::cancelled : SweepPhase::finished;
+  shared_.phase = profile.cancelled ? SweepPhase::cancelled : SweepPhase::finished;
   ++shared_.version;
 }
 

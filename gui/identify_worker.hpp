@@ -3,6 +3,7 @@
 // every fit step is published as it is taken, a new request or cancel() stops the running fit after its
 // current step, the UI thread only copies snapshots.
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,6 +28,10 @@ struct IdentifySnapshot {
   double elapsed_seconds = 0.0;
   std::vector<double> std_error;  // of the fitted values, once finished (FitResult::std_error)
   std::vector<bool> at_bound;
+  // identify.profile: the profile-likelihood intervals after the fit. While profiling, each number's points
+  // as refitted so far; once done, the whole result.
+  bool profiling = false;
+  ProfileResult profile;
 };
 
 class IdentifyWorker {
@@ -41,6 +46,9 @@ class IdentifyWorker {
  private:
   void run(const std::shared_ptr<const Problem>& problem, const std::atomic<bool>& cancel);
   void publish(SweepPhase phase, const std::string& status);
+  // identify.profile: the intervals after a finished fit, each refitted point published as it comes.
+  void run_profile(const Problem& problem, const IdentifySetup& setup, const FitResult& fit,
+                   const FitSettings& settings, const std::function<double()>& elapsed);
   mutable std::mutex mutex_;
   IdentifySnapshot shared_;
   BackgroundJob job_;  // last member: its thread stops before the state above goes away

@@ -117,4 +117,15 @@ FitResult run_identification(const Problem& problem, const IdentifySetup& setup,
   return fit_parameters(rollouts, setup.start, settings, on_step);
 }
 
+ProfileResult run_identification_profile(
+    const Problem& problem, const IdentifySetup& setup, const FitResult& fit, const FitSettings& settings,
+    const std::function<void(std::size_t, const ProfilePoint&)>& on_point) {
+  Rollouts rollouts = rollouts_of(problem, setup, setup.paths);
+  rollouts.set_threads(settings.threads);
+  ProfileSettings ps;
+  ps.level = problem.identify.level;
+  ps.refit = settings;
+  return profile_parameters(rollouts, fit, ps, on_point);
+}
+
 }  // namespace sg

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/optimize/fit.hpp"
+#include "engine/optimize/profile.hpp"
 
 namespace sg {
 
@@ -46,5 +47,11 @@ FitSettings identify_settings(const Problem& problem);
 // The fit of setup.paths to setup.data from setup.start; on_step sees every step as it is taken.
 FitResult run_identification(const Problem& problem, const IdentifySetup& setup, const FitSettings& settings,
                              const std::function<void(const FitStep&)>& on_step);
+
+// The profile-likelihood intervals (identify.level) of a finished identification `fit` made with
+// `settings`, on the same measurements; on_point sees each refitted point.
+ProfileResult run_identification_profile(
+    const Problem& problem, const IdentifySetup& setup, const FitResult& fit, const FitSettings& settings,
+    const std::function<void(std::size_t, const ProfilePoint&)>& on_point);
 
 }  // namespace sg

@@ -89,6 +89,10 @@ class ProfileScan {
     start[j] = v;
     const FitResult r = fit_parameters(objective_, start, refit, {});
     result.runs += r.runs;
+    if (r.stopped == "cancelled") {  // stopped before it converged: not a point of the profile
+      result.cancelled = true;
+      return false;
+    }
     if (r.status != "ok" || r.path.empty()) {
       p.failure = r.status;
       return false;
@@ -125,13 +129,15 @@ class ProfileScan {
     double step = first_step(fitted_[j], j < fit_.std_error.size() ? fit_.std_error[j] : NAN, threshold_);
     const FitSettings refit = refit_settings(j);
     for (int k = 0; k < settings_.max_points; ++k) {
-      if (settings_.refit.cancel && settings_.refit.cancel->load())
+      if (result.cancelled || (settings_.refit.cancel && settings_.refit.cancel->load())) {
+        result.cancelled = true;
         return end_side(p, dir, at.value, ProfileEnd::cancelled);
+      }
       const double v = next_value(at.value, dir, step, range);
       if (v == at.value) return end_side(p, dir, v, ProfileEnd::bound);
       SideState next;
       if (!refit_at(j, refit, v, at.x, next, p, result))
-        return end_side(p, dir, at.value, ProfileEnd::failed);
+        return end_side(p, dir, at.value, result.cancelled ? ProfileEnd::cancelled : ProfileEnd::failed);
       if (next.root >= root_threshold)
         return end_side(p, dir, crossing(j, refit, at, next, p, result), ProfileEnd::crossed);
       // Aim a little past the threshold along the straight line through the last two points' sqrt(delta).

@@ -52,6 +52,7 @@ struct ProfileResult {
   double level = 0.0, threshold = 0.0;
   std::vector<ParameterProfile> parameters;  // in the fit's order
   long runs = 0;                             // simulations the refits took
+  bool cancelled = false;                    // refit.cancel stopped it: the sides not done end cancelled
   // Set when a refit found a lower error than the fit's own: the fit had not converged, and the intervals
   // (measured from the fit's error) are too wide there.
   std::string note;

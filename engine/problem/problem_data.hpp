@@ -95,6 +95,8 @@ struct IdentifySpec {
   unsigned long seed = 1;
   bool adam = false;  // identify.method: Levenberg-Marquardt (false) or Adam
   int steps = 200;
+  bool profile = false;   // identify.profile: profile-likelihood intervals after the fit
+  double level = 0.6827;  // identify.level: their confidence level
   // identify.rollouts: more measured runs of the same scene, each with one number set to another value.
   std::vector<std::string> rollout_paths;
   std::vector<double> rollout_values;

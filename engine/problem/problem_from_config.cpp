@@ -229,6 +229,8 @@ IdentifySpec read_identify(const json& id, ProblemData<double>& data) {
   out.seed = id.at("seed").get<unsigned long>();
   out.adam = id.at("method").get<std::string>() == "adam";
   out.steps = id.at("steps").get<int>();
+  out.profile = id.at("profile").get<bool>();
+  out.level = id.at("level").get<double>();
   const json& rollouts = id.at("rollouts");
   for (std::size_t i = 0; i < rollouts.size(); ++i) {
     const std::string key = "identify.rollouts." + std::to_string(i) + ".path";

@@ -227,6 +227,12 @@ std::vector<FieldSpec> build_table() {
               "identify.method", {"lm", "adam"}, "lm",
               "lm: Levenberg-Marquardt on the position errors; adam: gradient descent on their mean square."),
           integer("identify.steps", 200, closed(0, 100000), "Iterations of the fit."),
+          boolean("identify.profile", false,
+                  "After the fit, profile-likelihood intervals: each number held at values stepped away "
+                  "from its fit while the others are fitted again (docs/identification.md)."),
+          number("identify.level", 0.6827, open(0, 1), fixed,
+                 "Confidence level of the profile intervals (0.6827: one standard error where the model "
+                 "is linear; 0.95)."),
           object_array("identify.rollouts", 0, 8,
                        "More measured runs fitted together with the scene's own (the same parameters): each "
                        "is the scene with one number set to another value, such as another throw or tilt.",

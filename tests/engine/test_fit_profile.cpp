@@ -5,6 +5,7 @@
 // other numbers can only lower the error against holding them at their fitted values.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
 
 #include "engine/optimize/fit.hpp"
@@ -130,6 +131,17 @@ TEST_CASE("profile: an interval that reaches a bound ends there, and bad setting
   CHECK(r.parameters[0].upper_end == ProfileEnd::bound);
   CHECK(r.parameters[0].upper == x + 0.3 * se);
   CHECK(r.parameters[0].lower_end == ProfileEnd::crossed);
+
+  // Cancelled before it starts: every side ends cancelled, without a refit.
+  std::atomic<bool> stop{true};
+  ProfileSettings cancelled;
+  cancelled.refit = p.settings;
+  cancelled.refit.cancel = &stop;
+  const ProfileResult c = profile_parameters(*p.objective, p.fit, cancelled, {});
+  CHECK(c.cancelled);
+  CHECK(c.runs == 0);
+  CHECK(c.parameters[0].lower_end == ProfileEnd::cancelled);
+  CHECK(c.parameters[0].upper_end == ProfileEnd::cancelled);
 
   CHECK(profile(p, 1.5).status.find("level") != std::string::npos);
   FitResult exact = p.fit;

@@ -654,6 +654,30 @@ TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they co
   REQUIRE(fit.std_error.size() == 4);
   for (double e : fit.std_error) CHECK((std::isfinite(e) && e < 1e-6));
 
+  // identify.profile: after the fit, each number's profile-likelihood interval (noisy measurements, so the
+  // error has a scale), and the figure below the table becomes the profiles' t-plots.
+  REQUIRE(app->set_path("identify.noise", 0.001));
+  REQUIRE(app->set_path("identify.profile", true));
+  REQUIRE(app->wait_until_idle(120s));
+  app->identify();
+  REQUIRE(app->wait_until_idle(120s));
+  const IdentifySnapshot& profiled = app->identification();
+  REQUIRE(profiled.phase == SweepPhase::finished);
+  REQUIRE(profiled.profile.status == "ok");
+  CHECK_FALSE(profiled.profiling);
+  REQUIRE(profiled.profile.parameters.size() == 4);
+  for (std::size_t j = 0; j < 4; ++j) {
+    CAPTURE(profiled.paths[j]);
+    const double x = profiled.steps.back().values[j];
+    CHECK(profiled.profile.parameters[j].lower < x);
+    CHECK(profiled.profile.parameters[j].upper > x);
+  }
+  const sg::plot::Figure& profiles = app->identify_panel().figure();
+  CHECK(profiles.plots.size() == 4);
+  CHECK(profiles.title == "profile likelihood");
+  REQUIRE(app->set_path("identify.profile", false));
+  REQUIRE(app->set_path("identify.noise", 0.0));
+
   // Cancel: a long Adam fit stops after its current step.
   REQUIRE(app->set_path("identify.method", "adam"));
   REQUIRE(app->set_path("identify.steps", 100000));
