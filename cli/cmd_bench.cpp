@@ -173,8 +173,7 @@ void bench_sweep(const BenchArgs& args, int repeats) {
     std::fprintf(stderr, "%s", loaded.errors.c_str());
     return;
   }
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  for (int threads : {1, static_cast<int>(cores)}) {
+  for (int threads : {1, available_cores()}) {
     SweepControl control;
     control.threads = threads;
     run_sweep(*loaded.problem, control);  // warm up the worker pool
@@ -183,7 +182,7 @@ void bench_sweep(const BenchArgs& args, int repeats) {
       best = std::min(best, run_sweep(*loaded.problem, control).stats.seconds);
     std::printf("| toy_point_mass sweep, %ld points, AD + central FD | %d | %.3f ms |\n",
                 loaded.problem->sweep.points, threads, 1e3 * best);
-    if (threads == static_cast<int>(cores)) break;
+    if (threads == available_cores()) break;
   }
 }
 

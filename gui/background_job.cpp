@@ -1,4 +1,5 @@
 #include "gui/background_job.hpp"
+#include "engine/core/available_cores.hpp"
 #include "engine/core/thread_priority.hpp"
 
 #include <algorithm>
@@ -11,8 +12,7 @@
 namespace sg::gui {
 
 int worker_threads(int requested) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return requested > 0 ? requested : cores;
+  return requested > 0 ? requested : available_cores();
 }
 
 BackgroundJob::BackgroundJob() : thread_([this] { loop(); }) {}

@@ -43,10 +43,6 @@ auto with_objective(const TrajectoryData* data, const ProblemData<Rev>& pd, cons
 
 }  // namespace
 
-int available_cores() {
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
 ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::string> paths,
                                      const TrajectoryData* data)
     : paths_(std::move(paths)),

@@ -9,16 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/available_cores.hpp"  // the default threads of a gradient (`gradient`, `fit`)
 #include "engine/core/dual.hpp"
 #include "engine/gradient/trajectory_data.hpp"
 #include "engine/problem/problem.hpp"
 #include "engine/simulate/run.hpp"
 
 namespace sg {
-
-// The machine's cores (at least 1): the threads of a gradient where nothing else runs beside it
-// (`softgrad gradient` and `softgrad fit` by default).
-int available_cores();
 
 enum class GradientMode : unsigned char { forward, reverse, fd };
 

@@ -2,6 +2,7 @@
 // the sweep commands.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -23,6 +24,24 @@ TEST_CASE("screenshot renders a preset headless into a PNG") {
   CHECK(std::string(magic + 1, 3) == "PNG");
   png.seekg(0, std::ios::end);
   CHECK(png.tellg() > 10000);  // a real picture, not an empty frame
+}
+
+TEST_CASE("screenshot on one allowed core (taskset): the workbench's jobs ask TBB for no more workers") {
+  // The GUI's sweep used std::thread::hardware_concurrency threads: under a one-core affinity TBB refused the
+  // extra worker with a warning on stderr. The cores are now counted as TBB counts them.
+  const std::string out = SOFTGRAD_BINARY_DIR "/cli_screenshot_one_core.png";
+  const std::string cmd = "taskset -c 0 " SOFTGRAD_BINARY_DIR
+                          "/cli/softgrad screenshot --preset billiards_cfd "
+                          "--set sweep.points=12 --size 640x400 --out " +
+                          out + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe);
+  std::string output;
+  char buf[4096];
+  while (fgets(buf, sizeof buf, pipe)) output += buf;
+  INFO(output);
+  CHECK(pclose(pipe) == 0);
+  CHECK(output.find("TBB Warning") == std::string::npos);
 }
 
 TEST_CASE("sweep2d --png and sweep --png draw their figures headless with the GUI's plot renderer") {
