@@ -46,6 +46,28 @@ void print_step(const FitStep& s) {
   std::printf("\n");
 }
 
+// The correlation matrix of the fitted values, for two or more ("-" where a standard error is inf).
+void print_correlation(const std::vector<std::string>& paths, const FitResult& result) {
+  const std::size_t n = paths.size();
+  if (n < 2 || result.correlation.size() != n * n) return;
+  auto tail = [](const std::string& p) { return p.size() > 12 ? p.substr(p.size() - 12) : p; };
+  std::printf("correlations of the fitted values (near +-1: the data trade one against the other):\n%-14s",
+              "");
+  for (const std::string& p : paths) std::printf(" %12s", tail(p).c_str());
+  std::printf("\n");
+  for (std::size_t i = 0; i < n; ++i) {
+    std::printf("%-14s", tail(paths[i]).c_str());
+    for (std::size_t j = 0; j < n; ++j) {
+      const double c = result.correlation[i * n + j];
+      if (std::isfinite(c))
+        std::printf(" %12.3f", c);
+      else
+        std::printf(" %12s", "-");
+    }
+    std::printf("\n");
+  }
+}
+
 // The table of fitted values: start, fitted, standard error (with "at bound" for a value on an end of its
 // range), and with synthetic data the truth and the relative error; then the residual standard deviation.
 void print_fitted(const std::vector<std::string>& paths, const std::vector<double>& start,
@@ -70,6 +92,7 @@ void print_fitted(const std::vector<std::string>& paths, const std::vector<doubl
         "residual standard deviation %.3g m per coordinate; standard errors from the Gauss-Newton covariance "
         "(inf: not determined by the data)\n",
         result.residual_sigma);
+  print_correlation(paths, result);
 }
 
 // Measured positions into setup: one file for the scene's own run (identify.rollouts then left out, with a
@@ -247,6 +270,14 @@ int run(const FitArgs& args) {
     out["std_error"] = errors;
     out["residual_sigma"] = number_or_null(result.residual_sigma);
     out["at_bound"] = result.at_bound;
+    nlohmann::json correlation = nlohmann::json::array();
+    for (std::size_t i = 0; i * paths.size() < result.correlation.size(); ++i) {
+      nlohmann::json row = nlohmann::json::array();
+      for (std::size_t j = 0; j < paths.size(); ++j)
+        row.push_back(number_or_null(result.correlation[i * paths.size() + j]));
+      correlation.push_back(row);
+    }
+    out["correlation"] = correlation;
     if (!profile_out.is_null()) out["profile"] = profile_out;
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());

@@ -51,6 +51,24 @@ void IdentifyPanel::set_snapshot(const IdentifySnapshot& snapshot) {
   }
 }
 
+// Number j's correlations with the others, for the standard error's tooltip.
+std::string IdentifyPanel::correlation_text(std::size_t j) const {
+  const std::size_t n = snapshot_.paths.size();
+  if (n < 2 || snapshot_.correlation.size() != n * n) return "";
+  std::string out = "\n\nCorrelations with the others (near +-1: the data trade one against the other):";
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k == j) continue;
+    char line[160];
+    const double c = snapshot_.correlation[j * n + k];
+    if (std::isfinite(c))
+      std::snprintf(line, sizeof line, "\n  %s: %.2f", scene::readable_path(snapshot_.paths[k]).c_str(), c);
+    else
+      std::snprintf(line, sizeof line, "\n  %s: -", scene::readable_path(snapshot_.paths[k]).c_str());
+    out += line;
+  }
+  return out;
+}
+
 bool IdentifyPanel::has_profile() const {
   if (snapshot_.steps.empty()) return false;
   for (const ParameterProfile& p : snapshot_.profile.parameters)
@@ -169,7 +187,8 @@ void IdentifyPanel::draw_table() {
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "Standard error from the Gauss-Newton covariance at the fit: the spread of this number over "
-            "repeated noisy measurements, to first order (inf: the data do not determine it)");
+            "repeated noisy measurements, to first order (inf: the data do not determine it)%s",
+            correlation_text(j).c_str());
     }
     ImGui::TableNextColumn();
     if (last) {

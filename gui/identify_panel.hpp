@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gui/identify_worker.hpp"
@@ -31,6 +32,7 @@ class IdentifyPanel {
   void draw_status();
   void draw_table();
   void draw_interval(std::size_t j) const;
+  std::string correlation_text(std::size_t j) const;
   bool has_profile() const;
   std::shared_ptr<const Problem> live_;
   IdentifySnapshot snapshot_;

@@ -69,6 +69,7 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
     shared_.runs = result.runs;
     shared_.std_error = result.std_error;
     shared_.at_bound = result.at_bound;
+    shared_.correlation = result.correlation;
     shared_.elapsed_seconds = elapsed();
     shared_.profiling = profile;
     shared_.profile = ProfileResult{};

@@ -28,6 +28,7 @@ struct IdentifySnapshot {
   double elapsed_seconds = 0.0;
   std::vector<double> std_error;  // of the fitted values, once finished (FitResult::std_error)
   std::vector<bool> at_bound;
+  std::vector<double> correlation;  // FitResult::correlation
   // identify.profile: the profile-likelihood intervals after the fit. While profiling, each number's points
   // as refitted so far; once done, the whole result.
   bool profiling = false;

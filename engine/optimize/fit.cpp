@@ -75,19 +75,29 @@ void fill_uncertainty(const ResidualJacobian& rj, const std::vector<double>& x, 
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(C);
   if (eig.info() != Eigen::Success) return;
   const double largest = eig.eigenvalues().maxCoeff();
-  for (Eigen::Index j = 0; j < p; ++j) {
-    if (d(j) == 0.0) continue;  // the data do not depend on it at all
-    double var = 0.0;
-    bool seen = true;
-    for (Eigen::Index k = 0; k < p; ++k) {
-      const double lambda = eig.eigenvalues()(k), v = eig.eigenvectors()(j, k);
-      if (lambda > 1e-12 * largest)
-        var += v * v / lambda;
-      else if (std::fabs(v) > 1e-6)
-        seen = false;
-    }
-    if (seen) result.std_error[static_cast<std::size_t>(j)] = std::sqrt(s2 * var) * d(j);
+  // C's inverse over the directions the data see; a number with a part along one they do not is unseen.
+  Eigen::VectorXd inverse_lambda(p);
+  std::vector<bool> seen(x.size(), true);
+  for (Eigen::Index k = 0; k < p; ++k) {
+    const double lambda = eig.eigenvalues()(k);
+    inverse_lambda(k) = lambda > 1e-12 * largest ? 1.0 / lambda : 0.0;
+    if (inverse_lambda(k) != 0.0) continue;
+    for (Eigen::Index j = 0; j < p; ++j)
+      if (std::fabs(eig.eigenvectors()(j, k)) > 1e-6) seen[static_cast<std::size_t>(j)] = false;
   }
+  const Eigen::MatrixXd V = eig.eigenvectors();
+  const Eigen::MatrixXd C_inv = V * inverse_lambda.asDiagonal() * V.transpose();
+  for (Eigen::Index j = 0; j < p; ++j) {
+    if (d(j) == 0.0) seen[static_cast<std::size_t>(j)] = false;  // the data do not depend on it at all
+    if (seen[static_cast<std::size_t>(j)])
+      result.std_error[static_cast<std::size_t>(j)] = std::sqrt(s2 * C_inv(j, j)) * d(j);
+  }
+  result.correlation.assign(x.size() * x.size(), std::numeric_limits<double>::quiet_NaN());
+  for (Eigen::Index i = 0; i < p; ++i)
+    for (Eigen::Index j = 0; j < p; ++j)
+      if (seen[static_cast<std::size_t>(i)] && seen[static_cast<std::size_t>(j)])
+        result.correlation[static_cast<std::size_t>(i * p + j)] =
+            C_inv(i, j) / std::sqrt(C_inv(i, i) * C_inv(j, j));
 }
 
 template <class Objective>

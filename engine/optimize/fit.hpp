@@ -71,6 +71,9 @@ struct FitResult {
   std::vector<double> std_error;
   double residual_sigma = std::numeric_limits<double>::quiet_NaN();
   std::vector<bool> at_bound;
+  // The fitted values' correlations from the same covariance, P x P row-major (1 on the diagonal; NaN for a
+  // number whose standard error is inf): near +-1 where the data trade one number against another.
+  std::vector<double> correlation;
 };
 
 // on_step (may be empty) sees every step as it is taken, for printing progress.

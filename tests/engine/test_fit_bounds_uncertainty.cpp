@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include <Eigen/Dense>
+
 #include "engine/optimize/fit.hpp"
 #include "engine/optimize/identify.hpp"
 #include "engine/problem/load_problem.hpp"
@@ -84,6 +86,36 @@ TEST_CASE("fit: numbers the data cannot tell apart get infinite standard errors"
   CHECK(std::isfinite(id.fit.std_error[0]));
   CHECK(std::isinf(id.fit.std_error[1]));
   CHECK(std::isinf(id.fit.std_error[2]));
+  // Their correlations are not determined either; friction's with itself is.
+  REQUIRE(id.fit.correlation.size() == 9);
+  CHECK(id.fit.correlation[0] == doctest::Approx(1.0));
+  CHECK(std::isnan(id.fit.correlation[1]));
+  CHECK(std::isnan(id.fit.correlation[4]));
+}
+
+TEST_CASE("fit: correlations are the covariance's, and the cube's data trade friction for throw speed") {
+  const std::vector<std::string> paths = {"model.bodies.0.friction.0", "model.bodies.0.solref.0",
+                                          "model.bodies.0.solref.1", "model.bodies.0.vel.0"};
+  const Identification id = identify({"identify.noise=0.001"}, paths, {0.5, 0.025, 0.9, 1.4});
+  REQUIRE(id.fit.status == "ok");
+  REQUIRE(id.fit.correlation.size() == 16);
+  // Independent reference: (J^T J)^-1 by an LDLT solve of the Jacobian at the fit, normalised.
+  Rollouts objective = rollouts_of(id.problem, id.setup, paths);
+  const ResidualJacobian rj = objective.residuals(id.fit.path.back().values);
+  REQUIRE(rj.status == "ok");
+  const Eigen::Index m = static_cast<Eigen::Index>(rj.r.size());
+  const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 4, Eigen::RowMajor>> J(rj.J.data(), m, 4);
+  const Eigen::Matrix4d inv = (J.transpose() * J).ldlt().solve(Eigen::Matrix4d::Identity());
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      CAPTURE(i);
+      CAPTURE(j);
+      const double c = id.fit.correlation[static_cast<std::size_t>(i * 4 + j)];
+      CHECK(c == doctest::Approx(id.fit.correlation[static_cast<std::size_t>(j * 4 + i)]).epsilon(1e-12));
+      CHECK(c == doctest::Approx(inv(i, j) / std::sqrt(inv(i, i) * inv(j, j))).epsilon(1e-6));
+    }
+  // A faster throw slides further, more friction less far: the final position pins a combination of the two.
+  CHECK(id.fit.correlation[3] > 0.8);
 }
 
 TEST_CASE("fit: a bound holds a number the data pull past it, and the others still fit") {

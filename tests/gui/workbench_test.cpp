@@ -653,6 +653,8 @@ TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they co
   // The standard errors reach the table (noise-free data: tiny, but finite).
   REQUIRE(fit.std_error.size() == 4);
   for (double e : fit.std_error) CHECK((std::isfinite(e) && e < 1e-6));
+  REQUIRE(fit.correlation.size() == 16);  // and their correlations, for the tooltip
+  CHECK(fit.correlation[0] == doctest::Approx(1.0));
 
   // identify.profile: after the fit, each number's profile-likelihood interval (noisy measurements, so the
   // error has a scale), and the figure below the table becomes the profiles' t-plots.
