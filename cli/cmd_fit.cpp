@@ -130,16 +130,26 @@ bool read_measured(const FitArgs& args, const Problem& problem, IdentifySetup& s
 
 // --profile: the intervals after the fit, printed and drawn (--profile-svg); into *json for --out. False
 // when they could not be made (printed why).
-bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, const FitResult& fit,
+bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, FitResult& fit,
                  const FitSettings& settings, const std::vector<std::string>& paths,
-                 const std::vector<double>& truth, nlohmann::json* json) {
+                 const std::vector<double>* truth, nlohmann::json* json) {
   ProfileSettings ps;
   ps.level = args.level.value_or(eval_level);
   ps.refit = settings;
   std::printf("profiling (%zu numbers, each held in turn while the others are fitted again)\n", paths.size());
-  const ProfileResult profile = profile_parameters(eval, fit, ps, [&](std::size_t j, const ProfilePoint& q) {
-    std::printf("  %-34s %14.8g  delta %.4g\n", paths[j].c_str(), q.value, q.delta);
-  });
+  std::vector<double> restart_from = fit.path.back().values;
+  const ProfileResult profile = profile_with_restarts(
+      eval, fit, settings, ps, kProfileRestarts,
+      [&](std::size_t j, const ProfilePoint& q) {
+        std::printf("  %-34s %14.8g  delta %.4g\n", paths[j].c_str(), q.value, q.delta);
+      },
+      [&](const FitResult& again) {
+        std::printf("a refit found a lower error than the fit's: fitted again from there (%ld simulations)\n",
+                    again.runs);
+        print_fitted(paths, restart_from, again, truth);
+        restart_from = again.path.back().values;
+        std::printf("profiling again\n");
+      });
   *json = profile_json(paths, profile);
   if (profile.status != "ok") {
     std::fprintf(stderr, "profile: %s\n", profile.status.c_str());
@@ -148,7 +158,8 @@ bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, const F
   print_profile(paths, fit, profile);
   std::printf("profile: %ld simulations\n", profile.runs);
   if (!args.profile_svg.empty()) {
-    const plot::Figure figure = profile_figure(paths, fit.path.back().values, fit.std_error, truth, profile);
+    const plot::Figure figure = profile_figure(paths, fit.path.back().values, fit.std_error,
+                                               truth ? *truth : std::vector<double>{}, profile);
     if (!write_output(args.profile_svg,
                       plot::to_svg(figure, 420 * figure.columns, 360 * ((paths.size() + 2) / 3))))
       return false;
@@ -228,26 +239,28 @@ int run(const FitArgs& args) {
     std::printf(" %12s", p.size() > 12 ? p.substr(p.size() - 12).c_str() : p.c_str());
   std::printf("\n");
   const int every = args.print_every > 0 ? args.print_every : 1;
-  const FitResult result = fit_parameters(*eval, start, settings, [&](const FitStep& s) {
+  FitResult result = fit_parameters(*eval, start, settings, [&](const FitStep& s) {
     if (s.iteration % every == 0) print_step(s);
   });
   if (result.path.empty()) {  // the start itself failed
     std::fprintf(stderr, "%s\n", result.status.c_str());
     return kExitFailed;
   }
-  const FitStep& last = result.path.back();
-  if (last.iteration % every != 0) print_step(last);
+  if (result.path.back().iteration % every != 0) print_step(result.path.back());
   // With synthetic measurements the scene's values are the truth: the fit's error against it.
   const bool truth = synthetic && from_scene;
   print_fitted(paths, start, result, truth ? &setup.truth : nullptr);
   std::printf("%s after %d steps and %ld simulations (stopped: %s)\n",
-              result.status == "ok" ? "done" : "failed", last.iteration, result.runs, result.stopped.c_str());
+              result.status == "ok" ? "done" : "failed", result.path.back().iteration, result.runs,
+              result.stopped.c_str());
   if (result.status != "ok") std::fprintf(stderr, "%s\n", result.status.c_str());
   nlohmann::json profile_out;
   const bool profile = args.profile || !args.profile_svg.empty() || problem->identify.profile;
+  // The profile may fit again from a lower point it finds: result is then that fit.
   const bool profiled = result.status != "ok" || !profile ||
                         run_profile(args, problem->identify.level, *eval, result, settings, paths,
-                                    truth ? setup.truth : std::vector<double>{}, &profile_out);
+                                    truth ? &setup.truth : nullptr, &profile_out);
+  const FitStep& last = result.path.back();
   if (!args.svg.empty()) {
     const plot::Figure figure =
         identification_figure(paths, truth ? setup.truth : std::vector<double>{}, result.path);

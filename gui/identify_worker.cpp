@@ -64,12 +64,8 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
   const bool profile = problem->identify.profile && result.status == "ok" && result.stopped != "cancelled";
   {
     std::lock_guard lock(mutex_);
-    shared_.status = result.status;
-    shared_.stopped = result.stopped;
     shared_.runs = result.runs;
-    shared_.std_error = result.std_error;
-    shared_.at_bound = result.at_bound;
-    shared_.correlation = result.correlation;
+    publish_fit_result(result);
     shared_.elapsed_seconds = elapsed();
     shared_.profiling = profile;
     shared_.profile = ProfileResult{};
@@ -81,13 +77,26 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
   if (profile) run_profile(*problem, setup, result, settings, elapsed);
 }
 
-void IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& setup, const FitResult& fit,
+void IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& setup, FitResult fit,
                                  const FitSettings& settings, const std::function<double()>& elapsed) {
-  const ProfileResult profile =
-      run_identification_profile(problem, setup, fit, settings, [&](std::size_t j, const ProfilePoint& q) {
+  const ProfileResult profile = run_identification_profile(
+      problem, setup, fit, settings,
+      [&](std::size_t j, const ProfilePoint& q) {
         std::lock_guard lock(mutex_);
         shared_.profile.parameters[j].points.push_back(q);
         shared_.elapsed_seconds = elapsed();
+        ++shared_.version;
+      },
+      [&](const FitResult& again) {  // fitted again from a lower point: its steps follow the first fit's
+        std::lock_guard lock(mutex_);
+        const int offset = shared_.steps.empty() ? 0 : shared_.steps.back().iteration + 1;
+        for (FitStep step : again.path) {
+          step.iteration += offset;
+          shared_.steps.push_back(step);
+        }
+        publish_fit_result(again);
+        shared_.profile = ProfileResult{};
+        shared_.profile.parameters.resize(setup.paths.size());
         ++shared_.version;
       });
   std::lock_guard lock(mutex_);
@@ -96,6 +105,14 @@ void IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& se
   shared_.elapsed_seconds = elapsed();
   shared_.phase = profile.cancelled ? SweepPhase::cancelled : SweepPhase::finished;
   ++shared_.version;
+}
+
+void IdentifyWorker::publish_fit_result(const FitResult& result) {
+  shared_.status = result.status;
+  shared_.stopped = result.stopped;
+  shared_.std_error = result.std_error;
+  shared_.at_bound = result.at_bound;
+  shared_.correlation = result.correlation;
 }
 
 bool IdentifyWorker::snapshot(IdentifySnapshot* out) const {

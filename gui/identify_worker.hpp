@@ -24,7 +24,7 @@ struct IdentifySnapshot {
   std::vector<FitStep> steps;  // as taken so far
   std::string status = "ok";   // or why the fit (or its measurements) failed
   std::string stopped;         // why a finished fit stopped
-  long runs = 0;               // simulations it took
+  long runs = 0;               // simulations the first fit took (the profile's count its own fits again)
   double elapsed_seconds = 0.0;
   std::vector<double> std_error;  // of the fitted values, once finished (FitResult::std_error)
   std::vector<bool> at_bound;
@@ -48,8 +48,9 @@ class IdentifyWorker {
   void run(const std::shared_ptr<const Problem>& problem, const std::atomic<bool>& cancel);
   void publish(SweepPhase phase, const std::string& status);
   // identify.profile: the intervals after a finished fit, each refitted point published as it comes.
-  void run_profile(const Problem& problem, const IdentifySetup& setup, const FitResult& fit,
+  void run_profile(const Problem& problem, const IdentifySetup& setup, FitResult fit,
                    const FitSettings& settings, const std::function<double()>& elapsed);
+  void publish_fit_result(const FitResult& result);  // its status, errors and correlations; under mutex_
   mutable std::mutex mutex_;
   IdentifySnapshot shared_;
   BackgroundJob job_;  // last member: its thread stops before the state above goes away

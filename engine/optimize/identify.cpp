@@ -118,14 +118,15 @@ FitResult run_identification(const Problem& problem, const IdentifySetup& setup,
 }
 
 ProfileResult run_identification_profile(
-    const Problem& problem, const IdentifySetup& setup, const FitResult& fit, const FitSettings& settings,
-    const std::function<void(std::size_t, const ProfilePoint&)>& on_point) {
+    const Problem& problem, const IdentifySetup& setup, FitResult& fit, const FitSettings& settings,
+    const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
+    const std::function<void(const FitResult&)>& on_restart) {
   Rollouts rollouts = rollouts_of(problem, setup, setup.paths);
   rollouts.set_threads(settings.threads);
   ProfileSettings ps;
   ps.level = problem.identify.level;
   ps.refit = settings;
-  return profile_parameters(rollouts, fit, ps, on_point);
+  return profile_with_restarts(rollouts, fit, settings, ps, kProfileRestarts, on_point, on_restart);
 }
 
 }  // namespace sg

@@ -99,6 +99,12 @@ class ProfileScan {
     }
     const ProfilePoint point{v, (r.path.back().loss - loss_fit_) * samples_ / sigma2(), r.path.back().loss};
     p.points.push_back(point);
+    const double lowest = result.lowest_values.empty() ? loss_fit_ : result.lowest_loss;
+    if (point.loss < lowest * (1.0 - 1e-9)) {
+      result.lowest_values = r.path.back().values;
+      result.lowest_loss = point.loss;
+      result.lowest_at = objective_.paths()[j] + " = " + scene::format_number(v);
+    }
     if (on_point_) on_point_(j, point);
     out = SideState{v, std::sqrt(std::max(point.delta, 0.0)), r.path.back().values};
     return true;
@@ -199,21 +205,46 @@ ProfileResult profile_parameters(Rollouts& objective, const FitResult& fit, cons
     return result;
   }
   ProfileScan scan(objective, fit, settings, result.threshold, on_point);
-  double lowest = fit.path.back().loss;
-  std::string lowest_at;
-  for (std::size_t j = 0; j < fit.path.back().values.size(); ++j) {
+  for (std::size_t j = 0; j < fit.path.back().values.size(); ++j)
     result.parameters.push_back(scan.parameter(j, result));
-    for (const ProfilePoint& q : result.parameters.back().points)
-      if (q.loss < lowest * (1.0 - 1e-9)) {
-        lowest = q.loss;
-        lowest_at = objective.paths()[j] + " = " + scene::format_number(q.value);
-      }
-  }
-  if (!lowest_at.empty())
-    result.note = "the refit at " + lowest_at + " found a lower error (" + scene::format_number(lowest) +
-                  ") than the fit's (" + scene::format_number(fit.path.back().loss) +
-                  "): the fit had not converged; fit again from there for intervals that mean what they say";
+  if (!result.lowest_values.empty())
+    result.note = "the refit at " + result.lowest_at + " found a lower error (" +
+                  scene::format_number(result.lowest_loss) + ") than the fit's (" +
+                  scene::format_number(fit.path.back().loss) +
+                  "): the fit had not converged, and the intervals are too wide there";
   return result;
+}
+
+ProfileResult profile_with_restarts(Rollouts& objective, FitResult& fit, const FitSettings& fit_settings,
+                                    const ProfileSettings& settings, int max_restarts,
+                                    const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
+                                    const std::function<void(const FitResult&)>& on_restart) {
+  long runs = 0;
+  for (int restart = 0;; ++restart) {
+    ProfileResult profile = profile_parameters(objective, fit, settings, on_point);
+    runs += profile.runs;
+    const bool again = profile.status == "ok" && !profile.cancelled && !profile.lowest_values.empty() &&
+                       restart < max_restarts;
+    if (!again) {
+      profile.runs = runs;
+      profile.restarts = restart;
+      if (restart > 0)
+        profile.note = "fitted again from the profile's lowest point " + std::to_string(restart) + " time" +
+                       (restart > 1 ? "s" : "") + (profile.note.empty() ? "" : "; " + profile.note);
+      return profile;
+    }
+    FitResult refit = fit_parameters(objective, profile.lowest_values, fit_settings, {});
+    runs += refit.runs;
+    if (refit.status != "ok" || refit.path.empty() || refit.stopped == "cancelled") {
+      profile.runs = runs;
+      profile.restarts = restart;
+      profile.note += "; fitting again from there failed: " +
+                      (refit.status != "ok" ? refit.status : std::string("cancelled"));
+      return profile;
+    }
+    fit = std::move(refit);
+    if (on_restart) on_restart(fit);
+  }
 }
 
 }  // namespace sg

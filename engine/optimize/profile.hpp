@@ -54,8 +54,13 @@ struct ProfileResult {
   long runs = 0;                             // simulations the refits took
   bool cancelled = false;                    // refit.cancel stopped it: the sides not done end cancelled
   // Set when a refit found a lower error than the fit's own: the fit had not converged, and the intervals
-  // (measured from the fit's error) are too wide there.
+  // (measured from the fit's error) are too wide there. The lowest such point: all numbers' values, its
+  // error and where ("path = value").
   std::string note;
+  std::vector<double> lowest_values;
+  double lowest_loss = 0.0;
+  std::string lowest_at;
+  int restarts = 0;  // profile_with_restarts: the fits made again from a profile's lowest point
 };
 
 // The chi-square quantile with one degree of freedom at `level` (the square of the normal quantile of
@@ -66,5 +71,15 @@ double profile_threshold(double level);
 // objective. on_point (may be empty) sees each refitted point: the number's index and the point.
 ProfileResult profile_parameters(Rollouts& objective, const FitResult& fit, const ProfileSettings& settings,
                                  const std::function<void(std::size_t, const ProfilePoint&)>& on_point);
+
+// What `fit --profile` and the Identify tab run: the profiles of `fit`; while a refit finds a lower error
+// than the fit's (the fit stopped in a valley that is not the lowest, common where a number is weakly
+// identified), fit again from that point with fit_settings and profile the new fit, at most max_restarts
+// times. fit becomes the last fit; on_restart sees each new one. The result's runs count the new fits'
+// simulations too.
+ProfileResult profile_with_restarts(Rollouts& objective, FitResult& fit, const FitSettings& fit_settings,
+                                    const ProfileSettings& settings, int max_restarts,
+                                    const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
+                                    const std::function<void(const FitResult&)>& on_restart);
 
 }  // namespace sg

@@ -150,3 +150,37 @@ TEST_CASE("profile: an interval that reaches a bound ends there, and bad setting
   s.refit = p.settings;
   CHECK(profile_parameters(*p.objective, exact, s, {}).status.find("residual") != std::string::npos);
 }
+
+TEST_CASE(
+    "profile: a fit stopped short is fitted again from the profile's lower point, a converged one is not") {
+  const std::vector<std::string> paths = {"model.bodies.0.friction.0", "model.bodies.0.solref.0",
+                                          "model.bodies.0.vel.0"};
+  Profiled p = fitted(paths, {0.5, 0.025, 1.4});
+  ProfileSettings s;
+  s.refit = p.settings;
+  FitResult converged = p.fit;
+  const ProfileResult same = profile_with_restarts(*p.objective, converged, p.settings, s, 3, {}, {});
+  CHECK(same.restarts == 0);
+  CHECK(converged.path.back().values == p.fit.path.back().values);
+
+  // Two LM steps from the start: far from the minimum, so a refit with one number held finds lower errors.
+  FitSettings short_fit = p.settings;
+  short_fit.steps = 2;
+  FitResult stopped = fit_parameters(*p.objective, {0.5, 0.025, 1.4}, short_fit, {});
+  REQUIRE(stopped.status == "ok");
+  const double stopped_loss = stopped.path.back().loss;
+  int seen = 0;
+  const ProfileResult again =
+      profile_with_restarts(*p.objective, stopped, p.settings, s, 3, {}, [&](const FitResult&) { ++seen; });
+  REQUIRE(again.status == "ok");
+  CHECK(again.restarts >= 1);
+  CHECK(seen == again.restarts);
+  CHECK(again.note.find("fitted again") != std::string::npos);
+  // The last fit is the converged one's (to the objective's resolution), and its profile brackets it.
+  CHECK(stopped.path.back().loss < stopped_loss);
+  CHECK(stopped.path.back().loss == doctest::Approx(p.fit.path.back().loss).epsilon(1e-6));
+  for (std::size_t j = 0; j < 3; ++j) {
+    CHECK(again.parameters[j].lower < stopped.path.back().values[j]);
+    CHECK(again.parameters[j].upper > stopped.path.back().values[j]);
+  }
+}
