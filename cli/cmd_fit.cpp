@@ -130,8 +130,8 @@ bool read_measured(const FitArgs& args, const Problem& problem, IdentifySetup& s
 
 // --profile: the intervals after the fit, printed and drawn (--profile-svg); into *json for --out. False
 // when they could not be made (printed why).
-bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, FitResult& fit,
-                 const FitSettings& settings, const std::vector<std::string>& paths,
+bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, const ObjectiveFactory& more,
+                 FitResult& fit, const FitSettings& settings, const std::vector<std::string>& paths,
                  const std::vector<double>* truth, nlohmann::json* json) {
   ProfileSettings ps;
   ps.level = args.level.value_or(eval_level);
@@ -149,7 +149,8 @@ bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, FitResu
         print_fitted(paths, restart_from, again, truth);
         restart_from = again.path.back().values;
         std::printf("profiling again\n");
-      });
+      },
+      more);
   *json = profile_json(paths, profile);
   if (profile.status != "ok") {
     std::fprintf(stderr, "profile: %s\n", profile.status.c_str());
@@ -258,8 +259,10 @@ int run(const FitArgs& args) {
   const bool profile = args.profile || !args.profile_svg.empty() || problem->identify.profile;
   // The profile may fit again from a lower point it finds: result is then that fit.
   const bool profiled = result.status != "ok" || !profile ||
-                        run_profile(args, problem->identify.level, *eval, result, settings, paths,
-                                    truth ? &setup.truth : nullptr, &profile_out);
+                        run_profile(
+                            args, problem->identify.level, *eval,
+                            [&] { return std::make_unique<Rollouts>(rollouts_of(*problem, setup, paths)); },
+                            result, settings, paths, truth ? &setup.truth : nullptr, &profile_out);
   const FitStep& last = result.path.back();
   if (!args.svg.empty()) {
     const plot::Figure figure =

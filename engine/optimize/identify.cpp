@@ -126,7 +126,9 @@ ProfileResult run_identification_profile(
   ProfileSettings ps;
   ps.level = problem.identify.level;
   ps.refit = settings;
-  return profile_with_restarts(rollouts, fit, settings, ps, kProfileRestarts, on_point, on_restart);
+  return profile_with_restarts(rollouts, fit, settings, ps, kProfileRestarts, on_point, on_restart, [&] {
+    return std::make_unique<Rollouts>(rollouts_of(problem, setup, setup.paths));
+  });
 }
 
 }  // namespace sg

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
+#include "engine/gradient/helper_threads.hpp"
 #include "engine/scene/describe.hpp"
 
 namespace sg {
@@ -33,27 +35,62 @@ double next_value(double v, double dir, double step, const scene::KeyRange& rang
   return want;
 }
 
-class ProfileScan {
+// What one side of one number's scan found.
+struct SideResult {
+  std::vector<ProfilePoint> points;
+  double end_value = 0.0;
+  ProfileEnd end = ProfileEnd::scan;
+  std::string failure;
+  long runs = 0;
+  bool cancelled = false;
+  std::vector<double> lowest_values;  // the lowest error below the fit's among its refits, if any
+  double lowest_loss = 0.0, lowest_at = 0.0;
+};
+
+// One side (dir = -1 or +1) of number j's profile, on `objective` (one thread's).
+class SideScan {
  public:
-  ProfileScan(Rollouts& objective, const FitResult& fit, const ProfileSettings& settings, double threshold,
-              const std::function<void(std::size_t, const ProfilePoint&)>& on_point)
+  SideScan(Rollouts& objective, const FitResult& fit, const ProfileSettings& settings, double threshold,
+           const std::function<void(std::size_t, const ProfilePoint&)>& on_point, std::size_t j)
       : objective_(objective),
         fit_(fit),
         settings_(settings),
         threshold_(threshold),
         on_point_(on_point),
+        j_(j),
         fitted_(fit.path.back().values),
         loss_fit_(fit.path.back().loss),
-        samples_(static_cast<double>(objective.samples())) {}
+        samples_(static_cast<double>(objective.samples())) {
+    refit_ = settings.refit;
+    refit_.method = FitMethod::lm;
+    refit_.steps = 50;
+    refit_.min_decrease = 1e-10;
+    refit_.fixed.assign(fitted_.size(), false);
+    refit_.fixed[j] = true;
+  }
 
-  ParameterProfile parameter(std::size_t j, ProfileResult& result) {
-    ParameterProfile p;
-    p.points.push_back({fitted_[j], 0.0, loss_fit_});
-    side(j, -1.0, p, result);
-    side(j, +1.0, p, result);
-    std::sort(p.points.begin(), p.points.end(),
-              [](const ProfilePoint& a, const ProfilePoint& b) { return a.value < b.value; });
-    return p;
+  SideResult run(double dir) {
+    const scene::KeyRange range =
+        settings_.refit.bounds.empty() ? scene::KeyRange{} : settings_.refit.bounds[j_];
+    const double root_threshold = std::sqrt(threshold_);
+    SideState at{fitted_[j_], 0.0, fitted_};
+    double step = first_step(fitted_[j_], j_ < fit_.std_error.size() ? fit_.std_error[j_] : NAN, threshold_);
+    for (int k = 0; k < settings_.max_points; ++k) {
+      if (settings_.refit.cancel && settings_.refit.cancel->load()) out_.cancelled = true;
+      if (out_.cancelled) return finish(at.value, ProfileEnd::cancelled);
+      const double v = next_value(at.value, dir, step, range);
+      if (v == at.value) return finish(v, ProfileEnd::bound);
+      SideState next;
+      if (!refit_at(v, at.x, next))
+        return finish(at.value, out_.cancelled ? ProfileEnd::cancelled : ProfileEnd::failed);
+      if (next.root >= root_threshold) return finish(crossing(at, next), ProfileEnd::crossed);
+      // Aim a little past the threshold along the straight line through the last two points' sqrt(delta).
+      const double slope = (next.root - at.root) / std::fabs(v - at.value);
+      const double aim = slope > 0.0 ? (1.1 * root_threshold - next.root) / slope : 2.0 * step;
+      step = std::clamp(aim, 0.5 * std::fabs(v - at.value), 4.0 * std::fabs(v - at.value));
+      at = next;
+    }
+    return finish(at.value, ProfileEnd::scan);
   }
 
  private:
@@ -62,99 +99,80 @@ class ProfileScan {
   const ProfileSettings& settings_;
   double threshold_;
   const std::function<void(std::size_t, const ProfilePoint&)>& on_point_;
+  std::size_t j_;
   std::vector<double> fitted_;
   double loss_fit_, samples_;
+  FitSettings refit_;
+  SideResult out_;
 
-  double sigma2() const { return fit_.residual_sigma * fit_.residual_sigma; }
-
-  FitSettings refit_settings(std::size_t j) const {
-    FitSettings s = settings_.refit;
-    s.method = FitMethod::lm;
-    s.steps = 50;
-    s.min_decrease = 1e-10;
-    s.fixed.assign(fitted_.size(), false);
-    s.fixed[j] = true;
-    return s;
+  SideResult finish(double value, ProfileEnd end) {
+    out_.end_value = value;
+    out_.end = end;
+    return std::move(out_);
   }
 
-  void end_side(ParameterProfile& p, double dir, double value, ProfileEnd end) {
-    (dir < 0.0 ? p.lower : p.upper) = value;
-    (dir < 0.0 ? p.lower_end : p.upper_end) = end;
-  }
-
-  // One refit with number j held at v, from the other numbers' values in x; false when it failed.
-  bool refit_at(std::size_t j, const FitSettings& refit, double v, const std::vector<double>& x,
-                SideState& out, ParameterProfile& p, ProfileResult& result) {
+  // One refit with number j held at v, from the other numbers' values in x; false when it failed or was
+  // cancelled (out_.cancelled).
+  bool refit_at(double v, const std::vector<double>& x, SideState& next) {
     std::vector<double> start = x;
-    start[j] = v;
-    const FitResult r = fit_parameters(objective_, start, refit, {});
-    result.runs += r.runs;
+    start[j_] = v;
+    const FitResult r = fit_parameters(objective_, start, refit_, {});
+    out_.runs += r.runs;
     if (r.stopped == "cancelled") {  // stopped before it converged: not a point of the profile
-      result.cancelled = true;
+      out_.cancelled = true;
       return false;
     }
     if (r.status != "ok" || r.path.empty()) {
-      p.failure = r.status;
+      out_.failure = r.status;
       return false;
     }
-    const ProfilePoint point{v, (r.path.back().loss - loss_fit_) * samples_ / sigma2(), r.path.back().loss};
-    p.points.push_back(point);
-    const double lowest = result.lowest_values.empty() ? loss_fit_ : result.lowest_loss;
+    const double s2 = fit_.residual_sigma * fit_.residual_sigma;
+    const ProfilePoint point{v, (r.path.back().loss - loss_fit_) * samples_ / s2, r.path.back().loss};
+    out_.points.push_back(point);
+    const double lowest = out_.lowest_values.empty() ? loss_fit_ : out_.lowest_loss;
     if (point.loss < lowest * (1.0 - 1e-9)) {
-      result.lowest_values = r.path.back().values;
-      result.lowest_loss = point.loss;
-      result.lowest_at = objective_.paths()[j] + " = " + scene::format_number(v);
+      out_.lowest_values = r.path.back().values;
+      out_.lowest_loss = point.loss;
+      out_.lowest_at = v;
     }
-    if (on_point_) on_point_(j, point);
-    out = SideState{v, std::sqrt(std::max(point.delta, 0.0)), r.path.back().values};
+    if (on_point_) on_point_(j_, point);
+    next = SideState{v, std::sqrt(std::max(point.delta, 0.0)), r.path.back().values};
     return true;
   }
 
   // The value between below (sqrt(delta) under the threshold's) and above (over it) where sqrt(delta)
   // reaches the threshold's, on the straight line between them; refined by up to two refits there while
   // the point above is far past the threshold (a first step that overshot into the curved part).
-  double crossing(std::size_t j, const FitSettings& refit, SideState below, SideState above,
-                  ParameterProfile& p, ProfileResult& result) {
+  double crossing(SideState below, SideState above) {
     const double target = std::sqrt(threshold_);
     auto line = [&] {
       return below.value + (target - below.root) / (above.root - below.root) * (above.value - below.value);
     };
     for (int k = 0; k < 2 && above.root > 1.3 * target; ++k) {
       SideState mid;
-      if (!refit_at(j, refit, line(), below.x, mid, p, result)) break;
+      if (!refit_at(line(), below.x, mid)) break;
       (mid.root >= target ? above : below) = mid;
     }
     return line();
   }
-
-  void side(std::size_t j, double dir, ParameterProfile& p, ProfileResult& result) {
-    const scene::KeyRange range =
-        settings_.refit.bounds.empty() ? scene::KeyRange{} : settings_.refit.bounds[j];
-    const double root_threshold = std::sqrt(threshold_);
-    SideState at{fitted_[j], 0.0, fitted_};
-    double step = first_step(fitted_[j], j < fit_.std_error.size() ? fit_.std_error[j] : NAN, threshold_);
-    const FitSettings refit = refit_settings(j);
-    for (int k = 0; k < settings_.max_points; ++k) {
-      if (result.cancelled || (settings_.refit.cancel && settings_.refit.cancel->load())) {
-        result.cancelled = true;
-        return end_side(p, dir, at.value, ProfileEnd::cancelled);
-      }
-      const double v = next_value(at.value, dir, step, range);
-      if (v == at.value) return end_side(p, dir, v, ProfileEnd::bound);
-      SideState next;
-      if (!refit_at(j, refit, v, at.x, next, p, result))
-        return end_side(p, dir, at.value, result.cancelled ? ProfileEnd::cancelled : ProfileEnd::failed);
-      if (next.root >= root_threshold)
-        return end_side(p, dir, crossing(j, refit, at, next, p, result), ProfileEnd::crossed);
-      // Aim a little past the threshold along the straight line through the last two points' sqrt(delta).
-      const double slope = (next.root - at.root) / std::fabs(v - at.value);
-      const double aim = slope > 0.0 ? (1.1 * root_threshold - next.root) / slope : 2.0 * step;
-      step = std::clamp(aim, 0.5 * std::fabs(v - at.value), 4.0 * std::fabs(v - at.value));
-      at = next;
-    }
-    end_side(p, dir, at.value, ProfileEnd::scan);
-  }
 };
+
+// Number j's profile from its two sides (lower first) and the fit's own point.
+ParameterProfile merge_sides(double fitted, double loss_fit, SideResult& lower, SideResult& upper) {
+  ParameterProfile p;
+  p.points.push_back({fitted, 0.0, loss_fit});
+  for (SideResult* side : {&lower, &upper}) {
+    p.points.insert(p.points.end(), side->points.begin(), side->points.end());
+    if (!side->failure.empty()) p.failure = side->failure;
+  }
+  std::sort(p.points.begin(), p.points.end(),
+            [](const ProfilePoint& a, const ProfilePoint& b) { return a.value < b.value; });
+  p.lower = lower.end_value;
+  p.lower_end = lower.end;
+  p.upper = upper.end_value;
+  p.upper_end = upper.end;
+  return p;
+}
 
 }  // namespace
 
@@ -186,7 +204,8 @@ double profile_threshold(double level) {
 }
 
 ProfileResult profile_parameters(Rollouts& objective, const FitResult& fit, const ProfileSettings& settings,
-                                 const std::function<void(std::size_t, const ProfilePoint&)>& on_point) {
+                                 const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
+                                 const ObjectiveFactory& more_objectives) {
   ProfileResult result;
   result.level = settings.level;
   if (!(settings.level > 0.0 && settings.level < 1.0)) {
@@ -204,9 +223,38 @@ ProfileResult profile_parameters(Rollouts& objective, const FitResult& fit, cons
         "fit): profiles need the error's scale";
     return result;
   }
-  ProfileScan scan(objective, fit, settings, result.threshold, on_point);
-  for (std::size_t j = 0; j < fit.path.back().values.size(); ++j)
-    result.parameters.push_back(scan.parameter(j, result));
+  // Each side of each number on one thread, with that thread's objective (the caller's, or one more).
+  const std::size_t n = fit.path.back().values.size();
+  const int threads = more_objectives ? std::max(1, settings.refit.threads) : 1;
+  ProfileSettings per_thread = settings;
+  if (threads > 1) per_thread.refit.threads = 1;  // the sides are the parallel work
+  std::vector<std::unique_ptr<Rollouts>> extra(static_cast<std::size_t>(threads));
+  std::vector<SideResult> sides(2 * n);
+  for_each_index(2 * n, threads, [&](std::size_t k, int thread) {
+    Rollouts* own = &objective;
+    if (thread > 0) {
+      std::unique_ptr<Rollouts>& slot = extra[static_cast<std::size_t>(thread)];
+      if (!slot) slot = more_objectives();
+      own = slot.get();
+    }
+    SideScan scan(*own, fit, per_thread, result.threshold, on_point, k / 2);
+    sides[k] = scan.run(k % 2 == 0 ? -1.0 : 1.0);
+  });
+  const double loss_fit = fit.path.back().loss;
+  for (std::size_t j = 0; j < n; ++j) {
+    result.parameters.push_back(
+        merge_sides(fit.path.back().values[j], loss_fit, sides[2 * j], sides[2 * j + 1]));
+    for (const SideResult* side : {&sides[2 * j], &sides[2 * j + 1]}) {
+      result.runs += side->runs;
+      result.cancelled = result.cancelled || side->cancelled;
+      if (!side->lowest_values.empty() &&
+          side->lowest_loss < (result.lowest_values.empty() ? loss_fit : result.lowest_loss)) {
+        result.lowest_values = side->lowest_values;
+        result.lowest_loss = side->lowest_loss;
+        result.lowest_at = objective.paths()[j] + " = " + scene::format_number(side->lowest_at);
+      }
+    }
+  }
   if (!result.lowest_values.empty())
     result.note = "the refit at " + result.lowest_at + " found a lower error (" +
                   scene::format_number(result.lowest_loss) + ") than the fit's (" +
@@ -218,10 +266,11 @@ ProfileResult profile_parameters(Rollouts& objective, const FitResult& fit, cons
 ProfileResult profile_with_restarts(Rollouts& objective, FitResult& fit, const FitSettings& fit_settings,
                                     const ProfileSettings& settings, int max_restarts,
                                     const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
-                                    const std::function<void(const FitResult&)>& on_restart) {
+                                    const std::function<void(const FitResult&)>& on_restart,
+                                    const ObjectiveFactory& more_objectives) {
   long runs = 0;
   for (int restart = 0;; ++restart) {
-    ProfileResult profile = profile_parameters(objective, fit, settings, on_point);
+    ProfileResult profile = profile_parameters(objective, fit, settings, on_point, more_objectives);
     runs += profile.runs;
     const bool again = profile.status == "ok" && !profile.cancelled && !profile.lowest_values.empty() &&
                        restart < max_restarts;

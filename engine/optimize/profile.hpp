@@ -12,6 +12,7 @@
 #include <atomic>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,10 +68,17 @@ struct ProfileResult {
 // (1 + level) / 2).
 double profile_threshold(double level);
 
+// Another objective like the first (the same scene, paths and measurements), for one more thread.
+using ObjectiveFactory = std::function<std::unique_ptr<Rollouts>()>;
+
 // Profiles of every number fitted by `fit` (its last point, residual_sigma and std_error) on the same
-// objective. on_point (may be empty) sees each refitted point: the number's index and the point.
+// objective. With more_objectives, the two sides of each number are scanned on up to settings.refit.threads
+// threads, each with its own objective (the results do not depend on the number of threads); without, on
+// the caller's. on_point (may be empty) sees each refitted point, the number's index and the point, from
+// whichever thread made it.
 ProfileResult profile_parameters(Rollouts& objective, const FitResult& fit, const ProfileSettings& settings,
-                                 const std::function<void(std::size_t, const ProfilePoint&)>& on_point);
+                                 const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
+                                 const ObjectiveFactory& more_objectives = {});
 
 // What `fit --profile` and the Identify tab run: the profiles of `fit`; while a refit finds a lower error
 // than the fit's (the fit stopped in a valley that is not the lowest, common where a number is weakly
@@ -80,6 +88,7 @@ ProfileResult profile_parameters(Rollouts& objective, const FitResult& fit, cons
 ProfileResult profile_with_restarts(Rollouts& objective, FitResult& fit, const FitSettings& fit_settings,
                                     const ProfileSettings& settings, int max_restarts,
                                     const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
-                                    const std::function<void(const FitResult&)>& on_restart);
+                                    const std::function<void(const FitResult&)>& on_restart,
+                                    const ObjectiveFactory& more_objectives = {});
 
 }  // namespace sg

@@ -184,3 +184,28 @@ TEST_CASE(
     CHECK(again.parameters[j].upper > stopped.path.back().values[j]);
   }
 }
+
+TEST_CASE("profile: sides scanned on several threads give the same numbers to the last bit") {
+  const std::vector<std::string> paths = {"model.bodies.0.friction.0", "model.bodies.0.solref.0"};
+  Profiled p = fitted(paths, {0.5, 0.025});
+  ProfileSettings s;
+  s.refit = p.settings;
+  s.refit.threads = 1;
+  const ProfileResult one = profile_parameters(*p.objective, p.fit, s, {});
+  s.refit.threads = 3;
+  std::atomic<int> made{0};
+  const ProfileResult three = profile_parameters(*p.objective, p.fit, s, {}, [&] {
+    ++made;
+    return std::make_unique<Rollouts>(rollouts_of(p.problem, p.setup, paths));
+  });
+  CHECK(made.load() >= 1);  // the extra threads had their own objectives
+  REQUIRE(one.parameters.size() == three.parameters.size());
+  CHECK(one.runs == three.runs);
+  for (std::size_t j = 0; j < one.parameters.size(); ++j) {
+    CHECK(one.parameters[j].lower == three.parameters[j].lower);
+    CHECK(one.parameters[j].upper == three.parameters[j].upper);
+    REQUIRE(one.parameters[j].points.size() == three.parameters[j].points.size());
+    for (std::size_t k = 0; k < one.parameters[j].points.size(); ++k)
+      CHECK(one.parameters[j].points[k].delta == three.parameters[j].points[k].delta);
+  }
+}
