@@ -6,32 +6,6 @@
 #include "engine/problem/json_number.hpp"
 
 namespace sg::cli {
-namespace {
-
-// One end of an interval: its value where delta crossed the threshold, else the value reached and why.
-std::string end_text(double value, ProfileEnd end, bool lower) {
-  char buf[64];
-  switch (end) {
-    case ProfileEnd::crossed:
-      std::snprintf(buf, sizeof buf, "%.6g", value);
-      break;
-    case ProfileEnd::bound:
-      std::snprintf(buf, sizeof buf, "%.6g (bound)", value);
-      break;
-    case ProfileEnd::scan:
-      std::snprintf(buf, sizeof buf, "%s%.6g", lower ? "< " : "> ", value);
-      break;
-    case ProfileEnd::failed:
-      std::snprintf(buf, sizeof buf, "refit failed");
-      break;
-    case ProfileEnd::cancelled:
-      std::snprintf(buf, sizeof buf, "cancelled");
-      break;
-  }
-  return buf;
-}
-
-}  // namespace
 
 void print_profile(const std::vector<std::string>& paths, const FitResult& fit,
                    const ProfileResult& profile) {
@@ -46,7 +20,8 @@ void print_profile(const std::vector<std::string>& paths, const FitResult& fit,
   for (std::size_t j = 0; j < profile.parameters.size(); ++j) {
     const ParameterProfile& p = profile.parameters[j];
     std::printf("%-36s %14.8g %18s %18s", paths[j].c_str(), fitted[j],
-                end_text(p.lower, p.lower_end, true).c_str(), end_text(p.upper, p.upper_end, false).c_str());
+                profile_end_label(p.lower, p.lower_end, true).c_str(),
+                profile_end_label(p.upper, p.upper_end, false).c_str());
     const double se = j < fit.std_error.size() ? fit.std_error[j] : NAN;
     if (std::isfinite(se))
       std::printf("   %.6g .. %.6g", fitted[j] - z * se, fitted[j] + z * se);
@@ -75,8 +50,9 @@ nlohmann::json profile_json(const std::vector<std::string>& paths, const Profile
                       {"upper_end", profile_end_text(p.upper_end)},
                       {"points", points}});
   }
-  return {{"status", profile.status}, {"level", profile.level}, {"threshold", profile.threshold},
-          {"parameters", params},     {"runs", profile.runs},   {"note", profile.note}};
+  return {{"status", profile.status},    {"level", profile.level}, {"threshold", profile.threshold},
+          {"parameters", params},        {"runs", profile.runs},   {"note", profile.note},
+          {"restarts", profile.restarts}};
 }
 
 }  // namespace sg::cli

@@ -83,19 +83,8 @@ void IdentifyPanel::draw_interval(std::size_t j) const {
     return;
   const ParameterProfile& p = snapshot_.profile.parameters[j];
   if (p.points.empty()) return;
-  auto end = [](double v, ProfileEnd e, bool lower) {
-    char buf[48];
-    if (e == ProfileEnd::crossed)
-      std::snprintf(buf, sizeof buf, "%.6g", v);
-    else if (e == ProfileEnd::bound)
-      std::snprintf(buf, sizeof buf, "%.6g (bound)", v);
-    else if (e == ProfileEnd::scan)
-      std::snprintf(buf, sizeof buf, "%s%.6g", lower ? "< " : "> ", v);
-    else
-      std::snprintf(buf, sizeof buf, "%s", profile_end_text(e));
-    return std::string(buf);
-  };
-  ImGui::Text("%s .. %s", end(p.lower, p.lower_end, true).c_str(), end(p.upper, p.upper_end, false).c_str());
+  ImGui::Text("%s .. %s", profile_end_label(p.lower, p.lower_end, true).c_str(),
+              profile_end_label(p.upper, p.upper_end, false).c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Profile-likelihood interval at %.1f%%: where the error, this number held and the others fitted "

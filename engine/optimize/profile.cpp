@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include "engine/gradient/helper_threads.hpp"
@@ -190,6 +191,24 @@ const char* profile_end_text(ProfileEnd end) {
       return "cancelled";
   }
   return "?";
+}
+
+std::string profile_end_label(double value, ProfileEnd end, bool lower) {
+  char buf[64];
+  switch (end) {
+    case ProfileEnd::crossed:
+      std::snprintf(buf, sizeof buf, "%.6g", value);
+      break;
+    case ProfileEnd::bound:
+      std::snprintf(buf, sizeof buf, "%.6g (bound)", value);
+      break;
+    case ProfileEnd::scan:
+      std::snprintf(buf, sizeof buf, "%s%.6g", lower ? "< " : "> ", value);
+      break;
+    default:
+      return profile_end_text(end);
+  }
+  return buf;
 }
 
 double profile_threshold(double level) {

@@ -37,6 +37,9 @@ struct ProfilePoint {
 // cancelled.
 enum class ProfileEnd : unsigned char { crossed, bound, scan, failed, cancelled };
 const char* profile_end_text(ProfileEnd end);
+// An interval's end as shown: the value where delta crossed ("0.0144"), else the value reached and why
+// ("0.05 (bound)", "< 0.012" or "> 2.4" where the scan did not reach the level, "refit failed").
+std::string profile_end_label(double value, ProfileEnd end, bool lower);
 
 struct ParameterProfile {
   std::vector<ProfilePoint> points;  // ascending values, the fit's own (delta 0) among them

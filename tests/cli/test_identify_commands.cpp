@@ -186,6 +186,7 @@ TEST_CASE("fit --profile: intervals around each fitted number, written and drawn
   const auto& profile = j["profile"];
   CHECK(profile["status"] == "ok");
   CHECK(profile["threshold"].get<double>() == doctest::Approx(3.8415).epsilon(1e-4));
+  CHECK(profile["restarts"].get<int>() == 0);  // the fit had converged
   REQUIRE(profile["parameters"].size() == 4);
   for (std::size_t k = 0; k < 4; ++k) {
     CAPTURE(k);
