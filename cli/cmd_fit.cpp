@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/fit_bound_args.hpp"
+#include "cli/fit_output.hpp"
 #include "cli/fit_profile_output.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/optimize/identify.hpp"
@@ -39,61 +40,6 @@ struct FitArgs {
   std::optional<double> level;  // their level (default: identify.level)
   std::string profile_svg;
 };
-
-void print_step(const FitStep& s) {
-  std::printf("%4d  loss %-14.8g", s.iteration, s.loss);
-  for (double v : s.values) std::printf(" %12.6g", v);
-  std::printf("\n");
-}
-
-// The correlation matrix of the fitted values, for two or more ("-" where a standard error is inf).
-void print_correlation(const std::vector<std::string>& paths, const FitResult& result) {
-  const std::size_t n = paths.size();
-  if (n < 2 || result.correlation.size() != n * n) return;
-  auto tail = [](const std::string& p) { return p.size() > 12 ? p.substr(p.size() - 12) : p; };
-  std::printf("correlations of the fitted values (near +-1: the data trade one against the other):\n%-14s",
-              "");
-  for (const std::string& p : paths) std::printf(" %12s", tail(p).c_str());
-  std::printf("\n");
-  for (std::size_t i = 0; i < n; ++i) {
-    std::printf("%-14s", tail(paths[i]).c_str());
-    for (std::size_t j = 0; j < n; ++j) {
-      const double c = result.correlation[i * n + j];
-      if (std::isfinite(c))
-        std::printf(" %12.3f", c);
-      else
-        std::printf(" %12s", "-");
-    }
-    std::printf("\n");
-  }
-}
-
-// The table of fitted values: start, fitted, standard error (with "at bound" for a value on an end of its
-// range), and with synthetic data the truth and the relative error; then the residual standard deviation.
-void print_fitted(const std::vector<std::string>& paths, const std::vector<double>& start,
-                  const FitResult& result, const std::vector<double>* truth) {
-  const std::vector<double>& fitted = result.path.back().values;
-  std::printf("%-36s %14s %14s %11s%s\n", "parameter", "start", "fitted", "std. error",
-              truth ? "          truth    rel. error" : "");
-  for (std::size_t j = 0; j < paths.size(); ++j) {
-    std::printf("%-36s %14.8g %14.8g", paths[j].c_str(), start[j], fitted[j]);
-    if (j < result.std_error.size())
-      std::printf(" %11.3g", result.std_error[j]);
-    else
-      std::printf(" %11s", "-");
-    if (truth)
-      std::printf(" %14.8g %12.3g%%", (*truth)[j],
-                  100.0 * std::fabs(fitted[j] - (*truth)[j]) / std::max(std::fabs((*truth)[j]), 1e-300));
-    if (j < result.at_bound.size() && result.at_bound[j]) std::printf("  (at its bound)");
-    std::printf("\n");
-  }
-  if (std::isfinite(result.residual_sigma))
-    std::printf(
-        "residual standard deviation %.3g m per coordinate; standard errors from the Gauss-Newton covariance "
-        "(inf: not determined by the data)\n",
-        result.residual_sigma);
-  print_correlation(paths, result);
-}
 
 // Measured positions into setup: one file for the scene's own run (identify.rollouts then left out, with a
 // note), or one per run, the scene's first, then each rollout's in order. False after printing why.
@@ -169,6 +115,30 @@ bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, const O
   return true;
 }
 
+// The fit's settings: the scene's identify section, with the command line's overrides and bounds. False
+// after printing why (a bad --bound).
+bool settings_from_args(const FitArgs& args, const Problem& problem, const std::vector<std::string>& paths,
+                        FitSettings* out) {
+  FitSettings& settings = *out;
+  settings = identify_settings(problem);
+  settings.lr = args.settings.lr;
+  settings.lr_final = args.settings.lr_final;
+  settings.tolerance = args.settings.tolerance;
+  if (!args.method.empty()) settings.method = args.method == "adam" ? FitMethod::adam : FitMethod::lm;
+  if (args.steps >= 0) settings.steps = args.steps;
+  // auto: reverse mode once it is cheaper than ceil(P / 4) forward runs, where the scene allows it.
+  settings.reverse = args.gradient == "reverse" ||
+                     (args.gradient == "auto" && paths.size() > 12 && !problem.integrator.through_controller);
+  settings.threads = args.threads > 0 ? args.threads : available_cores();
+  settings.bounds = fit_bounds(problem, paths);
+  std::string bound_error;
+  if (!apply_bound_args(args.bounds, paths, &settings.bounds, &bound_error)) {
+    std::fprintf(stderr, "%s: %s\n", args.scene.scene.c_str(), bound_error.c_str());
+    return false;
+  }
+  return true;
+}
+
 int run(const FitArgs& args) {
   std::optional<Problem> problem = load_scene_or_report(args.scene);
   if (!problem) return kExitBadInput;
@@ -208,22 +178,8 @@ int run(const FitArgs& args) {
     std::fprintf(stderr, "%s: --wrt %s\n", args.scene.scene.c_str(), e.what());
     return kExitBadInput;
   }
-  FitSettings settings = identify_settings(*problem);
-  settings.lr = args.settings.lr;
-  settings.lr_final = args.settings.lr_final;
-  settings.tolerance = args.settings.tolerance;
-  if (!args.method.empty()) settings.method = args.method == "adam" ? FitMethod::adam : FitMethod::lm;
-  if (args.steps >= 0) settings.steps = args.steps;
-  // auto: reverse mode once it is cheaper than ceil(P / 4) forward runs, where the scene allows it.
-  settings.reverse = args.gradient == "reverse" || (args.gradient == "auto" && paths.size() > 12 &&
-                                                    !problem->integrator.through_controller);
-  settings.threads = args.threads > 0 ? args.threads : available_cores();
-  settings.bounds = fit_bounds(*problem, paths);
-  std::string bound_error;
-  if (!apply_bound_args(args.bounds, paths, &settings.bounds, &bound_error)) {
-    std::fprintf(stderr, "%s: %s\n", args.scene.scene.c_str(), bound_error.c_str());
-    return kExitBadInput;
-  }
+  FitSettings settings;
+  if (!settings_from_args(args, *problem, paths, &settings)) return kExitBadInput;
   const std::vector<double> start = from_scene ? setup.start : eval->initial_values();
   for (std::size_t j = 0; j < paths.size(); ++j)
     if (!settings.bounds[j].contains(start[j])) {
@@ -232,13 +188,7 @@ int run(const FitArgs& args) {
       return kExitBadInput;
     }
   const std::string source = synthetic ? setup.data.source : args.data.front();
-  std::printf("fitting %zu parameters to %ld samples of %s", paths.size(), setup.samples(), source.c_str());
-  if (!setup.rollouts.empty()) std::printf(" and %zu more rollouts", setup.rollouts.size());
-  std::printf(" (mean squared position error, m^2)\n");
-  std::printf("%4s  %-19s", "step", "loss");
-  for (const std::string& p : paths)
-    std::printf(" %12s", p.size() > 12 ? p.substr(p.size() - 12).c_str() : p.c_str());
-  std::printf("\n");
+  print_fit_header(paths, setup.samples(), source, setup.rollouts.size());
   const int every = args.print_every > 0 ? args.print_every : 1;
   FitResult result = fit_parameters(*eval, start, settings, [&](const FitStep& s) {
     if (s.iteration % every == 0) print_step(s);
@@ -263,7 +213,6 @@ int run(const FitArgs& args) {
                             args, problem->identify.level, *eval,
                             [&] { return std::make_unique<Rollouts>(rollouts_of(*problem, setup, paths)); },
                             result, settings, paths, truth ? &setup.truth : nullptr, &profile_out);
-  const FitStep& last = result.path.back();
   if (!args.svg.empty()) {
     const plot::Figure figure =
         identification_figure(paths, truth ? setup.truth : std::vector<double>{}, result.path);
@@ -271,29 +220,7 @@ int run(const FitArgs& args) {
     std::printf("plot: %s\n", args.svg.c_str());
   }
   if (!args.out.empty()) {
-    nlohmann::json steps = nlohmann::json::array();
-    for (const FitStep& s : result.path) {
-      nlohmann::json grad = nlohmann::json::array();
-      for (double g : s.grad) grad.push_back(number_or_null(g));
-      steps.push_back(
-          {{"step", s.iteration}, {"loss", number_or_null(s.loss)}, {"values", s.values}, {"grad", grad}});
-    }
-    nlohmann::json out = {{"scene", problem->name}, {"data", source},           {"parameters", paths},
-                          {"start", start},         {"fitted", last.values},    {"status", result.status},
-                          {"path", steps},          {"config", problem->config}};
-    nlohmann::json errors = nlohmann::json::array();
-    for (double e : result.std_error) errors.push_back(number_or_null(e));
-    out["std_error"] = errors;
-    out["residual_sigma"] = number_or_null(result.residual_sigma);
-    out["at_bound"] = result.at_bound;
-    nlohmann::json correlation = nlohmann::json::array();
-    for (std::size_t i = 0; i * paths.size() < result.correlation.size(); ++i) {
-      nlohmann::json row = nlohmann::json::array();
-      for (std::size_t j = 0; j < paths.size(); ++j)
-        row.push_back(number_or_null(result.correlation[i * paths.size() + j]));
-      correlation.push_back(row);
-    }
-    out["correlation"] = correlation;
+    nlohmann::json out = fit_json(problem->name, problem->config, source, paths, start, result);
     if (!profile_out.is_null()) out["profile"] = profile_out;
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());

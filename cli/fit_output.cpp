@@ -1,0 +1,112 @@
+#include "cli/fit_output.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/problem/json_number.hpp"
+
+namespace sg::cli {
+namespace {
+
+// The correlation matrix of the fitted values, for two or more ("-" where a standard error is inf).
+void print_correlation(const std::vector<std::string>& paths, const FitResult& result) {
+  const std::size_t n = paths.size();
+  if (n < 2 || result.correlation.size() != n * n) return;
+  auto tail = [](const std::string& p) { return p.size() > 12 ? p.substr(p.size() - 12) : p; };
+  std::printf("correlations of the fitted values (near +-1: the data trade one against the other):\n%-14s",
+              "");
+  for (const std::string& p : paths) std::printf(" %12s", tail(p).c_str());
+  std::printf("\n");
+  for (std::size_t i = 0; i < n; ++i) {
+    std::printf("%-14s", tail(paths[i]).c_str());
+    for (std::size_t j = 0; j < n; ++j) {
+      const double c = result.correlation[i * n + j];
+      if (std::isfinite(c))
+        std::printf(" %12.3f", c);
+      else
+        std::printf(" %12s", "-");
+    }
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+void print_fit_header(const std::vector<std::string>& paths, long samples, const std::string& source,
+                      std::size_t rollouts) {
+  std::printf("fitting %zu parameters to %ld samples of %s", paths.size(), samples, source.c_str());
+  if (rollouts > 0) std::printf(" and %zu more rollouts", rollouts);
+  std::printf(" (mean squared position error, m^2)\n");
+  std::printf("%4s  %-19s", "step", "loss");
+  for (const std::string& p : paths)
+    std::printf(" %12s", p.size() > 12 ? p.substr(p.size() - 12).c_str() : p.c_str());
+  std::printf("\n");
+}
+
+void print_step(const FitStep& s) {
+  std::printf("%4d  loss %-14.8g", s.iteration, s.loss);
+  for (double v : s.values) std::printf(" %12.6g", v);
+  std::printf("\n");
+}
+
+void print_fitted(const std::vector<std::string>& paths, const std::vector<double>& start,
+                  const FitResult& result, const std::vector<double>* truth) {
+  const std::vector<double>& fitted = result.path.back().values;
+  std::printf("%-36s %14s %14s %11s%s\n", "parameter", "start", "fitted", "std. error",
+              truth ? "          truth    rel. error" : "");
+  for (std::size_t j = 0; j < paths.size(); ++j) {
+    std::printf("%-36s %14.8g %14.8g", paths[j].c_str(), start[j], fitted[j]);
+    if (j < result.std_error.size())
+      std::printf(" %11.3g", result.std_error[j]);
+    else
+      std::printf(" %11s", "-");
+    if (truth)
+      std::printf(" %14.8g %12.3g%%", (*truth)[j],
+                  100.0 * std::fabs(fitted[j] - (*truth)[j]) / std::max(std::fabs((*truth)[j]), 1e-300));
+    if (j < result.at_bound.size() && result.at_bound[j]) std::printf("  (at its bound)");
+    std::printf("\n");
+  }
+  if (std::isfinite(result.residual_sigma))
+    std::printf(
+        "residual standard deviation %.3g m per coordinate; standard errors from the Gauss-Newton covariance "
+        "(inf: not determined by the data)\n",
+        result.residual_sigma);
+  print_correlation(paths, result);
+}
+
+nlohmann::json fit_json(const std::string& scene, const nlohmann::json& config, const std::string& source,
+                        const std::vector<std::string>& paths, const std::vector<double>& start,
+                        const FitResult& result) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const FitStep& s : result.path) {
+    nlohmann::json grad = nlohmann::json::array();
+    for (double g : s.grad) grad.push_back(number_or_null(g));
+    steps.push_back(
+        {{"step", s.iteration}, {"loss", number_or_null(s.loss)}, {"values", s.values}, {"grad", grad}});
+  }
+  nlohmann::json out = {{"scene", scene},
+                        {"data", source},
+                        {"parameters", paths},
+                        {"start", start},
+                        {"fitted", result.path.back().values},
+                        {"status", result.status},
+                        {"path", steps},
+                        {"config", config}};
+  nlohmann::json errors = nlohmann::json::array();
+  for (double e : result.std_error) errors.push_back(number_or_null(e));
+  out["std_error"] = errors;
+  out["residual_sigma"] = number_or_null(result.residual_sigma);
+  out["at_bound"] = result.at_bound;
+  nlohmann::json correlation = nlohmann::json::array();
+  for (std::size_t i = 0; i * paths.size() < result.correlation.size(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (std::size_t j = 0; j < paths.size(); ++j)
+      row.push_back(number_or_null(result.correlation[i * paths.size() + j]));
+    correlation.push_back(row);
+  }
+  out["correlation"] = correlation;
+  return out;
+}
+
+}  // namespace sg::cli
