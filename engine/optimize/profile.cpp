@@ -301,7 +301,12 @@ ProfileResult profile_with_restarts(Rollouts& objective, FitResult& fit, const F
                        (restart > 1 ? "s" : "") + (profile.note.empty() ? "" : "; " + profile.note);
       return profile;
     }
-    FitResult refit = fit_parameters(objective, profile.lowest_values, fit_settings, {});
+    // Levenberg-Marquardt, as the profile's own refits, whatever the first fit's method: the intervals
+    // need the minimum itself.
+    FitSettings again_settings = fit_settings;
+    again_settings.method = FitMethod::lm;
+    again_settings.steps = std::max(again_settings.steps, 50);
+    FitResult refit = fit_parameters(objective, profile.lowest_values, again_settings, {});
     runs += refit.runs;
     if (refit.status != "ok" || refit.path.empty() || refit.stopped == "cancelled") {
       profile.runs = runs;

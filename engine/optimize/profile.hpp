@@ -85,9 +85,10 @@ ProfileResult profile_parameters(Rollouts& objective, const FitResult& fit, cons
 
 // What `fit --profile` and the Identify tab run: the profiles of `fit`; while a refit finds a lower error
 // than the fit's (the fit stopped in a valley that is not the lowest, common where a number is weakly
-// identified), fit again from that point with fit_settings and profile the new fit, at most max_restarts
-// times. fit becomes the last fit; on_restart sees each new one. The result's runs count the new fits'
-// simulations too.
+// identified, or it had not converged), fit again from that point with fit_settings but by
+// Levenberg-Marquardt (at least 50 steps: the intervals need the minimum itself) and profile the new fit, at
+// most max_restarts times. fit becomes the last fit; on_restart sees each new one. The result's runs count
+// the new fits' simulations too.
 ProfileResult profile_with_restarts(Rollouts& objective, FitResult& fit, const FitSettings& fit_settings,
                                     const ProfileSettings& settings, int max_restarts,
                                     const std::function<void(std::size_t, const ProfilePoint&)>& on_point,

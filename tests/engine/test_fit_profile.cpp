@@ -163,15 +163,18 @@ TEST_CASE(
   CHECK(same.restarts == 0);
   CHECK(converged.path.back().values == p.fit.path.back().values);
 
-  // Two LM steps from the start: far from the minimum, so a refit with one number held finds lower errors.
+  // Twenty Adam steps from the start: far from the minimum, so a refit with one number held finds lower
+  // errors; the fits made again are Levenberg-Marquardt's whatever the first fit's method (twenty more Adam
+  // steps each would not reach the minimum).
   FitSettings short_fit = p.settings;
-  short_fit.steps = 2;
+  short_fit.method = FitMethod::adam;
+  short_fit.steps = 20;
   FitResult stopped = fit_parameters(*p.objective, {0.5, 0.025, 1.4}, short_fit, {});
   REQUIRE(stopped.status == "ok");
   const double stopped_loss = stopped.path.back().loss;
   int seen = 0;
   const ProfileResult again =
-      profile_with_restarts(*p.objective, stopped, p.settings, s, 3, {}, [&](const FitResult&) { ++seen; });
+      profile_with_restarts(*p.objective, stopped, short_fit, s, 3, {}, [&](const FitResult&) { ++seen; });
   REQUIRE(again.status == "ok");
   CHECK(again.restarts >= 1);
   CHECK(seen == again.restarts);
