@@ -71,8 +71,9 @@ class SideScan {
   }
 
   SideResult run(double dir) {
-    const scene::KeyRange range =
-        settings_.refit.bounds.empty() ? scene::KeyRange{} : settings_.refit.bounds[j_];
+    scene::KeyRange range = settings_.refit.bounds.empty() ? scene::KeyRange{} : settings_.refit.bounds[j_];
+    // A positive number stays positive, as in the fit (a time constant through 0 would become a stiffness).
+    if (fitted_[j_] > 0.0 && range.min < 0.0) range = range.narrowed({0.0, range.max, true, range.max_open});
     const double root_threshold = std::sqrt(threshold_);
     SideState at{fitted_[j_], 0.0, fitted_};
     double step = first_step(fitted_[j_], j_ < fit_.std_error.size() ? fit_.std_error[j_] : NAN, threshold_);

@@ -26,9 +26,11 @@ struct Profiled {
   FitSettings settings;
 };
 
-// The cube identification with 1 mm noise: a fit of `paths` from `start`.
-Profiled fitted(const std::vector<std::string>& paths, const std::vector<double>& start) {
-  Profiled p{shipped("identify_cube_toss.json", {"identify.noise=0.001", "identify.seed=3"}), {}, {}, {}, {}};
+// The cube identification with `noise` (m): a fit of `paths` from `start`.
+Profiled fitted(const std::vector<std::string>& paths, const std::vector<double>& start,
+                const std::string& noise = "0.001") {
+  Profiled p{
+      shipped("identify_cube_toss.json", {"identify.noise=" + noise, "identify.seed=3"}), {}, {}, {}, {}};
   p.setup = identify_setup(p.problem);
   REQUIRE(p.setup.status == "ok");
   p.objective = std::make_unique<Rollouts>(rollouts_of(p.problem, p.setup, paths));
@@ -144,6 +146,16 @@ TEST_CASE("profile: an interval that reaches a bound ends there, and bad setting
   CHECK(c.parameters[0].upper_end == ProfileEnd::cancelled);
 
   CHECK(profile(p, 1.5).status.find("level") != std::string::npos);
+
+  // A positive number stays positive, as in the fit: with 10 cm of noise the contact time constant's
+  // interval would reach below 0 (where MuJoCo reads it as a stiffness); it approaches 0 and stops there.
+  Profiled noisy = fitted({"model.bodies.0.solref.0"}, {0.02}, "0.1");
+  const ProfileResult t = profile(noisy);
+  REQUIRE(t.status == "ok");
+  CHECK(noisy.fit.path.back().values[0] - noisy.fit.std_error[0] < 0.0);  // the linearised interval does
+  CHECK(t.parameters[0].lower > 0.0);
+  CHECK(t.parameters[0].lower_end == ProfileEnd::scan);
+  for (const ProfilePoint& q : t.parameters[0].points) CHECK(q.value > 0.0);
   FitResult exact = p.fit;
   exact.residual_sigma = 0.0;
   ProfileSettings s;
