@@ -195,7 +195,11 @@ TEST_CASE("fit --profile: intervals around each fitted number, written and drawn
     CHECK(p["path"] == j["parameters"][k]);
     CHECK(p["lower"].get<double>() < fitted);
     CHECK(p["upper"].get<double>() > fitted);
-    CHECK(p["lower_end"] == "crossed");
+    CHECK(p["lower"].get<double>() > 0.0);  // all four are positive numbers, and stay so
+    // Friction and the throw speed are nearly linear: both ends crossed. The damping ratio's 95% interval
+    // reaches down towards 0 without crossing ("not reached").
+    if (k == 0 || k == 3) CHECK(p["lower_end"] == "crossed");
+    if (k == 2) CHECK(p["lower_end"] == "not reached");
     CHECK(p["points"].size() >= 3);
   }
   std::ifstream drawn(svg);
