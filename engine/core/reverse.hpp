@@ -376,6 +376,27 @@ inline Rev add_scaled(const Rev& acc, double a, const Rev& k, double h) {
   return rev_node(acc.v + a * (k.v * h), acc.i, 1.0, k.i, a * h);
 }
 
+// rk_combination (scalar.hpp) as one fused node: parents y (partial 1) and each term's k (partial coef h),
+// the value summed in the same order as the generic version, so the same to the bit (and so are the
+// adjoints: each parent still gets one contribution, in the same node order).
+template <class K>
+inline Rev rk_combination(const Rev& y, const double* coef, int terms, const K& k, int i, double h) {
+  RevLink links[8];
+  int count = 0;
+  links[count++] = {y.i, 1.0};
+  double acc = 0.0;
+  for (int j = 0; j < terms && count < 8; ++j)
+    if (coef[j] != 0.0) {
+      const Rev& kj = k[j][i];
+      acc = acc + coef[j] * (kj.v * h);
+      links[count++] = {kj.i, coef[j] * h};
+    }
+  Rev r;
+  r.v = y.v + acc;
+  r.i = RevTape::current().push_combined(count, links);
+  return r;
+}
+
 // A value computed from `count` parents (constants among them allowed: they are dropped) as one node: what a
 // fused operation (a dot product, a matrix-vector row) records instead of one node per multiplication and
 // addition. v: the value, computed by the caller as the double code computes it.

@@ -226,6 +226,17 @@ SG_HD inline S add_scaled(const S& acc, double a, const S& k, const H& h) {
   return acc + a * (k * h);
 }
 
+// y + sum_j coef[j] (k[j][i] h) over the j < terms with coef[j] != 0, summed from j = 0 as add_scaled does: a
+// Runge-Kutta stage's state or a step's result. The reverse scalar records it as one fused node
+// (engine/core/reverse.hpp) instead of one per term.
+template <class S, class K, class H>
+SG_HD inline S rk_combination(const S& y, const double* coef, int terms, const K& k, int i, const H& h) {
+  S acc = 0.0;
+  for (int j = 0; j < terms; ++j)
+    if (coef[j] != 0.0) acc = add_scaled(acc, coef[j], k[j][i], h);
+  return y + acc;
+}
+
 // add_scaled for a value whose derivatives nobody reads: on a tape (whose steps are frozen, H a double) the
 // error estimate only decides, as in the double run, whether a step is accepted, so it records nothing; a
 // dual keeps its tangents (integrator.control_tangents reads them).

@@ -27,23 +27,16 @@ SG_HD SG_INLINE_HOST SG_NOINLINE void rk_step(const System& sys, const Tableau& 
   using S = typename System::Scalar;
   const int n = sys.dim();
   for (int s = 1; s < tab.stages; ++s) {
-    for (int i = 0; i < n; ++i) {
-      S acc = 0.0;
-      for (int j = 0; j < s; ++j)
-        if (tab.a[s][j] != 0.0) acc = add_scaled(acc, tab.a[s][j], ws.k[j][i], h);
-      ws.ytmp[i] = y[i] + acc;
-    }
+    for (int i = 0; i < n; ++i) ws.ytmp[i] = rk_combination(y[i], tab.a[s], s, ws.k, i, h);
     sys.rhs(ws.ytmp, ws.k[s]);
   }
   for (int i = 0; i < n; ++i) {
-    S acc = 0.0, err = 0.0;
-    for (int j = 0; j < tab.stages; ++j) {
-      if (tab.b[j] != 0.0) acc = add_scaled(acc, tab.b[j], ws.k[j][i], h);
-      if (tab.embedded && tab.e[j] != 0.0) err = add_scaled_value(err, tab.e[j], ws.k[j][i], h);
-    }
     // For FSAL tableaus the last stage was evaluated at y1 already (a[last] = b, summed in the same order,
     // so bit for bit): k[stages-1] is f(y1) without another evaluation.
-    ws.y1[i] = y[i] + acc;
+    ws.y1[i] = rk_combination(y[i], tab.b, tab.stages, ws.k, i, h);
+    S err = 0.0;
+    for (int j = 0; tab.embedded && j < tab.stages; ++j)
+      if (tab.e[j] != 0.0) err = add_scaled_value(err, tab.e[j], ws.k[j][i], h);
     ws.err[i] = err;
   }
 }
