@@ -95,8 +95,9 @@ AdjointRun run_segments(const System& sys, const ValuesSystem& values_sys, const
   const long every = segment_steps > 0 ? segment_steps : Solver::kNoLimit;
 
   std::vector<Checkpoint<ValuesSolver, ValuesSystem>> marks;
+  std::vector<std::uint64_t> rejected;
   out.loss = values_pass<ValuesSolver>(values_sys, cfg, values_y, values_ws, values_obs, values_loss, every,
-                                       marks, &out.stats);
+                                       marks, rejected, &out.stats);
   out.checkpoint_bytes = bytes_of(marks);
   if (out.stats.status != Status::ok) return out;
   if (!std::isfinite(out.loss)) {
@@ -105,7 +106,8 @@ AdjointRun run_segments(const System& sys, const ValuesSystem& values_sys, const
   }
 
   using Plan = ReplayPlan<Checkpoint<ValuesSolver, ValuesSystem>, System, Observer>;
-  const Plan plan{marks, y0, memo0, obs0, cfg, every, static_cast<long>(marks.size()) + 1, prefix, out.loss};
+  const Plan plan{marks,  rejected, y0, memo0, obs0, cfg, every, static_cast<long>(marks.size()) + 1,
+                  prefix, out.loss};
   SegmentSeed seed{std::vector<double>(static_cast<std::size_t>(n), 0.0), 0.0,
                    std::vector<double>(static_cast<std::size_t>(prefix), 0.0)};
   ReplayLane<System, Observer> lane{&sys, y, &ws, &obs, {}};

@@ -3,6 +3,7 @@
 // values-only run leaves, and the replay of one segment on the calling thread's tape and its sweep. Shared
 // by the one-thread replay and the threaded one (engine/gradient/parallel_replay.hpp).
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -42,15 +43,26 @@ Checkpoint<Solver, System> save(const Solver& solver, const System& sys, const t
 
 // The values-only pass: the run in double, a checkpoint every `every` accepted steps; returns the loss (NaN
 // unless the run succeeded), the solve's statistics in *stats.
+// rejected: per segment, which of its attempts were rejected (AdaptiveSolve::log_attempts; 0 for solvers
+// without rejections), for the replay to record them paused.
 template <class Solver, class System, class Observer, class LossFn, class Mark>
 double values_pass(const System& sys, const IntegratorSettings& cfg, double* y, RkWorkspace<System>& ws,
-                   Observer& obs, LossFn& loss_of, long every, std::vector<Mark>& marks, SolveStats* stats) {
+                   Observer& obs, LossFn& loss_of, long every, std::vector<Mark>& marks,
+                   std::vector<std::uint64_t>& rejected, SolveStats* stats) {
   if constexpr (requires { obs.bind(sys); }) obs.bind(sys);
   sys.initial_state(y);
   Solver solver(sys, cfg, y, ws, obs);
   solver.start();
+  constexpr bool kLogs = requires {
+    solver.log_attempts();
+  };
   for (long limit = every;; limit += every) {
+    if constexpr (kLogs) solver.log_attempts();
     *stats = solver.advance(limit);
+    if constexpr (kLogs)
+      rejected.push_back(solver.rejected_attempts());
+    else
+      rejected.push_back(0);
     if (solver.finished()) break;
     marks.push_back(save(solver, sys, y, ws, obs));
   }
@@ -89,6 +101,7 @@ std::size_t bytes_of(const std::vector<Mark>& marks) {
 template <class Mark, class System, class Observer>
 struct ReplayPlan {
   const std::vector<Mark>& marks;
+  const std::vector<std::uint64_t>& rejected;  // per segment (values_pass)
   const std::vector<Rev>& y0;
   const typename System::Memo& memo0;
   const Observer& obs0;
@@ -138,6 +151,8 @@ RecordedSegment record_segment(const Plan& p, long s, Lane& lane, LossFn& loss_o
   } else {
     r.first = resume(p.marks[static_cast<std::size_t>(s - 1)], solver, sys, lane.y, *lane.ws, obs);
   }
+  if constexpr (requires { solver.replay_attempts(std::uint64_t{0}); })
+    solver.replay_attempts(p.rejected[static_cast<std::size_t>(s)]);
   const bool last = s == p.segments - 1;
   solver.advance(last ? Solver::kNoLimit : (s + 1) * p.every);
   if (last) r.loss = loss_of(sys, lane.y, obs);

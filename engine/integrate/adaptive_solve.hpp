@@ -10,6 +10,8 @@
 // On hybrid systems (contact models, engine/integrate/events.hpp) with cfg.events on, the system's mode is
 // held fixed during each step, so that every step integrates a smooth vector field, and steps end at located
 // switches (engine/integrate/event_step.hpp). With cfg.events off the solver steps across them as DiffMJX.
+#include <cstdint>
+
 #include "engine/integrate/controller.hpp"
 #include "engine/integrate/dense_output.hpp"
 #include "engine/integrate/event_step.hpp"
@@ -38,6 +40,22 @@ struct RequiredStop {
   bool all;
   long last;
   SG_HD bool operator()(long k) const { return all || k == last || forces_change_at(*sys, k); }
+};
+
+// Which of the (up to 64) attempts from attempt number `first` on were rejected: written by a values pass,
+// read by the taped replay of the same stretch (AdaptiveSolve::log_attempts, replay_attempts).
+struct RejectedAttempts {
+  long first = 0;
+  std::uint64_t rejected = 0;  // bit k: attempt first + k
+  bool replaying = false;
+  SG_HD bool rejected_in_replay(long attempt) const {
+    const long k = attempt - first;
+    return replaying && k >= 0 && k < 64 && ((rejected >> k) & 1u) != 0;
+  }
+  SG_HD void note_rejected(long attempt) {
+    const long k = attempt - first;
+    if (!replaying && k >= 0 && k < 64) rejected |= std::uint64_t{1} << k;
+  }
 };
 
 // What an adaptive solve carries from one step to the next apart from y, f(y), the system's mode and the
@@ -96,6 +114,12 @@ class AdaptiveSolve {
     }
     return stop(Status::ok);
   }
+  // A checkpointed adjoint's values pass logs which attempts of a segment were rejected (log_attempts at
+  // its start, rejected_attempts at its end); the taped replay of the segment, which repeats the values
+  // pass bit for bit, then records those attempts with the tape paused (replay_attempts after load).
+  SG_HD void log_attempts() { attempt_log_ = RejectedAttempts{attempts_, 0, false}; }
+  SG_HD std::uint64_t rejected_attempts() const { return attempt_log_.rejected; }
+  SG_HD void replay_attempts(std::uint64_t rejected) { attempt_log_ = RejectedAttempts{attempts_, rejected, true}; }
   using Checkpoint = AdaptiveCheckpoint<H>;
   SG_HD Checkpoint save() const {
     return {st_, ctl_, events_.save(), t_prev_, t_next_, dt_, attempts_, next_out_, passed_output_};
@@ -138,7 +162,25 @@ class AdaptiveSolve {
   // One trial step over [t_prev, t_next]. False when the state blew up.
   SG_HD bool attempt() {
     const H h = t_next_ - t_prev_;
+    const bool known_rejected = attempt_log_.rejected_in_replay(attempts_);
     ++attempts_;
+    H eps = trial(h, known_rejected);
+    const bool finite = isfinite(value(eps));
+    if (!(finite && value(eps) < 1.0)) {
+      attempt_log_.note_rejected(attempts_ - 1);
+      reject(h, eps, finite);
+      return true;
+    }
+    // Rejected in the values pass but not now: the replay left it (never expected); step again on the tape.
+    if (known_rejected) eps = trial(h, false);
+    if (events_.crossed()) return to_switch(h);
+    return accept(h, eps);
+  }
+
+  // The trial step to t_prev + h and its scaled error. values_only: on a tape, recorded paused (a rejected
+  // attempt's stages reach nothing the gradient reads).
+  SG_HD H trial(const H& h, bool values_only) {
+    const TapePause<S> pause(values_only);
     events_.before_step();
     rk_step(sys_, tab, y_, h, ws_);
     H eps = step_error<H>(y_, ws_.y1, ws_.err, n_, cfg_.rtol, cfg_.atol);
@@ -146,13 +188,7 @@ class AdaptiveSolve {
       const double tangents = scaled_tangent_error(y_, ws_.y1, ws_.err, n_, cfg_.rtol, cfg_.atol);
       if (!(tangents <= value(eps))) eps = H(tangents);
     }
-    const bool finite = isfinite(value(eps));
-    if (!(finite && value(eps) < 1.0)) {
-      reject(h, eps, finite);
-      return true;
-    }
-    if (events_.crossed()) return to_switch(h);
-    return accept(h, eps);
+    return eps;
   }
 
   SG_HD void reject(const H& h, const H& eps, bool finite) {
@@ -270,6 +306,7 @@ class AdaptiveSolve {
   H t_next_ = 0.0;   // the end of the next trial step
   H dt_ = 0.0;       // the controller's proposal, before clipping
   long attempts_ = 0;
+  RejectedAttempts attempt_log_;
   Status failure_ = Status::ok;  // why attempt() stopped the solve (blow_up or nonfinite_gradient)
   long next_out_ = 1;            // the next output index to report
   bool passed_output_ = false;
