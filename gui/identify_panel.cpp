@@ -228,6 +228,17 @@ IdentifyPanelEvents IdentifyPanel::draw(ImVec2 size) {
     ImGui::RadioButton("fit", &show_profiles_, 0);
     ImGui::SameLine();
     ImGui::RadioButton("profiles", &show_profiles_, 1);
+    ImGui::SameLine();
+  }
+  if (!figure().plots.empty()) {
+    ImGui::TextDisabled("export:");
+    for (auto [label, kind] : {std::pair{"PNG", ExportKind::png}, std::pair{"SVG", ExportKind::svg},
+                               std::pair{"CSV", ExportKind::csv}, std::pair{"JSON", ExportKind::json}}) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton(label)) events.export_kind = kind;
+    }
+    events.export_min = top_left;
+    events.export_max = ImVec2(top_left.x + size.x, top_left.y + size.y);
   }
   if (has_profile() && show_profiles_ == 1)
     draw_figure_row("identify profiles", profile_figure_, profile_views_, size, top_left);

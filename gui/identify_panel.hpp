@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gui/identify_worker.hpp"
+#include "gui/plot_export.hpp"
 #include "plots/imgui_plot.hpp"
 #include "plots/plot.hpp"
 
@@ -18,6 +19,8 @@ namespace sg::gui {
 struct IdentifyPanelEvents {
   bool run = false;  // the user asked for a fit of the live scene
   bool cancel = false;
+  ExportKind export_kind = ExportKind::none;  // of figure(): the fit's plots or the profiles
+  ImVec2 export_min, export_max;              // the tab's on-screen region, for a PNG export
 };
 
 class IdentifyPanel {

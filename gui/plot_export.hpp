@@ -8,6 +8,9 @@
 
 namespace sg::gui {
 
+// What a panel's export buttons (or a plot's context menu) asked for.
+enum class ExportKind { none, png, svg, csv, json };
+
 std::string export_svg(const plot::Figure& figure, const std::filesystem::path& folder,
                        const std::string& stem);
 std::string export_csv(const plot::Figure& figure, const std::filesystem::path& folder,

@@ -11,14 +11,13 @@
 
 #include "engine/simulate/trajectory.hpp"
 #include "gui/descent_worker.hpp"
+#include "gui/plot_export.hpp"  // ExportKind
 #include "gui/sweep_history.hpp"
 #include "gui/sweep_worker.hpp"
 #include "plots/imgui_plot.hpp"
 #include "plots/plot.hpp"
 
 namespace sg::gui {
-
-enum class ExportKind { none, png, svg, csv, json };
 
 struct PlotPanelEvents {
   std::optional<double> clicked_value;  // a sweep plot was clicked at this parameter value

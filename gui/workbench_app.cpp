@@ -417,6 +417,17 @@ void WorkbenchApp::draw_identify(ImVec2 size) {
   const IdentifyPanelEvents events = identify_panel_.draw(size);
   if (events.run) identify();
   if (events.cancel) identifier_.cancel();
+  if (events.export_kind != ExportKind::none)
+    export_identify(events.export_kind, events.export_min, events.export_max);
+}
+
+void WorkbenchApp::export_identify(ExportKind kind, ImVec2 min, ImVec2 max) {
+  PlotPanelEvents request;
+  request.export_kind = kind;
+  request.export_figure = identify_panel_.figure();
+  request.export_min = min;
+  request.export_max = max;
+  export_plots(request);
 }
 
 void WorkbenchApp::draw_sweep_plots(ImVec2 size) {

@@ -69,6 +69,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void handle_action(Action action);
   // Writes the plots (all, or events.export_figure) as events.export_kind into the out folder.
   void export_plots(const PlotPanelEvents& events);
+  // The Identify tab's figure (the fit's plots, or the profiles) the same way, named after its title.
+  void export_identify(ExportKind kind, ImVec2 min, ImVec2 max);
 
   // Hooks for AppShell; they keep this object alive.
   Workbench make_workbench();

@@ -9,6 +9,7 @@ namespace sg {
 plot::Figure identification_figure(const std::vector<std::string>& paths, const std::vector<double>& truth,
                                    const std::vector<FitStep>& steps) {
   plot::Figure figure;
+  figure.title = "identification";
   figure.columns = truth.empty() ? 1 : 2;
   plot::Plot loss;
   loss.title = "mean squared position error";

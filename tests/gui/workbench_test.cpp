@@ -677,6 +677,13 @@ TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they co
   const sg::plot::Figure& profiles = app->identify_panel().figure();
   CHECK(profiles.plots.size() == 4);
   CHECK(profiles.title == "profile likelihood");
+  // Its export buttons write the profiles, named after the scene and the figure.
+  const fs::path out = k_tmp / "out";
+  fs::remove_all(out);
+  app->export_identify(ExportKind::svg, ImVec2(0, 0), ImVec2(100, 100));
+  app->export_identify(ExportKind::json, ImVec2(0, 0), ImVec2(100, 100));
+  CHECK(fs::file_size(out / "identify_cube_toss_profile_likelihood.svg") > 1000);
+  CHECK(fs::file_size(out / "identify_cube_toss_profile_likelihood.json") > 1000);
   REQUIRE(app->set_path("identify.profile", false));
   REQUIRE(app->set_path("identify.noise", 0.0));
 
