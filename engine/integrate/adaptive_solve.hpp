@@ -119,7 +119,9 @@ class AdaptiveSolve {
   // pass bit for bit, then records those attempts with the tape paused (replay_attempts after load).
   SG_HD void log_attempts() { attempt_log_ = RejectedAttempts{attempts_, 0, false}; }
   SG_HD std::uint64_t rejected_attempts() const { return attempt_log_.rejected; }
-  SG_HD void replay_attempts(std::uint64_t rejected) { attempt_log_ = RejectedAttempts{attempts_, rejected, true}; }
+  SG_HD void replay_attempts(std::uint64_t rejected) {
+    attempt_log_ = RejectedAttempts{attempts_, rejected, true};
+  }
   using Checkpoint = AdaptiveCheckpoint<H>;
   SG_HD Checkpoint save() const {
     return {st_, ctl_, events_.save(), t_prev_, t_next_, dt_, attempts_, next_out_, passed_output_};
