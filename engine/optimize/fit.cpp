@@ -37,11 +37,7 @@ bool is_fixed(const FitSettings& settings, std::size_t j) {
 double moved(double x, double start, double scale, double dz, const scene::KeyRange& range) {
   double x_new = x + scale * dz;
   if (start > 0.0 && x_new < 0.5 * x) x_new = 0.5 * x;
-  if (x_new < range.min || (range.min_open && x_new <= range.min))
-    x_new = range.min_open ? range.min + 0.5 * (x - range.min) : range.min;
-  if (x_new > range.max || (range.max_open && x_new >= range.max))
-    x_new = range.max_open ? range.max - 0.5 * (range.max - x) : range.max;
-  return x_new;
+  return range.step_toward(x, x_new);
 }
 
 // On a closed end with the descent direction (-g) pointing out of the range.

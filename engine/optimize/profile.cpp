@@ -25,17 +25,6 @@ double first_step(double fitted, double std_error, double threshold) {
   return 0.05 * (fitted != 0.0 ? std::fabs(fitted) : 1.0);
 }
 
-// One step further on a side (dir = +1 or -1), inside the number's range: onto a closed end, half the way to
-// an open one. Returns the value itself when it already sits on a closed end.
-double next_value(double v, double dir, double step, const scene::KeyRange& range) {
-  const double want = v + dir * step;
-  if (dir < 0.0 && (want < range.min || (range.min_open && want <= range.min)))
-    return range.min_open ? range.min + 0.5 * (v - range.min) : range.min;
-  if (dir > 0.0 && (want > range.max || (range.max_open && want >= range.max)))
-    return range.max_open ? range.max - 0.5 * (range.max - v) : range.max;
-  return want;
-}
-
 // What one side of one number's scan found.
 struct SideResult {
   std::vector<ProfilePoint> points;
@@ -80,7 +69,7 @@ class SideScan {
     for (int k = 0; k < settings_.max_points; ++k) {
       if (settings_.refit.cancel && settings_.refit.cancel->load()) out_.cancelled = true;
       if (out_.cancelled) return finish(at.value, ProfileEnd::cancelled);
-      const double v = next_value(at.value, dir, step, range);
+      const double v = range.step_toward(at.value, at.value + dir * step);  // inside its range
       if (v == at.value) return finish(v, ProfileEnd::bound);
       SideState next;
       if (!refit_at(v, at.x, next))

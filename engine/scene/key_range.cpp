@@ -9,6 +9,12 @@ bool KeyRange::contains(double x) const {
   return (min_open ? x > min : x >= min) && (max_open ? x < max : x <= max);
 }
 
+double KeyRange::step_toward(double from, double to) const {
+  if (to < min || (min_open && to <= min)) return min_open ? min + 0.5 * (from - min) : min;
+  if (to > max || (max_open && to >= max)) return max_open ? max - 0.5 * (max - from) : max;
+  return to;
+}
+
 KeyRange KeyRange::narrowed(const KeyRange& o) const {
   KeyRange r = *this;
   if (o.min > min || (o.min == min && o.min_open)) {

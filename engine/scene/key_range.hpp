@@ -17,6 +17,9 @@ struct KeyRange {
   bool contains(double x) const;
   // Both limits: the larger minimum, the smaller maximum (an end equal in both is open if either is).
   KeyRange narrowed(const KeyRange& other) const;
+  // A move from `from` (inside) to `to`, kept inside: `to` itself if inside, else the closed end it passed,
+  // or half the way from `from` to the open end it reached (a fit's and a profile's steps).
+  double step_toward(double from, double to) const;
   // "> 0", "in [0, 1]", "any number" when unbounded.
   std::string text() const;
 };

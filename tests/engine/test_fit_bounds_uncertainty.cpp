@@ -156,6 +156,11 @@ TEST_CASE("fit: a key's own range bounds it (solimp's mid in (0, 1)) and a start
   CHECK_FALSE(friction[0].contains(0.1));
   CHECK(friction[0].contains(0.2));
   CHECK_FALSE(fit_bounds(p, {"model.bodies.0.friction.0"})[0].contains(-0.01));
+  // A step that leaves a range stops on a closed end and goes half the way to an open one.
+  CHECK(bounds[0].step_toward(0.5, 0.7) == 0.7);
+  CHECK(bounds[0].step_toward(0.5, 1.2) == 0.75);
+  CHECK(bounds[0].step_toward(0.5, -3.0) == 0.25);
+  CHECK(friction[0].step_toward(0.3, 0.1) == 0.2);
 
   Identification id{p, identify_setup(p), {}};
   Rollouts objective = rollouts_of(id.problem, id.setup, paths);
