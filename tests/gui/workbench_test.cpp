@@ -684,6 +684,17 @@ TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they co
   app->export_identify(ExportKind::json, ImVec2(0, 0), ImVec2(100, 100));
   CHECK(fs::file_size(out / "identify_cube_toss_profile_likelihood.svg") > 1000);
   CHECK(fs::file_size(out / "identify_cube_toss_profile_likelihood.json") > 1000);
+  // Esc while profiling: the worker stops after the refit in progress, the tab says cancelled.
+  app->identify();
+  for (int i = 0; i < 4000 && !app->identification().profiling; ++i) {
+    std::this_thread::sleep_for(2ms);
+    app->update(0.0f);
+  }
+  REQUIRE(app->identification().profiling);
+  app->cancel();
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->identification().phase == SweepPhase::cancelled);
+  CHECK(app->identification().profile.cancelled);
   REQUIRE(app->set_path("identify.profile", false));
   REQUIRE(app->set_path("identify.noise", 0.0));
 
