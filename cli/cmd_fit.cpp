@@ -76,16 +76,13 @@ bool read_measured(const FitArgs& args, const Problem& problem, IdentifySetup& s
 
 // --profile: the intervals after the fit, printed and drawn (--profile-svg); into *json for --out. False
 // when they could not be made (printed why).
-bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, const ObjectiveFactory& more,
-                 FitResult& fit, const FitSettings& settings, const std::vector<std::string>& paths,
-                 const std::vector<double>* truth, nlohmann::json* json) {
-  ProfileSettings ps;
-  ps.level = args.level.value_or(eval_level);
-  ps.refit = settings;
+bool run_profile(const FitArgs& args, const Problem& problem, const IdentifySetup& setup, FitResult& fit,
+                 const FitSettings& settings, const std::vector<double>* truth, nlohmann::json* json) {
+  const std::vector<std::string>& paths = setup.paths;
   std::printf("profiling (%zu numbers, each held in turn while the others are fitted again)\n", paths.size());
   std::vector<double> restart_from = fit.path.back().values;
-  const ProfileResult profile = profile_with_restarts(
-      eval, fit, settings, ps, kProfileRestarts,
+  const ProfileResult profile = run_identification_profile(
+      problem, setup, fit, settings, args.level.value_or(problem.identify.level),
       [&](std::size_t j, const ProfilePoint& q) {
         std::printf("  %-34s %14.8g  delta %.4g\n", paths[j].c_str(), q.value, q.delta);
       },
@@ -95,8 +92,7 @@ bool run_profile(const FitArgs& args, double eval_level, Rollouts& eval, const O
         print_fitted(paths, restart_from, again, truth);
         restart_from = again.path.back().values;
         std::printf("profiling again\n");
-      },
-      more);
+      });
   *json = profile_json(paths, profile);
   if (profile.status != "ok") {
     std::fprintf(stderr, "profile: %s\n", profile.status.c_str());
@@ -208,11 +204,9 @@ int run(const FitArgs& args) {
   nlohmann::json profile_out;
   const bool profile = args.profile || !args.profile_svg.empty() || problem->identify.profile;
   // The profile may fit again from a lower point it finds: result is then that fit.
-  const bool profiled = result.status != "ok" || !profile ||
-                        run_profile(
-                            args, problem->identify.level, *eval,
-                            [&] { return std::make_unique<Rollouts>(rollouts_of(*problem, setup, paths)); },
-                            result, settings, paths, truth ? &setup.truth : nullptr, &profile_out);
+  const bool profiled =
+      result.status != "ok" || !profile ||
+      run_profile(args, *problem, setup, result, settings, truth ? &setup.truth : nullptr, &profile_out);
   if (!args.svg.empty()) {
     const plot::Figure figure =
         identification_figure(paths, truth ? setup.truth : std::vector<double>{}, result.path);

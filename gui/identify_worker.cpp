@@ -80,7 +80,7 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
 void IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& setup, FitResult fit,
                                  const FitSettings& settings, const std::function<double()>& elapsed) {
   const ProfileResult profile = run_identification_profile(
-      problem, setup, fit, settings,
+      problem, setup, fit, settings, problem.identify.level,
       [&](std::size_t j, const ProfilePoint& q) {
         std::lock_guard lock(mutex_);
         shared_.profile.parameters[j].points.push_back(q);

@@ -119,12 +119,12 @@ FitResult run_identification(const Problem& problem, const IdentifySetup& setup,
 
 ProfileResult run_identification_profile(
     const Problem& problem, const IdentifySetup& setup, FitResult& fit, const FitSettings& settings,
-    const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
+    double level, const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
     const std::function<void(const FitResult&)>& on_restart) {
   Rollouts rollouts = rollouts_of(problem, setup, setup.paths);
   rollouts.set_threads(settings.threads);
   ProfileSettings ps;
-  ps.level = problem.identify.level;
+  ps.level = level;
   ps.refit = settings;
   return profile_with_restarts(rollouts, fit, settings, ps, kProfileRestarts, on_point, on_restart, [&] {
     return std::make_unique<Rollouts>(rollouts_of(problem, setup, setup.paths));

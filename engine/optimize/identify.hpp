@@ -48,13 +48,14 @@ FitSettings identify_settings(const Problem& problem);
 FitResult run_identification(const Problem& problem, const IdentifySetup& setup, const FitSettings& settings,
                              const std::function<void(const FitStep&)>& on_step);
 
-// The profile-likelihood intervals (identify.level) of a finished identification `fit` made with `settings`,
-// on the same measurements, fitting again from a lower point a profile finds (profile_with_restarts, at most
+// The profile-likelihood intervals at `level` (identify.level, or the command line's) of a finished
+// identification `fit` made with `settings`, on the same measurements (setup.paths), each side on its own
+// objective; fitting again from a lower point a profile finds (profile_with_restarts, at most
 // kProfileRestarts times; fit becomes the last fit, on_restart sees each); on_point sees each refitted point.
 constexpr int kProfileRestarts = 3;
 ProfileResult run_identification_profile(
     const Problem& problem, const IdentifySetup& setup, FitResult& fit, const FitSettings& settings,
-    const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
+    double level, const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
     const std::function<void(const FitResult&)>& on_restart);
 
 }  // namespace sg
