@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/fit_bootstrap_output.hpp"
 #include "cli/fit_bound_args.hpp"
 #include "cli/fit_output.hpp"
 #include "cli/fit_profile_output.hpp"
@@ -39,6 +41,8 @@ struct FitArgs {
   bool profile = false;         // profile-likelihood intervals after the fit (or identify.profile)
   std::optional<double> level;  // their level (default: identify.level)
   std::string profile_svg;
+  std::optional<int> bootstrap;  // parametric bootstrap draws after the fit (default: identify.bootstrap)
+  std::string bootstrap_csv;
 };
 
 // Measured positions into setup: one file for the scene's own run (identify.rollouts then left out, with a
@@ -111,6 +115,34 @@ bool run_profile(const FitArgs& args, const Problem& problem, const IdentifySetu
   return true;
 }
 
+// --bootstrap: the intervals from refits on measurements drawn from the fitted model, printed, into *json
+// for --out and as CSV (--bootstrap-csv). False when they could not be made (printed why).
+bool run_bootstrap(const FitArgs& args, const Problem& problem, const IdentifySetup& setup,
+                   const FitResult& fit, const FitSettings& settings, int draws, nlohmann::json* json) {
+  std::printf("bootstrap: %d draws from the fitted model (noise %.4g m per coordinate), each fitted again\n",
+              draws, fit.residual_sigma);
+  int done = 0;
+  std::mutex printing;
+  const BootstrapResult boot = run_identification_bootstrap(
+      problem, setup, fit, settings, draws, args.level.value_or(problem.identify.level),
+      [&](int, const std::vector<double>&) {
+        const std::lock_guard<std::mutex> lock(printing);
+        if (++done % 10 == 0 || done == draws) std::printf("  %d of %d draws\n", done, draws);
+      });
+  *json = bootstrap_json(setup.paths, boot);
+  if (boot.status != "ok") {
+    std::fprintf(stderr, "bootstrap: %s\n", boot.status.c_str());
+    return false;
+  }
+  print_bootstrap(setup.paths, fit, boot);
+  std::printf("bootstrap: %ld simulations\n", boot.runs);
+  if (!args.bootstrap_csv.empty()) {
+    if (!write_output(args.bootstrap_csv, bootstrap_csv(setup.paths, boot))) return false;
+    std::printf("bootstrap draws: %s\n", args.bootstrap_csv.c_str());
+  }
+  return true;
+}
+
 // The fit's settings: the scene's identify section, with the command line's overrides and bounds. False
 // after printing why (a bad --bound).
 bool settings_from_args(const FitArgs& args, const Problem& problem, const std::vector<std::string>& paths,
@@ -145,6 +177,15 @@ int run(const FitArgs& args) {
   }
   if (args.level && !(*args.level > 0.0 && *args.level < 1.0)) {
     std::fprintf(stderr, "--level must be in (0, 1), e.g. 0.95\n");
+    return kExitBadInput;
+  }
+  if (args.bootstrap == 1) {
+    std::fprintf(stderr, "--bootstrap: 1 draw gives no interval; 0 (none) or at least 2, e.g. 100\n");
+    return kExitBadInput;
+  }
+  if (!args.bootstrap_csv.empty() && args.bootstrap.value_or(problem->identify.bootstrap) == 0) {
+    std::fprintf(stderr,
+                 "--bootstrap-csv: give the number of draws, --bootstrap N (or identify.bootstrap)\n");
     return kExitBadInput;
   }
   // Paths and start values: --wrt from the scene's values, or the scene's identify section.
@@ -207,6 +248,10 @@ int run(const FitArgs& args) {
   const bool profiled =
       result.status != "ok" || !profile ||
       run_profile(args, *problem, setup, result, settings, truth ? &setup.truth : nullptr, &profile_out);
+  nlohmann::json bootstrap_out;
+  const int draws = args.bootstrap.value_or(problem->identify.bootstrap);
+  const bool bootstrapped = result.status != "ok" || draws == 0 ||
+                            run_bootstrap(args, *problem, setup, result, settings, draws, &bootstrap_out);
   if (!args.svg.empty()) {
     const plot::Figure figure =
         identification_figure(paths, truth ? setup.truth : std::vector<double>{}, result.path);
@@ -216,10 +261,11 @@ int run(const FitArgs& args) {
   if (!args.out.empty()) {
     nlohmann::json out = fit_json(problem->name, problem->config, source, paths, start, result);
     if (!profile_out.is_null()) out["profile"] = profile_out;
+    if (!bootstrap_out.is_null()) out["bootstrap"] = bootstrap_out;
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());
   }
-  return result.status == "ok" && profiled ? kExitOk : kExitFailed;
+  return result.status == "ok" && profiled && bootstrapped ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -268,10 +314,20 @@ void register_fit(CLI::App& app, int& exit_code) {
                 "chi-square quantile (honest where the standard errors' linearisation is not); also "
                 "--set identify.profile=true");
   cmd->add_option("--level", args->level,
-                  "Confidence level of the --profile intervals (default: identify.level, 0.6827)");
+                  "Confidence level of the --profile and --bootstrap intervals (default: identify.level, "
+                  "0.6827)");
   cmd->add_option("--profile-svg", args->profile_svg,
                   "Draw each number's profile against the parabola of its standard error as SVG here "
                   "(implies --profile)")
+      ->check(output_path());
+  cmd->add_option(
+         "--bootstrap", args->bootstrap,
+         "After the fit (and its profile), N parametric bootstrap draws: measurements drawn from the "
+         "fitted model with the fit's noise level, each fitted again; intervals from the draws' "
+         "quantiles at --level (default: identify.bootstrap, 0: none)")
+      ->check(CLI::Range(0, 10000));
+  cmd->add_option("--bootstrap-csv", args->bootstrap_csv,
+                  "Write every bootstrap draw's refitted values as CSV here (with --bootstrap)")
       ->check(output_path());
   cmd->add_option("--out", args->out, "Write the fit's path as JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg,

@@ -76,8 +76,12 @@ long IdentifySetup::samples() const {
   return n;
 }
 
-Rollouts rollouts_of(const Problem& problem, const IdentifySetup& setup,
-                     const std::vector<std::string>& paths) {
+namespace {
+
+// The objective over `measured` (the scene's run, then each rollout's, in the setup's order).
+Rollouts rollouts_over(const Problem& problem, const IdentifySetup& setup,
+                       const std::vector<std::string>& paths,
+                       const std::vector<const TrajectoryData*>& measured) {
   const IdentifySpec& id = problem.identify;
   for (std::size_t k = 0; k < setup.rollouts.size(); ++k)
     for (const std::string& p : paths)
@@ -85,10 +89,22 @@ Rollouts rollouts_of(const Problem& problem, const IdentifySetup& setup,
         throw std::invalid_argument(p + ": set by identify.rollouts." + std::to_string(k) +
                                     ", so it cannot be fitted");
   Rollouts r;
-  r.add(problem, paths, &setup.data);
-  for (std::size_t k = 0; k < setup.rollouts.size(); ++k)
-    r.add(setup.rollouts[k], paths, &setup.rollout_data[k]);
+  r.add(problem, paths, measured[0]);
+  for (std::size_t k = 0; k < setup.rollouts.size(); ++k) r.add(setup.rollouts[k], paths, measured[k + 1]);
   return r;
+}
+
+}  // namespace
+
+std::vector<const TrajectoryData*> IdentifySetup::measured() const {
+  std::vector<const TrajectoryData*> out{&data};
+  for (const TrajectoryData& d : rollout_data) out.push_back(&d);
+  return out;
+}
+
+Rollouts rollouts_of(const Problem& problem, const IdentifySetup& setup,
+                     const std::vector<std::string>& paths) {
+  return rollouts_over(problem, setup, paths, setup.measured());
 }
 
 std::vector<scene::KeyRange> fit_bounds(const Problem& problem, const std::vector<std::string>& paths) {
@@ -129,6 +145,26 @@ ProfileResult run_identification_profile(
   return profile_with_restarts(rollouts, fit, settings, ps, kProfileRestarts, on_point, on_restart, [&] {
     return std::make_unique<Rollouts>(rollouts_of(problem, setup, setup.paths));
   });
+}
+
+BootstrapResult run_identification_bootstrap(
+    const Problem& problem, const IdentifySetup& setup, const FitResult& fit, const FitSettings& settings,
+    int draws, double level, const std::function<void(int, const std::vector<double>&)>& on_draw) {
+  Rollouts rollouts = rollouts_of(problem, setup, setup.paths);
+  rollouts.set_threads(settings.threads);
+  BootstrapSettings bs;
+  bs.draws = draws;
+  bs.level = level;
+  bs.seed = problem.identify.seed;
+  bs.refit = settings;
+  return bootstrap_parameters(
+      rollouts, setup.measured(), fit, bs,
+      [&](const std::vector<TrajectoryData>& data) {
+        std::vector<const TrajectoryData*> measured;
+        for (const TrajectoryData& d : data) measured.push_back(&d);
+        return std::make_unique<Rollouts>(rollouts_over(problem, setup, setup.paths, measured));
+      },
+      on_draw);
 }
 
 }  // namespace sg

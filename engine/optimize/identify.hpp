@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/optimize/bootstrap.hpp"
 #include "engine/optimize/fit.hpp"
 #include "engine/optimize/profile.hpp"
 
@@ -21,6 +22,8 @@ struct IdentifySetup {
   std::vector<TrajectoryData> rollout_data;
   std::string status = "ok";  // or why the measurements could not be made
   long samples() const;       // in all rollouts
+  // The measurements in the objective's order: the scene's run, then each rollout's.
+  std::vector<const TrajectoryData*> measured() const;
 };
 
 // The objective of a fit of `paths` to the setup's measurements: the scene's run and every rollout.
@@ -57,5 +60,12 @@ ProfileResult run_identification_profile(
     const Problem& problem, const IdentifySetup& setup, FitResult& fit, const FitSettings& settings,
     double level, const std::function<void(std::size_t, const ProfilePoint&)>& on_point,
     const std::function<void(const FitResult&)>& on_restart);
+
+// The parametric bootstrap (engine/optimize/bootstrap.hpp) of a finished identification `fit` made with
+// `settings`: `draws` refits on measurements drawn from the fitted model with identify.seed, intervals at
+// `level`; on_draw sees each finished draw (from the thread that made it).
+BootstrapResult run_identification_bootstrap(
+    const Problem& problem, const IdentifySetup& setup, const FitResult& fit, const FitSettings& settings,
+    int draws, double level, const std::function<void(int, const std::vector<double>&)>& on_draw);
 
 }  // namespace sg

@@ -231,6 +231,9 @@ IdentifySpec read_identify(const json& id, ProblemData<double>& data) {
   out.steps = id.at("steps").get<int>();
   out.profile = id.at("profile").get<bool>();
   out.level = id.at("level").get<double>();
+  out.bootstrap = id.at("bootstrap").get<int>();
+  if (out.bootstrap == 1)
+    throw std::invalid_argument("identify.bootstrap: 1 draw gives no interval; 0 (none) or at least 2");
   const json& rollouts = id.at("rollouts");
   for (std::size_t i = 0; i < rollouts.size(); ++i) {
     const std::string key = "identify.rollouts." + std::to_string(i) + ".path";

@@ -231,8 +231,11 @@ std::vector<FieldSpec> build_table() {
                   "After the fit, profile-likelihood intervals: each number held at values stepped away "
                   "from its fit while the others are fitted again (docs/identification.md)."),
           number("identify.level", 0.6827, open(0, 1), fixed,
-                 "Confidence level of the profile intervals (0.6827: one standard error where the model "
-                 "is linear; 0.95)."),
+                 "Confidence level of the profile and bootstrap intervals (0.6827: one standard error where "
+                 "the model is linear; 0.95)."),
+          integer("identify.bootstrap", 0, closed(0, 10000),
+                  "After the fit, this many parametric bootstrap draws (0: none): measurements drawn from the "
+                  "fitted model with the fit's noise level, each fitted again (docs/identification.md)."),
           object_array("identify.rollouts", 0, 8,
                        "More measured runs fitted together with the scene's own (the same parameters): each "
                        "is the scene with one number set to another value, such as another throw or tilt.",

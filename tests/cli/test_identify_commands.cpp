@@ -213,6 +213,52 @@ TEST_CASE("fit --profile: intervals around each fitted number, written and drawn
   }
 }
 
+TEST_CASE("fit --bootstrap: intervals from refitted draws, written as JSON and CSV; bad counts refused") {
+  const std::string out = temp("bootstrap.json"), csv = temp("bootstrap.csv");
+  const std::string fit = "fit " + scene("identify_cube_toss.json") +
+                          " --set identify.noise=0.001 --wrt model.bodies.0.friction.0 --wrt "
+                          "model.bodies.0.solref.0 --print-every 1000";
+  const auto r = run_softgrad(fit + " --bootstrap 12 --bootstrap-csv " + csv + " --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("bootstrap intervals at 68.3% (12 of 12 draws refitted") != std::string::npos);
+  CHECK(r.output.find("rough quantiles") != std::string::npos);  // 12 draws: said so
+  const auto j = read_json(out);
+  const auto& b = j["bootstrap"];
+  CHECK(b["status"] == "ok");
+  CHECK(b["requested"].get<int>() == 12);
+  REQUIRE(b["draws"].size() == 12);
+  REQUIRE(b["parameters"].size() == 2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    CAPTURE(k);
+    const auto& p = b["parameters"][k];
+    const double fitted = j["fitted"][k].get<double>();
+    CHECK(p["path"] == j["parameters"][k]);
+    CHECK(p["lower"].get<double>() < fitted);
+    CHECK(p["upper"].get<double>() > fitted);
+    CHECK(p["spread"].get<double>() > 0.0);
+  }
+  std::ifstream drawn(csv);
+  std::string header, line;
+  std::getline(drawn, header);
+  CHECK(header == "draw,model.bodies.0.friction.0,model.bodies.0.solref.0");
+  int lines = 0;
+  while (std::getline(drawn, line)) ++lines;
+  CHECK(lines == 12);
+  for (const char* bad : {"-1", "1", "1.5", "x", "20000"}) {
+    CAPTURE(bad);
+    const auto refused = run_softgrad(fit + " --bootstrap " + std::string(bad));
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.output.find("--bootstrap") != std::string::npos);
+  }
+  const auto lonely = run_softgrad(fit + " --bootstrap-csv " + csv);
+  CHECK(lonely.exit_code == 2);
+  CHECK(lonely.output.find("--bootstrap N") != std::string::npos);
+  const auto one = run_softgrad(fit + " --set identify.bootstrap=1");
+  CHECK(one.exit_code == 2);
+  CHECK(one.output.find("identify.bootstrap") != std::string::npos);
+}
+
 TEST_CASE("fit without --data and --wrt runs the scene's identify section and draws it") {
   const std::string out = temp("identify.json"), svg = temp("identify.svg");
   const auto r = run_softgrad("fit " + scene("identify_cube_toss.json") + " --out " + out + " --svg " + svg);
