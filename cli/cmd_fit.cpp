@@ -20,6 +20,7 @@
 #include "engine/optimize/identify.hpp"
 #include "engine/problem/json_number.hpp"
 #include "plots/svg.hpp"
+#include "plots/sweep_figures/bootstrap_figure.hpp"
 #include "plots/sweep_figures/identification_figure.hpp"
 #include "plots/sweep_figures/profile_figure.hpp"
 
@@ -42,7 +43,7 @@ struct FitArgs {
   std::optional<double> level;  // their level (default: identify.level)
   std::string profile_svg;
   std::optional<int> bootstrap;  // parametric bootstrap draws after the fit (default: identify.bootstrap)
-  std::string bootstrap_csv;
+  std::string bootstrap_csv, bootstrap_svg;
 };
 
 // Measured positions into setup: one file for the scene's own run (identify.rollouts then left out, with a
@@ -118,7 +119,8 @@ bool run_profile(const FitArgs& args, const Problem& problem, const IdentifySetu
 // --bootstrap: the intervals from refits on measurements drawn from the fitted model, printed, into *json
 // for --out and as CSV (--bootstrap-csv). False when they could not be made (printed why).
 bool run_bootstrap(const FitArgs& args, const Problem& problem, const IdentifySetup& setup,
-                   const FitResult& fit, const FitSettings& settings, int draws, nlohmann::json* json) {
+                   const FitResult& fit, const FitSettings& settings, int draws,
+                   const std::vector<double>* truth, nlohmann::json* json) {
   std::printf("bootstrap: %d draws from the fitted model (noise %.4g m per coordinate), each fitted again\n",
               draws, fit.residual_sigma);
   int done = 0;
@@ -139,6 +141,14 @@ bool run_bootstrap(const FitArgs& args, const Problem& problem, const IdentifySe
   if (!args.bootstrap_csv.empty()) {
     if (!write_output(args.bootstrap_csv, bootstrap_csv(setup.paths, boot))) return false;
     std::printf("bootstrap draws: %s\n", args.bootstrap_csv.c_str());
+  }
+  if (!args.bootstrap_svg.empty()) {
+    const plot::Figure figure = bootstrap_figure(setup.paths, fit.path.back().values, fit.std_error,
+                                                 truth ? *truth : std::vector<double>{}, boot);
+    const std::size_t rows = (setup.paths.size() + 2) / 3;
+    if (!write_output(args.bootstrap_svg, plot::to_svg(figure, 420 * figure.columns, 360 * rows)))
+      return false;
+    std::printf("bootstrap plot: %s\n", args.bootstrap_svg.c_str());
   }
   return true;
 }
@@ -183,9 +193,10 @@ int run(const FitArgs& args) {
     std::fprintf(stderr, "--bootstrap: 1 draw gives no interval; 0 (none) or at least 2, e.g. 100\n");
     return kExitBadInput;
   }
-  if (!args.bootstrap_csv.empty() && args.bootstrap.value_or(problem->identify.bootstrap) == 0) {
-    std::fprintf(stderr,
-                 "--bootstrap-csv: give the number of draws, --bootstrap N (or identify.bootstrap)\n");
+  if ((!args.bootstrap_csv.empty() || !args.bootstrap_svg.empty()) &&
+      args.bootstrap.value_or(problem->identify.bootstrap) == 0) {
+    std::fprintf(stderr, "--bootstrap-%s: give the number of draws, --bootstrap N (or identify.bootstrap)\n",
+                 args.bootstrap_csv.empty() ? "svg" : "csv");
     return kExitBadInput;
   }
   // Paths and start values: --wrt from the scene's values, or the scene's identify section.
@@ -251,7 +262,8 @@ int run(const FitArgs& args) {
   nlohmann::json bootstrap_out;
   const int draws = args.bootstrap.value_or(problem->identify.bootstrap);
   const bool bootstrapped = result.status != "ok" || draws == 0 ||
-                            run_bootstrap(args, *problem, setup, result, settings, draws, &bootstrap_out);
+                            run_bootstrap(args, *problem, setup, result, settings, draws,
+                                          truth ? &setup.truth : nullptr, &bootstrap_out);
   if (!args.svg.empty()) {
     const plot::Figure figure =
         identification_figure(paths, truth ? setup.truth : std::vector<double>{}, result.path);
@@ -328,6 +340,11 @@ void register_fit(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 10000));
   cmd->add_option("--bootstrap-csv", args->bootstrap_csv,
                   "Write every bootstrap draw's refitted values as CSV here (with --bootstrap)")
+      ->check(output_path());
+  cmd->add_option(
+         "--bootstrap-svg", args->bootstrap_svg,
+         "Draw each number's bootstrap histogram against the normal density of its standard error as "
+         "SVG here (with --bootstrap)")
       ->check(output_path());
   cmd->add_option("--out", args->out, "Write the fit's path as JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg,

@@ -6,6 +6,7 @@
 
 #include "engine/scene/readable_path.hpp"
 #include "gui/figure_row.hpp"
+#include "plots/sweep_figures/bootstrap_figure.hpp"
 #include "plots/sweep_figures/identification_figure.hpp"
 #include "plots/sweep_figures/profile_figure.hpp"
 
@@ -49,6 +50,32 @@ void IdentifyPanel::set_snapshot(const IdentifySnapshot& snapshot) {
         profile_figure(snapshot_.paths, fit.values, snapshot_.std_error, snapshot_.truth, shown);
     profile_views_.resize(profile_figure_.plots.size());
   }
+  bootstrap_figure_ = plot::Figure{};
+  if (has_bootstrap()) {
+    BootstrapResult shown = snapshot_.bootstrap;
+    if (shown.level == 0.0) shown.level = snapshot_.problem->identify.level;
+    bootstrap_figure_ = bootstrap_figure(snapshot_.paths, snapshot_.steps.back().values, snapshot_.std_error,
+                                         snapshot_.truth, shown);
+    bootstrap_views_.resize(bootstrap_figure_.plots.size());
+  }
+}
+
+const plot::Figure& IdentifyPanel::figure() const {
+  switch (shown()) {
+    case bootstrap_view:
+      return bootstrap_figure_;
+    case profile_view:
+      return profile_figure_;
+    case fit_view:
+      break;
+  }
+  return figure_;
+}
+
+IdentifyPanel::View IdentifyPanel::shown() const {
+  if (view_ >= bootstrap_view && has_bootstrap()) return bootstrap_view;
+  if (view_ >= profile_view && has_profile()) return profile_view;
+  return fit_view;
 }
 
 // Number j's correlations with the others, for the standard error's tooltip.
@@ -93,13 +120,40 @@ void IdentifyPanel::draw_interval(std::size_t j) const {
         100.0 * snapshot_.profile.level, snapshot_.profile.threshold);
 }
 
+// Number j's bootstrap interval: the draws' quantiles, with their median and spread in the tooltip.
+void IdentifyPanel::draw_bootstrap_interval(std::size_t j) const {
+  const BootstrapResult& b = snapshot_.bootstrap;
+  if (snapshot_.bootstrapping || b.status != "ok" || j >= b.lower.size() || !std::isfinite(b.lower[j]))
+    return;
+  ImGui::Text("%.6g .. %.6g", b.lower[j], b.upper[j]);
+  if (!ImGui::IsItemHovered()) return;
+  char text[512];
+  std::snprintf(
+      text, sizeof text,
+      "Parametric bootstrap interval at %.1f%%: the quantiles of this number over %zu refits, each on "
+      "measurements drawn from the fitted model with the fit's noise level (%.3g m).\nMedian %.6g, "
+      "spread (standard deviation) %.3g against the standard error's %.3g.",
+      100.0 * b.level, b.draws.size(), snapshot_.residual_sigma, b.median[j], b.spread[j],
+      j < snapshot_.std_error.size() ? snapshot_.std_error[j] : NAN);
+  std::string tip = text;
+  if (b.failed > 0)
+    tip += "\n" + std::to_string(b.failed) + " draws could not be refitted: " + b.first_failure;
+  if (b.cancelled) tip += "\nCancelled: from the draws made.";
+  ImGui::SetTooltip("%s", tip.c_str());
+}
+
 void IdentifyPanel::draw_status() {
   const FitStep* last = snapshot_.steps.empty() ? nullptr : &snapshot_.steps.back();
   char text[320] = "";
   switch (snapshot_.phase) {
     case SweepPhase::waiting:
     case SweepPhase::running:
-      if (last && snapshot_.profiling) {
+      if (last && snapshot_.bootstrapping) {
+        const BootstrapResult& b = snapshot_.bootstrap;
+        std::snprintf(text, sizeof text, "bootstrap: %zu of %d draws refitted%s, %.1f s", b.draws.size(),
+                      b.requested, b.failed > 0 ? (" (" + std::to_string(b.failed) + " failed)").c_str() : "",
+                      snapshot_.elapsed_seconds);
+      } else if (last && snapshot_.profiling) {
         std::size_t refits = 0;
         for (const ParameterProfile& p : snapshot_.profile.parameters) refits += p.points.size();
         std::snprintf(text, sizeof text, "profiling: %zu refits of %zu numbers, %.1f s", refits,
@@ -116,11 +170,15 @@ void IdentifyPanel::draw_status() {
       else if (last && snapshot_.profile.status != "ok")
         std::snprintf(text, sizeof text, "done: %d steps, error %.4g m^2; no profile: %s", last->iteration,
                       last->loss, snapshot_.profile.status.c_str());
+      else if (last && snapshot_.bootstrap.status != "ok")
+        std::snprintf(text, sizeof text, "done: %d steps, error %.4g m^2; no bootstrap: %s", last->iteration,
+                      last->loss, snapshot_.bootstrap.status.c_str());
       else if (last)
         std::snprintf(
             text, sizeof text, "done: %d steps, error %.4g m^2, %ld simulations in %.1f s (stopped: %s)%s",
-            last->iteration, last->loss, snapshot_.runs + snapshot_.profile.runs, snapshot_.elapsed_seconds,
-            snapshot_.stopped.c_str(), snapshot_.profile.note.empty() ? "" : "; see the profile's note");
+            last->iteration, last->loss, snapshot_.runs + snapshot_.profile.runs + snapshot_.bootstrap.runs,
+            snapshot_.elapsed_seconds, snapshot_.stopped.c_str(),
+            snapshot_.profile.note.empty() ? "" : "; see the profile's note");
       break;
     case SweepPhase::cancelled:
       std::snprintf(text, sizeof text, "cancelled after %zu steps", snapshot_.steps.size());
@@ -151,12 +209,15 @@ void IdentifyPanel::draw_table() {
   const FitStep* last = live_rows || snapshot_.steps.empty() ? nullptr : &snapshot_.steps.back();
   const ImGuiTableFlags flags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-  if (!ImGui::BeginTable("identify values", 7, flags)) return;
-  char interval[48];
-  std::snprintf(interval, sizeof interval, "interval (%.1f%%)", 100.0 * live_->identify.level);
+  const bool bootstrap_column = live_->identify.bootstrap > 0 || has_bootstrap();
+  if (!ImGui::BeginTable("identify values", bootstrap_column ? 8 : 7, flags)) return;
+  char interval[48], bootstrap[48];
+  std::snprintf(interval, sizeof interval, "profile (%.1f%%)", 100.0 * live_->identify.level);
+  std::snprintf(bootstrap, sizeof bootstrap, "bootstrap (%.1f%%)", 100.0 * live_->identify.level);
   for (const char* h : {"number", "truth (scene)", "start", "current", "std. error", "rel. error",
                         static_cast<const char*>(interval)})
     ImGui::TableSetupColumn(h);
+  if (bootstrap_column) ImGui::TableSetupColumn(bootstrap);
   ImGui::TableHeadersRow();
   for (std::size_t j = 0; j < rows.paths.size(); ++j) {
     ImGui::TableNextRow();
@@ -186,6 +247,10 @@ void IdentifyPanel::draw_table() {
     }
     ImGui::TableNextColumn();
     if (last) draw_interval(j);
+    if (bootstrap_column) {
+      ImGui::TableNextColumn();
+      if (last) draw_bootstrap_interval(j);
+    }
   }
   ImGui::EndTable();
   if (!live_rows && !snapshot_.profile.note.empty())
@@ -224,12 +289,7 @@ IdentifyPanelEvents IdentifyPanel::draw(ImVec2 size) {
   if (rollouts > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", rollout_list(spec).c_str());
   draw_status();
   draw_table();
-  if (has_profile()) {
-    ImGui::RadioButton("fit", &show_profiles_, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton("profiles", &show_profiles_, 1);
-    ImGui::SameLine();
-  }
+  draw_view_choice();
   if (!figure().plots.empty()) {
     ImGui::TextDisabled("export:");
     for (auto [label, kind] : {std::pair{"PNG", ExportKind::png}, std::pair{"SVG", ExportKind::svg},
@@ -240,11 +300,34 @@ IdentifyPanelEvents IdentifyPanel::draw(ImVec2 size) {
     events.export_min = top_left;
     events.export_max = ImVec2(top_left.x + size.x, top_left.y + size.y);
   }
-  if (has_profile() && show_profiles_ == 1)
-    draw_figure_row("identify profiles", profile_figure_, profile_views_, size, top_left);
-  else
-    draw_figure_row("identify", figure_, views_, size, top_left);
+  switch (shown()) {
+    case bootstrap_view:
+      draw_figure_row("identify bootstrap", bootstrap_figure_, bootstrap_views_, size, top_left);
+      break;
+    case profile_view:
+      draw_figure_row("identify profiles", profile_figure_, profile_views_, size, top_left);
+      break;
+    case fit_view:
+      draw_figure_row("identify", figure_, views_, size, top_left);
+      break;
+  }
   return events;
+}
+
+// Radio buttons between the figures there are (none while there is only the fit's).
+void IdentifyPanel::draw_view_choice() {
+  if (!has_profile() && !has_bootstrap()) return;
+  const View now = shown();
+  if (ImGui::RadioButton("fit", now == fit_view)) view_ = fit_view;
+  ImGui::SameLine();
+  if (has_profile()) {
+    if (ImGui::RadioButton("profiles", now == profile_view)) view_ = profile_view;
+    ImGui::SameLine();
+  }
+  if (has_bootstrap()) {
+    if (ImGui::RadioButton("bootstrap", now == bootstrap_view)) view_ = bootstrap_view;
+    ImGui::SameLine();
+  }
 }
 
 }  // namespace sg::gui

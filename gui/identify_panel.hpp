@@ -2,7 +2,8 @@
 // The "Identify" tab: the scene's identification (identify.*: the numbers to fit, their start values, the
 // measurement noise) run on a worker, with the fit's error and each number's distance to the truth plotted
 // per iteration and a table of truth, start and current values; with identify.profile, each number's
-// profile-likelihood interval in the table and its profile t-plot in place of the fit's figure.
+// profile-likelihood interval in the table and its profile t-plot in place of the fit's figure; with
+// identify.bootstrap, each number's bootstrap interval and the histogram of its draws.
 #include <imgui.h>
 
 #include <memory>
@@ -28,21 +29,28 @@ class IdentifyPanel {
   void set_problem(const std::shared_ptr<const Problem>& problem) { live_ = problem; }
   void set_snapshot(const IdentifySnapshot& snapshot);
   IdentifyPanelEvents draw(ImVec2 size);
-  // The figure drawn below the table: the fit's path, or the profiles once there are some (and chosen).
-  const plot::Figure& figure() const { return has_profile() && show_profiles_ ? profile_figure_ : figure_; }
+  // The figure drawn below the table: the fit's path, the profiles or the bootstrap's histograms (the
+  // chosen one, once there is one).
+  const plot::Figure& figure() const;
 
  private:
+  enum View : int { fit_view = 0, profile_view = 1, bootstrap_view = 2 };
   void draw_status();
+  void status_text(char* text, std::size_t size) const;
   void draw_table();
   void draw_interval(std::size_t j) const;
+  void draw_bootstrap_interval(std::size_t j) const;
+  void draw_view_choice();
   std::string correlation_text(std::size_t j) const;
   bool has_profile() const;
+  bool has_bootstrap() const { return !snapshot_.steps.empty() && !snapshot_.bootstrap.draws.empty(); }
+  View shown() const;  // view_, or the next one there is a figure for
   std::shared_ptr<const Problem> live_;
   IdentifySnapshot snapshot_;
-  plot::Figure figure_, profile_figure_;
-  int show_profiles_ = 1;  // the row below the table, once there are profiles: 0 the fit's figure, 1 theirs
+  plot::Figure figure_, profile_figure_, bootstrap_figure_;
+  int view_ = bootstrap_view;  // the row below the table: the latest analysis until one is chosen
   std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(2);
-  std::vector<plot::PlotViewState> profile_views_;
+  std::vector<plot::PlotViewState> profile_views_, bootstrap_views_;
 };
 
 }  // namespace sg::gui

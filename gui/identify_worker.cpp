@@ -61,7 +61,9 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
   } catch (const std::exception& e) {  // a path the engine refuses (the scene's checks should catch it first)
     return publish(SweepPhase::finished, e.what());
   }
-  const bool profile = problem->identify.profile && result.status == "ok" && result.stopped != "cancelled";
+  const bool fitted = result.status == "ok" && result.stopped != "cancelled";
+  const bool profile = problem->identify.profile && fitted;
+  const bool bootstrap = problem->identify.bootstrap > 0 && fitted;
   {
     std::lock_guard lock(mutex_);
     shared_.runs = result.runs;
@@ -70,14 +72,23 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
     shared_.profiling = profile;
     shared_.profile = ProfileResult{};
     shared_.profile.parameters.resize(setup.paths.size());
-    if (!profile)
-      shared_.phase = result.stopped == "cancelled" ? SweepPhase::cancelled : SweepPhase::finished;
+    shared_.bootstrapping = bootstrap && !profile;
+    shared_.bootstrap = BootstrapResult{};
+    shared_.bootstrap.requested = problem->identify.bootstrap;
     ++shared_.version;
   }
-  if (profile) run_profile(*problem, setup, result, settings, elapsed);
+  bool cancelled = result.stopped == "cancelled";
+  if (profile) cancelled = !run_profile(*problem, setup, result, settings, elapsed);
+  if (bootstrap && !cancelled) cancelled = !run_bootstrap(*problem, setup, result, settings, elapsed);
+  std::lock_guard lock(mutex_);
+  shared_.profiling = false;
+  shared_.bootstrapping = false;
+  shared_.elapsed_seconds = elapsed();
+  shared_.phase = cancelled ? SweepPhase::cancelled : SweepPhase::finished;
+  ++shared_.version;
 }
 
-void IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& setup, FitResult fit,
+bool IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& setup, FitResult& fit,
                                  const FitSettings& settings, const std::function<double()>& elapsed) {
   const ProfileResult profile = run_identification_profile(
       problem, setup, fit, settings, problem.identify.level,
@@ -102,9 +113,31 @@ void IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& se
   std::lock_guard lock(mutex_);
   shared_.profile = profile;
   shared_.profiling = false;
+  shared_.bootstrapping = problem.identify.bootstrap > 0 && !profile.cancelled;
   shared_.elapsed_seconds = elapsed();
-  shared_.phase = profile.cancelled ? SweepPhase::cancelled : SweepPhase::finished;
   ++shared_.version;
+  return !profile.cancelled;
+}
+
+bool IdentifyWorker::run_bootstrap(const Problem& problem, const IdentifySetup& setup, const FitResult& fit,
+                                   const FitSettings& settings, const std::function<double()>& elapsed) {
+  const BootstrapResult boot =
+      run_identification_bootstrap(problem, setup, fit, settings, problem.identify.bootstrap,
+                                   problem.identify.level, [&](int, const std::vector<double>& values) {
+                                     std::lock_guard lock(mutex_);
+                                     if (values.empty())
+                                       ++shared_.bootstrap.failed;
+                                     else
+                                       shared_.bootstrap.draws.push_back(values);
+                                     shared_.elapsed_seconds = elapsed();
+                                     ++shared_.version;
+                                   });
+  std::lock_guard lock(mutex_);
+  shared_.bootstrap = boot;
+  shared_.bootstrapping = false;
+  shared_.elapsed_seconds = elapsed();
+  ++shared_.version;
+  return !boot.cancelled;
 }
 
 void IdentifyWorker::publish_fit_result(const FitResult& result) {
@@ -113,6 +146,7 @@ void IdentifyWorker::publish_fit_result(const FitResult& result) {
   shared_.std_error = result.std_error;
   shared_.at_bound = result.at_bound;
   shared_.correlation = result.correlation;
+  shared_.residual_sigma = result.residual_sigma;
 }
 
 bool IdentifyWorker::snapshot(IdentifySnapshot* out) const {

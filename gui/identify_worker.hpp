@@ -29,10 +29,15 @@ struct IdentifySnapshot {
   std::vector<double> std_error;  // of the fitted values, once finished (FitResult::std_error)
   std::vector<bool> at_bound;
   std::vector<double> correlation;  // FitResult::correlation
+  double residual_sigma = 0.0;      // FitResult::residual_sigma
   // identify.profile: the profile-likelihood intervals after the fit. While profiling, each number's points
   // as refitted so far; once done, the whole result.
   bool profiling = false;
   ProfileResult profile;
+  // identify.bootstrap: the parametric bootstrap after the fit (and its profile). While drawing, the refitted
+  // values so far (in the order they came) and the failed count; once done, the whole result.
+  bool bootstrapping = false;
+  BootstrapResult bootstrap;
 };
 
 class IdentifyWorker {
@@ -47,9 +52,14 @@ class IdentifyWorker {
  private:
   void run(const std::shared_ptr<const Problem>& problem, const std::atomic<bool>& cancel);
   void publish(SweepPhase phase, const std::string& status);
-  // identify.profile: the intervals after a finished fit, each refitted point published as it comes.
-  void run_profile(const Problem& problem, const IdentifySetup& setup, FitResult fit,
+  // identify.profile: the intervals after a finished fit, each refitted point published as it comes; fit
+  // becomes the last fit (a profile may fit again from a lower point). False when cancelled.
+  bool run_profile(const Problem& problem, const IdentifySetup& setup, FitResult& fit,
                    const FitSettings& settings, const std::function<double()>& elapsed);
+  // identify.bootstrap: the draws after the fit (and its profile), each published as it comes. False when
+  // cancelled.
+  bool run_bootstrap(const Problem& problem, const IdentifySetup& setup, const FitResult& fit,
+                     const FitSettings& settings, const std::function<double()>& elapsed);
   void publish_fit_result(const FitResult& result);  // its status, errors and correlations; under mutex_
   mutable std::mutex mutex_;
   IdentifySnapshot shared_;

@@ -213,7 +213,7 @@ TEST_CASE("fit --profile: intervals around each fitted number, written and drawn
   }
 }
 
-TEST_CASE("fit --bootstrap: intervals from refitted draws, written as JSON and CSV; bad counts refused") {
+TEST_CASE("fit --bootstrap: intervals from refitted draws, written as JSON, CSV and SVG, bad counts refused") {
   const std::string out = temp("bootstrap.json"), csv = temp("bootstrap.csv");
   const std::string fit = "fit " + scene("identify_cube_toss.json") +
                           " --set identify.noise=0.001 --wrt model.bodies.0.friction.0 --wrt "

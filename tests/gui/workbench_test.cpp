@@ -696,6 +696,42 @@ TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they co
   CHECK(app->identification().phase == SweepPhase::cancelled);
   CHECK(app->identification().profile.cancelled);
   REQUIRE(app->set_path("identify.profile", false));
+
+  // identify.bootstrap: refits on measurements drawn from the fitted model; an interval per number in the
+  // table and the draws' histograms below it.
+  REQUIRE(app->set_path("identify.bootstrap", 8));
+  REQUIRE(app->wait_until_idle(120s));
+  app->identify();
+  REQUIRE(app->wait_until_idle(120s));
+  const IdentifySnapshot& booted = app->identification();
+  REQUIRE(booted.phase == SweepPhase::finished);
+  REQUIRE(booted.bootstrap.status == "ok");
+  CHECK_FALSE(booted.bootstrapping);
+  REQUIRE(booted.bootstrap.draws.size() == 8);
+  REQUIRE(booted.bootstrap.lower.size() == 4);
+  for (std::size_t j = 0; j < 4; ++j) {
+    CAPTURE(booted.paths[j]);
+    CHECK(booted.bootstrap.lower[j] < booted.bootstrap.upper[j]);
+    CHECK(booted.bootstrap.lower[j] <= booted.bootstrap.median[j]);
+    CHECK(booted.bootstrap.median[j] <= booted.bootstrap.upper[j]);
+  }
+  CHECK(app->identify_panel().figure().title == "parametric bootstrap: 8 draws");
+  CHECK(app->identify_panel().figure().plots.size() == 4);
+  // Esc while drawing: the worker stops after the refits in progress, the draws made so far are kept.
+  REQUIRE(app->set_path("identify.bootstrap", 400));
+  REQUIRE(app->wait_until_idle(120s));
+  app->identify();
+  for (int i = 0; i < 4000 && !app->identification().bootstrapping; ++i) {
+    std::this_thread::sleep_for(2ms);
+    app->update(0.0f);
+  }
+  REQUIRE(app->identification().bootstrapping);
+  app->cancel();
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->identification().phase == SweepPhase::cancelled);
+  CHECK(app->identification().bootstrap.cancelled);
+  CHECK(app->identification().bootstrap.draws.size() < 400);
+  REQUIRE(app->set_path("identify.bootstrap", 0));
   REQUIRE(app->set_path("identify.noise", 0.0));
 
   // Cancel: a long Adam fit stops after its current step.

@@ -1,0 +1,103 @@
+#include "plots/sweep_figures/bootstrap_figure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/scene/readable_path.hpp"
+
+namespace sg {
+namespace {
+
+// The draws of number j as a density histogram, drawn as a staircase over sqrt(n) bins (5 to 40).
+plot::Series histogram(const std::vector<std::vector<double>>& draws, std::size_t j, double* lo, double* hi) {
+  plot::Series s;
+  s.name = "bootstrap draws";
+  std::vector<double> v;
+  for (const std::vector<double>& d : draws)
+    if (j < d.size() && std::isfinite(d[j])) v.push_back(d[j]);
+  if (v.empty()) return s;
+  const auto [min_it, max_it] = std::minmax_element(v.begin(), v.end());
+  *lo = *min_it;
+  *hi = *max_it;
+  const int bins = std::clamp(static_cast<int>(std::ceil(std::sqrt(static_cast<double>(v.size())))), 5, 40);
+  const double width = *hi > *lo ? (*hi - *lo) / bins : std::max(std::fabs(*lo), 1.0) * 1e-6;
+  std::vector<double> count(static_cast<std::size_t>(bins), 0.0);
+  for (double x : v)
+    count[static_cast<std::size_t>(std::clamp(static_cast<int>((x - *lo) / width), 0, bins - 1))] += 1.0;
+  const double scale = 1.0 / (static_cast<double>(v.size()) * width);
+  s.x.push_back(*lo);
+  s.y.push_back(0.0);
+  for (int b = 0; b < bins; ++b) {
+    const double left = *lo + b * width, right = left + width;
+    s.x.insert(s.x.end(), {left, right});
+    s.y.insert(s.y.end(),
+               {count[static_cast<std::size_t>(b)] * scale, count[static_cast<std::size_t>(b)] * scale});
+  }
+  s.x.push_back(*lo + bins * width);
+  s.y.push_back(0.0);
+  return s;
+}
+
+// The normal density of mean `fitted` and standard deviation se over [lo, hi].
+plot::Series normal_density(double fitted, double se, double lo, double hi) {
+  plot::Series s;
+  s.name = "normal(fitted, std. error)";
+  s.dashed = true;
+  constexpr int kPoints = 121;
+  for (int i = 0; i < kPoints; ++i) {
+    const double x = lo + (hi - lo) * i / (kPoints - 1);
+    const double z = (x - fitted) / se;
+    s.x.push_back(x);
+    s.y.push_back(std::exp(-0.5 * z * z) / (se * std::sqrt(2.0 * M_PI)));
+  }
+  return s;
+}
+
+plot::Plot parameter_plot(const std::string& path, double fitted, double se, const BootstrapResult& boot,
+                          std::size_t j) {
+  plot::Plot plt;
+  plt.title = scene::readable_path(path);
+  plt.x.label = path;
+  plt.y.label = "density of the refitted values";
+  double lo = fitted, hi = fitted;
+  plt.series.push_back(histogram(boot.draws, j, &lo, &hi));
+  if (std::isfinite(se) && se > 0.0) {
+    lo = std::min(lo, fitted - 3.0 * se);
+    hi = std::max(hi, fitted + 3.0 * se);
+    plt.series.push_back(normal_density(fitted, se, lo, hi));
+  }
+  if (j < boot.lower.size() && std::isfinite(boot.lower[j]) && std::isfinite(boot.upper[j])) {
+    char name[64];
+    std::snprintf(name, sizeof name, "%.1f%% interval", 100.0 * boot.level);
+    plot::Series ends;
+    ends.name = name;
+    ends.style = plot::SeriesStyle::line_and_markers;
+    ends.width = 3.0f;
+    ends.x = {boot.lower[j], boot.upper[j]};
+    ends.y = {0.0, 0.0};
+    plt.series.push_back(ends);
+  }
+  return plt;
+}
+
+}  // namespace
+
+plot::Figure bootstrap_figure(const std::vector<std::string>& paths, const std::vector<double>& fitted,
+                              const std::vector<double>& std_error, const std::vector<double>& truth,
+                              const BootstrapResult& boot) {
+  plot::Figure figure;
+  char title[96];
+  std::snprintf(title, sizeof title, "parametric bootstrap: %zu draws", boot.draws.size());
+  figure.title = title;
+  figure.columns = static_cast<int>(std::min<std::size_t>(3, std::max<std::size_t>(1, paths.size())));
+  for (std::size_t j = 0; j < paths.size() && j < fitted.size(); ++j) {
+    const double se = j < std_error.size() ? std_error[j] : std::nan("");
+    plot::Plot plt = parameter_plot(paths[j], fitted[j], se, boot, j);
+    if (j < truth.size()) plt.vertical_markers.push_back(truth[j]);
+    figure.plots.push_back(plt);
+  }
+  return figure;
+}
+
+}  // namespace sg
