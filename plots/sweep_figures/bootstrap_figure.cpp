@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "engine/scene/readable_path.hpp"
 
@@ -12,7 +13,7 @@ namespace {
 // The draws of number j as a density histogram, drawn as a staircase over sqrt(n) bins (5 to 40).
 plot::Series histogram(const std::vector<std::vector<double>>& draws, std::size_t j, double* lo, double* hi) {
   plot::Series s;
-  s.name = "bootstrap draws";
+  s.name = std::to_string(draws.size()) + " bootstrap draws";
   std::vector<double> v;
   for (const std::vector<double>& d : draws)
     if (j < d.size() && std::isfinite(d[j])) v.push_back(d[j]);
@@ -87,9 +88,7 @@ plot::Figure bootstrap_figure(const std::vector<std::string>& paths, const std::
                               const std::vector<double>& std_error, const std::vector<double>& truth,
                               const BootstrapResult& boot) {
   plot::Figure figure;
-  char title[96];
-  std::snprintf(title, sizeof title, "parametric bootstrap: %zu draws", boot.draws.size());
-  figure.title = title;
+  figure.title = "parametric bootstrap";  // also the exported files' name: no count in it
   figure.columns = static_cast<int>(std::min<std::size_t>(3, std::max<std::size_t>(1, paths.size())));
   for (std::size_t j = 0; j < paths.size() && j < fitted.size(); ++j) {
     const double se = j < std_error.size() ? std_error[j] : std::nan("");

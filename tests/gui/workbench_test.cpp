@@ -715,8 +715,12 @@ TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they co
     CHECK(booted.bootstrap.lower[j] <= booted.bootstrap.median[j]);
     CHECK(booted.bootstrap.median[j] <= booted.bootstrap.upper[j]);
   }
-  CHECK(app->identify_panel().figure().title == "parametric bootstrap: 8 draws");
-  CHECK(app->identify_panel().figure().plots.size() == 4);
+  const sg::plot::Figure& histograms = app->identify_panel().figure();
+  CHECK(histograms.title == "parametric bootstrap");
+  REQUIRE(histograms.plots.size() == 4);
+  CHECK(histograms.plots[0].series[0].name == "8 bootstrap draws");
+  app->export_identify(ExportKind::csv, ImVec2(0, 0), ImVec2(100, 100));
+  CHECK(fs::file_size(out / "identify_cube_toss_parametric_bootstrap_body_0_friction_0.csv") > 100);
   // Esc while drawing: the worker stops after the refits in progress, the draws made so far are kept.
   REQUIRE(app->set_path("identify.bootstrap", 400));
   REQUIRE(app->wait_until_idle(120s));
