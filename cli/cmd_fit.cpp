@@ -44,6 +44,7 @@ struct FitArgs {
   std::string profile_svg;
   std::optional<int> bootstrap;  // parametric bootstrap draws after the fit (default: identify.bootstrap)
   std::string bootstrap_csv, bootstrap_svg;
+  std::string bootstrap_from;  // "": identify.bootstrap_from
 };
 
 // Measured positions into setup: one file for the scene's own run (identify.rollouts then left out, with a
@@ -120,18 +121,22 @@ bool run_profile(const FitArgs& args, const Problem& problem, const IdentifySetu
 // for --out and as CSV (--bootstrap-csv). False when they could not be made (printed why).
 bool run_bootstrap(const FitArgs& args, const Problem& problem, const IdentifySetup& setup,
                    const FitResult& fit, const FitSettings& settings, int draws,
-                   const std::vector<double>* truth, nlohmann::json* json) {
-  std::printf("bootstrap: %d draws from the fitted model (noise %.4g m per coordinate), each fitted again\n",
-              draws, fit.residual_sigma);
+                   const std::vector<double>* truth, const std::vector<double>* start, nlohmann::json* json) {
+  const bool from_fit =
+      args.bootstrap_from.empty() ? problem.identify.bootstrap_from_fit : args.bootstrap_from == "fit";
+  std::printf(
+      "bootstrap: %d draws from the fitted model (noise %.4g m per coordinate), each fitted again from %s\n",
+      draws, fit.residual_sigma, from_fit ? "the fitted values" : "the fit's start");
   int done = 0;
   std::mutex printing;
   const BootstrapResult boot = run_identification_bootstrap(
       problem, setup, fit, settings, draws, args.level.value_or(problem.identify.level),
-      [&](int, const std::vector<double>&) {
+      from_fit ? std::vector<double>{} : *start, [&](int, const std::vector<double>&) {
         const std::lock_guard<std::mutex> lock(printing);
         if (++done % 10 == 0 || done == draws) std::printf("  %d of %d draws\n", done, draws);
       });
   *json = bootstrap_json(setup.paths, boot);
+  (*json)["from"] = from_fit ? "fit" : "start";
   if (boot.status != "ok") {
     std::fprintf(stderr, "bootstrap: %s\n", boot.status.c_str());
     return false;
@@ -263,7 +268,7 @@ int run(const FitArgs& args) {
   const int draws = args.bootstrap.value_or(problem->identify.bootstrap);
   const bool bootstrapped = result.status != "ok" || draws == 0 ||
                             run_bootstrap(args, *problem, setup, result, settings, draws,
-                                          truth ? &setup.truth : nullptr, &bootstrap_out);
+                                          truth ? &setup.truth : nullptr, &start, &bootstrap_out);
   if (!args.svg.empty()) {
     const plot::Figure figure =
         identification_figure(paths, truth ? setup.truth : std::vector<double>{}, result.path);
@@ -338,6 +343,11 @@ void register_fit(CLI::App& app, int& exit_code) {
          "fitted model with the fit's noise level, each fitted again; intervals from the draws' "
          "quantiles at --level (default: identify.bootstrap, 0: none)")
       ->check(CLI::Range(0, 10000));
+  cmd->add_option(
+         "--bootstrap-from", args->bootstrap_from,
+         "Where each bootstrap refit starts: start (where the fit started: each draw repeats the whole "
+         "estimate) or fit (the fitted values); default: identify.bootstrap_from, start")
+      ->check(CLI::IsMember({"start", "fit"}));
   cmd->add_option("--bootstrap-csv", args->bootstrap_csv,
                   "Write every bootstrap draw's refitted values as CSV here (with --bootstrap)")
       ->check(output_path());

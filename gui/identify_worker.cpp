@@ -121,17 +121,18 @@ bool IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& se
 
 bool IdentifyWorker::run_bootstrap(const Problem& problem, const IdentifySetup& setup, const FitResult& fit,
                                    const FitSettings& settings, const std::function<double()>& elapsed) {
-  const BootstrapResult boot =
-      run_identification_bootstrap(problem, setup, fit, settings, problem.identify.bootstrap,
-                                   problem.identify.level, [&](int, const std::vector<double>& values) {
-                                     std::lock_guard lock(mutex_);
-                                     if (values.empty())
-                                       ++shared_.bootstrap.failed;
-                                     else
-                                       shared_.bootstrap.draws.push_back(values);
-                                     shared_.elapsed_seconds = elapsed();
-                                     ++shared_.version;
-                                   });
+  const BootstrapResult boot = run_identification_bootstrap(
+      problem, setup, fit, settings, problem.identify.bootstrap, problem.identify.level,
+      problem.identify.bootstrap_from_fit ? std::vector<double>{} : setup.start,
+      [&](int, const std::vector<double>& values) {
+        std::lock_guard lock(mutex_);
+        if (values.empty())
+          ++shared_.bootstrap.failed;
+        else
+          shared_.bootstrap.draws.push_back(values);
+        shared_.elapsed_seconds = elapsed();
+        ++shared_.version;
+      });
   std::lock_guard lock(mutex_);
   shared_.bootstrap = boot;
   shared_.bootstrapping = false;

@@ -16,6 +16,9 @@ std::string bootstrap_refusal(const FitResult& fit, const BootstrapSettings& s) 
   if (!(s.level > 0.0 && s.level < 1.0))
     return "the level must be in (0, 1), not " + scene::format_number(s.level);
   if (fit.path.empty() || fit.status != "ok") return "the fit did not end at a point to draw from";
+  if (!s.start.empty() && s.start.size() != fit.path.back().values.size())
+    return "the refits' start has " + std::to_string(s.start.size()) + " numbers, the fit " +
+           std::to_string(fit.path.back().values.size());
   if (!(fit.residual_sigma > 0.0) || !std::isfinite(fit.residual_sigma))
     return "no residual variance at the fit (fewer measured coordinates than numbers, or an exact fit): "
            "the bootstrap needs the noise's scale";
@@ -37,7 +40,8 @@ DrawOutcome one_draw(const std::vector<const TrajectoryData*>& measured, const s
   const std::vector<TrajectoryData> data =
       bootstrap_measurements(measured, residuals, fit.residual_sigma, s.seed, draw);
   const std::unique_ptr<Rollouts> objective = objective_for(data);
-  const FitResult again = fit_parameters(*objective, fit.path.back().values, refit, {});
+  const FitResult again =
+      fit_parameters(*objective, s.start.empty() ? fit.path.back().values : s.start, refit, {});
   out.runs = again.runs;
   if (again.stopped == "cancelled") return out;
   out.made = true;

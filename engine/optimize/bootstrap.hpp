@@ -24,6 +24,9 @@ struct BootstrapSettings {
   double level = 0.6827;  // of the intervals, in (0, 1)
   unsigned long seed = 1;
   FitSettings refit;  // bounds, steps, threads, cancel; always Levenberg-Marquardt
+  // Where each refit starts: empty, the fitted values (the draws explore the fit's own valley); else these
+  // values, the first fit's start (each draw repeats the whole estimate, valleys it may stop in included).
+  std::vector<double> start;
 };
 
 struct BootstrapResult {

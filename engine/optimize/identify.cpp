@@ -149,7 +149,8 @@ ProfileResult run_identification_profile(
 
 BootstrapResult run_identification_bootstrap(
     const Problem& problem, const IdentifySetup& setup, const FitResult& fit, const FitSettings& settings,
-    int draws, double level, const std::function<void(int, const std::vector<double>&)>& on_draw) {
+    int draws, double level, const std::vector<double>& start,
+    const std::function<void(int, const std::vector<double>&)>& on_draw) {
   Rollouts rollouts = rollouts_of(problem, setup, setup.paths);
   rollouts.set_threads(settings.threads);
   BootstrapSettings bs;
@@ -157,6 +158,7 @@ BootstrapResult run_identification_bootstrap(
   bs.level = level;
   bs.seed = problem.identify.seed;
   bs.refit = settings;
+  bs.start = start;
   return bootstrap_parameters(
       rollouts, setup.measured(), fit, bs,
       [&](const std::vector<TrajectoryData>& data) {

@@ -62,10 +62,12 @@ ProfileResult run_identification_profile(
     const std::function<void(const FitResult&)>& on_restart);
 
 // The parametric bootstrap (engine/optimize/bootstrap.hpp) of a finished identification `fit` made with
-// `settings`: `draws` refits on measurements drawn from the fitted model with identify.seed, intervals at
-// `level`; on_draw sees each finished draw (from the thread that made it).
+// `settings`: `draws` refits on measurements drawn from the fitted model with identify.seed, each from
+// `start` (empty: from the fitted values), intervals at `level`; on_draw sees each finished draw (from the
+// thread that made it).
 BootstrapResult run_identification_bootstrap(
     const Problem& problem, const IdentifySetup& setup, const FitResult& fit, const FitSettings& settings,
-    int draws, double level, const std::function<void(int, const std::vector<double>&)>& on_draw);
+    int draws, double level, const std::vector<double>& start,
+    const std::function<void(int, const std::vector<double>&)>& on_draw);
 
 }  // namespace sg

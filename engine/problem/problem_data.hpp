@@ -98,6 +98,8 @@ struct IdentifySpec {
   bool profile = false;   // identify.profile: profile-likelihood intervals after the fit
   double level = 0.6827;  // identify.level: their (and the bootstrap's) confidence level
   int bootstrap = 0;      // identify.bootstrap: parametric bootstrap draws after the fit (0: none)
+  bool bootstrap_from_fit =
+      false;  // identify.bootstrap_from: refits start at the fitted values, not the start
   // identify.rollouts: more measured runs of the same scene, each with one number set to another value.
   std::vector<std::string> rollout_paths;
   std::vector<double> rollout_values;

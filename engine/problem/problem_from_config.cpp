@@ -232,6 +232,7 @@ IdentifySpec read_identify(const json& id, ProblemData<double>& data) {
   out.profile = id.at("profile").get<bool>();
   out.level = id.at("level").get<double>();
   out.bootstrap = id.at("bootstrap").get<int>();
+  out.bootstrap_from_fit = id.at("bootstrap_from").get<std::string>() == "fit";
   if (out.bootstrap == 1)
     throw std::invalid_argument("identify.bootstrap: 1 draw gives no interval; 0 (none) or at least 2");
   const json& rollouts = id.at("rollouts");

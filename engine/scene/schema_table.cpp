@@ -233,9 +233,15 @@ std::vector<FieldSpec> build_table() {
           number("identify.level", 0.6827, open(0, 1), fixed,
                  "Confidence level of the profile and bootstrap intervals (0.6827: one standard error where "
                  "the model is linear; 0.95)."),
-          integer("identify.bootstrap", 0, closed(0, 10000),
-                  "After the fit, this many parametric bootstrap draws (0: none): measurements drawn from the "
-                  "fitted model with the fit's noise level, each fitted again (docs/identification.md)."),
+          integer(
+              "identify.bootstrap", 0, closed(0, 10000),
+              "After the fit, this many parametric bootstrap draws (0: none): measurements drawn from the "
+              "fitted model with the fit's noise level, each fitted again (docs/identification.md)."),
+          choice(
+              "identify.bootstrap_from", {"start", "fit"}, "start",
+              "Where each bootstrap refit starts: start, where the fit started (each draw repeats the whole "
+              "estimate, the valleys it may stop in included); fit, the fitted values (the spread within "
+              "the fit's own valley)."),
           object_array("identify.rollouts", 0, 8,
                        "More measured runs fitted together with the scene's own (the same parameters): each "
                        "is the scene with one number set to another value, such as another throw or tilt.",

@@ -213,7 +213,8 @@ TEST_CASE("fit --profile: intervals around each fitted number, written and drawn
   }
 }
 
-TEST_CASE("fit --bootstrap: intervals from refitted draws, written as JSON, CSV and SVG, bad counts refused") {
+TEST_CASE(
+    "fit --bootstrap: intervals from refitted draws, written as JSON, CSV and SVG, bad counts refused") {
   const std::string out = temp("bootstrap.json"), csv = temp("bootstrap.csv");
   const std::string fit = "fit " + scene("identify_cube_toss.json") +
                           " --set identify.noise=0.001 --wrt model.bodies.0.friction.0 --wrt "
@@ -223,9 +224,11 @@ TEST_CASE("fit --bootstrap: intervals from refitted draws, written as JSON, CSV 
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("bootstrap intervals at 68.3% (12 of 12 draws refitted") != std::string::npos);
   CHECK(r.output.find("rough quantiles") != std::string::npos);  // 12 draws: said so
+  CHECK(r.output.find("each fitted again from the fit's start") != std::string::npos);
   const auto j = read_json(out);
   const auto& b = j["bootstrap"];
   CHECK(b["status"] == "ok");
+  CHECK(b["from"] == "start");
   CHECK(b["requested"].get<int>() == 12);
   REQUIRE(b["draws"].size() == 12);
   REQUIRE(b["parameters"].size() == 2);
@@ -251,6 +254,10 @@ TEST_CASE("fit --bootstrap: intervals from refitted draws, written as JSON, CSV 
     CHECK(refused.exit_code == 2);
     CHECK(refused.output.find("--bootstrap") != std::string::npos);
   }
+  const auto from_fit = run_softgrad(fit + " --bootstrap 2 --bootstrap-from fit");
+  CHECK(from_fit.exit_code == 0);
+  CHECK(from_fit.output.find("each fitted again from the fitted values") != std::string::npos);
+  CHECK(run_softgrad(fit + " --bootstrap 2 --bootstrap-from there").exit_code == 2);
   const auto lonely = run_softgrad(fit + " --bootstrap-csv " + csv);
   CHECK(lonely.exit_code == 2);
   CHECK(lonely.output.find("--bootstrap N") != std::string::npos);

@@ -38,10 +38,12 @@ Fitted fitted(const std::vector<std::string>& paths, const std::vector<double>& 
   return f;
 }
 
-BootstrapResult bootstrap(const Fitted& f, int draws, int threads = 2, double level = 0.6827) {
+// Refits from the fitted values unless `from` gives their start.
+BootstrapResult bootstrap(const Fitted& f, int draws, int threads = 2, double level = 0.6827,
+                          const std::vector<double>& from = {}) {
   FitSettings s = f.settings;
   s.threads = threads;
-  return run_identification_bootstrap(f.problem, f.setup, f.fit, s, draws, level, {});
+  return run_identification_bootstrap(f.problem, f.setup, f.fit, s, draws, level, from, {});
 }
 
 }  // namespace
@@ -99,6 +101,11 @@ TEST_CASE("bootstrap: where the model is nearly linear the spread is the standar
   CHECK(std::fabs(b.lower[0] - (x - se)) < 0.4 * se);
   CHECK(std::fabs(b.upper[0] - (x + se)) < 0.4 * se);
   CHECK(std::fabs(b.median[0] - x) < 0.3 * se);
+  // Each refit from the fit's start instead: the same valley here, the same spread (within the 25%).
+  const BootstrapResult from_start = bootstrap(f, 100, 2, 0.6827, {0.5});
+  REQUIRE(from_start.status == "ok");
+  CHECK(from_start.spread[0] == doctest::Approx(se).epsilon(0.25));
+  CHECK(std::fabs(from_start.median[0] - x) < 0.3 * se);
   // A wider level, a wider interval from the same draws.
   const BootstrapResult wide = bootstrap(f, 100, 2, 0.95);
   CHECK(wide.lower[0] < b.lower[0]);
@@ -107,8 +114,8 @@ TEST_CASE("bootstrap: where the model is nearly linear the spread is the standar
 
 TEST_CASE("bootstrap: the draws do not depend on the number of threads") {
   const Fitted f = fitted({"model.bodies.0.friction.0", "model.bodies.0.solref.0"}, {0.5, 0.03});
-  const BootstrapResult one = bootstrap(f, 6, 1);
-  const BootstrapResult two = bootstrap(f, 6, 2);
+  const BootstrapResult one = bootstrap(f, 6, 1, 0.6827, {0.5, 0.03});
+  const BootstrapResult two = bootstrap(f, 6, 2, 0.6827, {0.5, 0.03});
   REQUIRE(one.status == "ok");
   REQUIRE(one.draws.size() == 6);
   CHECK(one.draws == two.draws);
@@ -122,9 +129,10 @@ TEST_CASE(
   CHECK(bootstrap(f, 1).status.find("at least 2") != std::string::npos);
   CHECK(bootstrap(f, 10, 2, 1.5).status.find("level") != std::string::npos);
   CHECK(bootstrap(f, 10, 2, std::nan("")).status.find("level") != std::string::npos);
+  CHECK(bootstrap(f, 10, 2, 0.68, {0.5, 0.1}).status.find("start has 2 numbers") != std::string::npos);
   FitResult failed = f.fit;
   failed.status = "simulation failed";
-  CHECK(run_identification_bootstrap(f.problem, f.setup, failed, f.settings, 10, 0.68, {})
+  CHECK(run_identification_bootstrap(f.problem, f.setup, failed, f.settings, 10, 0.68, {}, {})
             .status.find("did not end") != std::string::npos);
   // No noise and the truth as the start: an exact fit, no residual variance to draw noise from.
   const Fitted exact = fitted({"model.bodies.0.friction.0"}, {0.6}, "0");
@@ -133,7 +141,7 @@ TEST_CASE(
   std::atomic<bool> cancel{true};
   FitSettings s = f.settings;
   s.cancel = &cancel;
-  const BootstrapResult c = run_identification_bootstrap(f.problem, f.setup, f.fit, s, 10, 0.68, {});
+  const BootstrapResult c = run_identification_bootstrap(f.problem, f.setup, f.fit, s, 10, 0.68, {}, {});
   CHECK(c.cancelled);
   CHECK(c.draws.empty());
   CHECK(std::isnan(c.lower[0]));
