@@ -146,3 +146,27 @@ TEST_CASE(
   CHECK(c.draws.empty());
   CHECK(std::isnan(c.lower[0]));
 }
+
+TEST_CASE(
+    "bootstrap: with rollouts, each run's draw is that run's fitted positions (noise-free draws refit in "
+    "place)") {
+  // The residuals come concatenated over the scene's run and each rollout's: were a draw's positions taken
+  // from another run's residuals, the refit of noise-free draws would move far from the fitted values.
+  Fitted f{shipped("identify_cube_rollouts.json", {"identify.noise=0.001"}), {}, {}, {}};
+  f.setup = identify_setup(f.problem);
+  REQUIRE(f.setup.status == "ok");
+  REQUIRE(f.setup.rollouts.size() >= 1);
+  f.settings = identify_settings(f.problem);
+  f.settings.steps = 40;
+  f.fit = run_identification(f.problem, f.setup, f.settings, {});
+  REQUIRE(f.fit.status == "ok");
+  FitResult quiet = f.fit;
+  quiet.residual_sigma = 1e-12;  // (almost) no noise: the draws are the fitted model's own positions
+  const BootstrapResult b =
+      run_identification_bootstrap(f.problem, f.setup, quiet, f.settings, 2, 0.6827, {}, {});
+  REQUIRE(b.status == "ok");
+  REQUIRE(b.draws.size() == 2);
+  const std::vector<double>& x = f.fit.path.back().values;
+  for (const std::vector<double>& d : b.draws)
+    for (std::size_t j = 0; j < x.size(); ++j) CHECK(d[j] == doctest::Approx(x[j]).epsilon(1e-6));
+}
