@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cli/fit_output.hpp"
 #include "engine/optimize/profile.hpp"
 #include "engine/problem/json_number.hpp"
 #include "engine/scene/describe.hpp"
@@ -21,12 +22,7 @@ void print_bootstrap(const std::vector<std::string>& paths, const FitResult& fit
   for (std::size_t j = 0; j < paths.size() && j < boot.lower.size(); ++j) {
     std::printf("%-36s %14.8g %14.8g %14.8g %14.8g %12.4g", paths[j].c_str(), fitted[j], boot.median[j],
                 boot.lower[j], boot.upper[j], boot.spread[j]);
-    const double se = j < fit.std_error.size() ? fit.std_error[j] : NAN;
-    if (std::isfinite(se))
-      std::printf("   %.6g .. %.6g", fitted[j] - z * se, fitted[j] + z * se);
-    else
-      std::printf("   -");
-    std::printf("\n");
+    print_linear_interval(fitted[j], j < fit.std_error.size() ? fit.std_error[j] : NAN, z);
   }
   std::printf("(spread: the draws' standard deviation, comparable with the standard error)\n");
   if (boot.failed > 0)

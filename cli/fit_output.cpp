@@ -109,4 +109,11 @@ nlohmann::json fit_json(const std::string& scene, const nlohmann::json& config, 
   return out;
 }
 
+void print_linear_interval(double fitted, double se, double z) {
+  if (std::isfinite(se))
+    std::printf("   %.6g .. %.6g\n", fitted - z * se, fitted + z * se);
+  else
+    std::printf("   -\n");
+}
+
 }  // namespace sg::cli

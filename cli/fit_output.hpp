@@ -19,6 +19,9 @@ void print_step(const FitStep& s);
 // standard deviation and the correlations.
 void print_fitted(const std::vector<std::string>& paths, const std::vector<double>& start,
                   const FitResult& result, const std::vector<double>* truth);
+// The interval the standard error se implies at z standard errors, "   lo .. hi" ("   -" where se is not
+// finite), ending the line: the last column of the profile's and the bootstrap's tables.
+void print_linear_interval(double fitted, double se, double z);
 // --out: the scene, the data's source, the path of steps, the fitted values and their uncertainty.
 nlohmann::json fit_json(const std::string& scene, const nlohmann::json& config, const std::string& source,
                         const std::vector<std::string>& paths, const std::vector<double>& start,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cli/fit_output.hpp"
 #include "engine/problem/json_number.hpp"
 
 namespace sg::cli {
@@ -22,12 +23,7 @@ void print_profile(const std::vector<std::string>& paths, const FitResult& fit,
     std::printf("%-36s %14.8g %18s %18s", paths[j].c_str(), fitted[j],
                 profile_end_label(p.lower, p.lower_end, true).c_str(),
                 profile_end_label(p.upper, p.upper_end, false).c_str());
-    const double se = j < fit.std_error.size() ? fit.std_error[j] : NAN;
-    if (std::isfinite(se))
-      std::printf("   %.6g .. %.6g", fitted[j] - z * se, fitted[j] + z * se);
-    else
-      std::printf("   -");
-    std::printf("\n");
+    print_linear_interval(fitted[j], j < fit.std_error.size() ? fit.std_error[j] : NAN, z);
     if (!p.failure.empty()) std::printf("  %s: a refit failed: %s\n", paths[j].c_str(), p.failure.c_str());
   }
   std::printf(

@@ -117,9 +117,11 @@ BootstrapResult bootstrap_parameters(Rollouts& objective, const std::vector<cons
   BootstrapResult result;
   result.level = settings.level;
   result.requested = settings.draws;
-  result.status = bootstrap_refusal(fit, settings);
-  if (!result.status.empty()) return result;
-  result.status = "ok";
+  const std::string refusal = bootstrap_refusal(fit, settings);
+  if (!refusal.empty()) {
+    result.status = refusal;
+    return result;
+  }
   // The fitted model's positions: the measurements plus the residuals at the fit.
   const ResidualJacobian at_fit = objective.residuals(fit.path.back().values);
   result.runs += at_fit.runs;
