@@ -150,7 +150,8 @@ bool run_bootstrap(const FitArgs& args, const Problem& problem, const IdentifySe
   if (!args.bootstrap_svg.empty()) {
     const plot::Figure figure = bootstrap_figure(setup.paths, fit.path.back().values, fit.std_error,
                                                  truth ? *truth : std::vector<double>{}, boot);
-    const std::size_t rows = (setup.paths.size() + 2) / 3;
+    const std::size_t columns = static_cast<std::size_t>(figure.columns);
+    const std::size_t rows = (figure.plots.size() + columns - 1) / columns;
     if (!write_output(args.bootstrap_svg, plot::to_svg(figure, 420 * figure.columns, 360 * rows)))
       return false;
     std::printf("bootstrap plot: %s\n", args.bootstrap_svg.c_str());

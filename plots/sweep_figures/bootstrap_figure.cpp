@@ -82,6 +82,56 @@ plot::Plot parameter_plot(const std::string& path, double fitted, double se, con
   return plt;
 }
 
+// The draws' correlation of numbers a and b (NaN with fewer than 3 draws or a constant number).
+double draw_correlation(const std::vector<std::vector<double>>& draws, std::size_t a, std::size_t b) {
+  const double n = static_cast<double>(draws.size());
+  if (draws.size() < 3) return NAN;
+  double ma = 0.0, mb = 0.0;
+  for (const std::vector<double>& d : draws) ma += d[a] / n, mb += d[b] / n;
+  double sab = 0.0, saa = 0.0, sbb = 0.0;
+  for (const std::vector<double>& d : draws) {
+    sab += (d[a] - ma) * (d[b] - mb);
+    saa += (d[a] - ma) * (d[a] - ma);
+    sbb += (d[b] - mb) * (d[b] - mb);
+  }
+  return saa > 0.0 && sbb > 0.0 ? sab / std::sqrt(saa * sbb) : NAN;
+}
+
+// The draws of the two numbers they trade most strongly against each other, one point per draw: where the
+// error surface has a ridge or several valleys, this is where it shows.
+plot::Plot pair_plot(const std::vector<std::string>& paths, const std::vector<double>& fitted,
+                     const BootstrapResult& boot) {
+  std::size_t a = 0, b = 1;
+  double best = -1.0;
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    for (std::size_t j = i + 1; j < paths.size(); ++j) {
+      const double c = std::fabs(draw_correlation(boot.draws, i, j));
+      if (c > best) best = c, a = i, b = j;
+    }
+  plot::Plot plt;
+  char title[64];  // short: the axes name the two numbers
+  std::snprintf(title, sizeof title, "correlated draws: r = %.2f", draw_correlation(boot.draws, a, b));
+  plt.title = title;
+  plt.x.label = paths[a];
+  plt.y.label = paths[b];
+  plot::Series points;
+  points.name = "draws";
+  points.style = plot::SeriesStyle::markers;
+  for (const std::vector<double>& d : boot.draws) {
+    points.x.push_back(d[a]);
+    points.y.push_back(d[b]);
+  }
+  plt.series.push_back(points);
+  plot::Series fit;
+  fit.name = "fitted";
+  fit.style = plot::SeriesStyle::markers;
+  fit.width = 4.0f;
+  fit.x = {fitted[a]};
+  fit.y = {fitted[b]};
+  plt.series.push_back(fit);
+  return plt;
+}
+
 }  // namespace
 
 plot::Figure bootstrap_figure(const std::vector<std::string>& paths, const std::vector<double>& fitted,
@@ -96,6 +146,8 @@ plot::Figure bootstrap_figure(const std::vector<std::string>& paths, const std::
     if (j < truth.size()) plt.vertical_markers.push_back(truth[j]);
     figure.plots.push_back(plt);
   }
+  if (paths.size() >= 2 && fitted.size() >= paths.size() && boot.draws.size() >= 3)
+    figure.plots.push_back(pair_plot(paths, fitted, boot));
   return figure;
 }
 

@@ -2,7 +2,8 @@
 // The figure of a parametric bootstrap (engine/optimize/bootstrap.hpp): one plot per fitted number, the
 // histogram of its refitted values over the draws (as a density) beside the normal density the standard
 // error implies around the fitted value, with the interval's ends marked. Where the two agree the
-// standard error is to be trusted; a skewed, wider or two-humped histogram shows where it is not.
+// standard error is to be trusted; a skewed, wider or two-humped histogram shows where it is not. With two
+// or more numbers, one plot more: the draws of the pair that correlate most strongly, against each other.
 #include <string>
 #include <vector>
 

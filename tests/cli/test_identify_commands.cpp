@@ -215,11 +215,12 @@ TEST_CASE("fit --profile: intervals around each fitted number, written and drawn
 
 TEST_CASE(
     "fit --bootstrap: intervals from refitted draws, written as JSON, CSV and SVG, bad counts refused") {
-  const std::string out = temp("bootstrap.json"), csv = temp("bootstrap.csv");
+  const std::string out = temp("bootstrap.json"), csv = temp("bootstrap.csv"), svg = temp("bootstrap.svg");
   const std::string fit = "fit " + scene("identify_cube_toss.json") +
                           " --set identify.noise=0.001 --wrt model.bodies.0.friction.0 --wrt "
                           "model.bodies.0.solref.0 --print-every 1000";
-  const auto r = run_softgrad(fit + " --bootstrap 12 --bootstrap-csv " + csv + " --out " + out);
+  const auto r = run_softgrad(fit + " --bootstrap 12 --bootstrap-csv " + csv + " --bootstrap-svg " + svg +
+                              " --out " + out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("bootstrap intervals at 68.3% (12 of 12 draws refitted") != std::string::npos);
@@ -248,6 +249,10 @@ TEST_CASE(
   int lines = 0;
   while (std::getline(drawn, line)) ++lines;
   CHECK(lines == 12);
+  std::ifstream drawn_svg(svg);
+  const std::string text((std::istreambuf_iterator<char>(drawn_svg)), std::istreambuf_iterator<char>());
+  CHECK(text.find("12 bootstrap draws") != std::string::npos);  // the histograms
+  CHECK(text.find("correlated draws") != std::string::npos);    // and two numbers' draws together
   for (const char* bad : {"-1", "1", "1.5", "x", "20000"}) {
     CAPTURE(bad);
     const auto refused = run_softgrad(fit + " --bootstrap " + std::string(bad));

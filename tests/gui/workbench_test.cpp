@@ -717,8 +717,9 @@ TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they co
   }
   const sg::plot::Figure& histograms = app->identify_panel().figure();
   CHECK(histograms.title == "parametric bootstrap");
-  REQUIRE(histograms.plots.size() == 4);
+  REQUIRE(histograms.plots.size() == 5);  // a histogram per number, then the most correlated pair's draws
   CHECK(histograms.plots[0].series[0].name == "8 bootstrap draws");
+  CHECK(histograms.plots[4].series[0].x.size() == 8);
   app->export_identify(ExportKind::csv, ImVec2(0, 0), ImVec2(100, 100));
   CHECK(fs::file_size(out / "identify_cube_toss_parametric_bootstrap_body_0_friction_0.csv") > 100);
   // Esc while drawing: the worker stops after the refits in progress, the draws made so far are kept.
