@@ -2,6 +2,7 @@
 // from their start values) to make the simulated positions match measured ones (--data, CSV t,body,x,y,z on
 // the output grid, or without it the scene's own positions: synthetic measurements with identify.noise), by
 // Levenberg-Marquardt (or Adam) with forward-mode derivatives (engine/optimize/fit.hpp, identify.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -80,6 +81,15 @@ bool read_measured(const FitArgs& args, const Problem& problem, IdentifySetup& s
   return true;
 }
 
+// A figure of one plot per fitted number (a profile's, a bootstrap's) as SVG: 420 x 360 pixels a plot, on its
+// grid of columns.
+bool write_grid_svg(const std::string& path, const plot::Figure& figure) {
+  const std::size_t columns = static_cast<std::size_t>(std::max(1, figure.columns));
+  const std::size_t rows = (figure.plots.size() + columns - 1) / columns;
+  return write_output(path,
+                      plot::to_svg(figure, 420 * static_cast<int>(columns), 360 * static_cast<int>(rows)));
+}
+
 // --profile: the intervals after the fit, printed and drawn (--profile-svg); into *json for --out. False
 // when they could not be made (printed why).
 bool run_profile(const FitArgs& args, const Problem& problem, const IdentifySetup& setup, FitResult& fit,
@@ -109,9 +119,7 @@ bool run_profile(const FitArgs& args, const Problem& problem, const IdentifySetu
   if (!args.profile_svg.empty()) {
     const plot::Figure figure = profile_figure(paths, fit.path.back().values, fit.std_error,
                                                truth ? *truth : std::vector<double>{}, profile);
-    if (!write_output(args.profile_svg,
-                      plot::to_svg(figure, 420 * figure.columns, 360 * ((paths.size() + 2) / 3))))
-      return false;
+    if (!write_grid_svg(args.profile_svg, figure)) return false;
     std::printf("profile plot: %s\n", args.profile_svg.c_str());
   }
   return true;
@@ -150,10 +158,7 @@ bool run_bootstrap(const FitArgs& args, const Problem& problem, const IdentifySe
   if (!args.bootstrap_svg.empty()) {
     const plot::Figure figure = bootstrap_figure(setup.paths, fit.path.back().values, fit.std_error,
                                                  truth ? *truth : std::vector<double>{}, boot);
-    const std::size_t columns = static_cast<std::size_t>(figure.columns);
-    const std::size_t rows = (figure.plots.size() + columns - 1) / columns;
-    if (!write_output(args.bootstrap_svg, plot::to_svg(figure, 420 * figure.columns, 360 * rows)))
-      return false;
+    if (!write_grid_svg(args.bootstrap_svg, figure)) return false;
     std::printf("bootstrap plot: %s\n", args.bootstrap_svg.c_str());
   }
   return true;

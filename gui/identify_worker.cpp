@@ -72,7 +72,6 @@ void IdentifyWorker::run(const std::shared_ptr<const Problem>& problem, const st
     shared_.profiling = profile;
     shared_.profile = ProfileResult{};
     shared_.profile.parameters.resize(setup.paths.size());
-    shared_.bootstrapping = bootstrap && !profile;
     shared_.bootstrap = BootstrapResult{};
     shared_.bootstrap.requested = problem->identify.bootstrap;
     ++shared_.version;
@@ -113,7 +112,6 @@ bool IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& se
   std::lock_guard lock(mutex_);
   shared_.profile = profile;
   shared_.profiling = false;
-  shared_.bootstrapping = problem.identify.bootstrap > 0 && !profile.cancelled;
   shared_.elapsed_seconds = elapsed();
   ++shared_.version;
   return !profile.cancelled;
@@ -121,6 +119,11 @@ bool IdentifyWorker::run_profile(const Problem& problem, const IdentifySetup& se
 
 bool IdentifyWorker::run_bootstrap(const Problem& problem, const IdentifySetup& setup, const FitResult& fit,
                                    const FitSettings& settings, const std::function<double()>& elapsed) {
+  {
+    std::lock_guard lock(mutex_);
+    shared_.bootstrapping = true;
+    ++shared_.version;
+  }
   const BootstrapResult boot = run_identification_bootstrap(
       problem, setup, fit, settings, problem.identify.bootstrap, problem.identify.level,
       problem.identify.bootstrap_from_fit ? std::vector<double>{} : setup.start,
