@@ -63,7 +63,7 @@ StepCost step_cost(const Problem& p, double budget, int rounds) {
 }
 
 void bench_integrators(const BenchArgs& args, const std::string& scene, const char* contact, double budget) {
-  static const char* kMethods[] = {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5"};
+  static const char* kMethods[] = {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5", "dopri8"};
   for (const char* method : kMethods) {
     std::vector<std::string> sets = {std::string("integrator.type=") + method};
     // Impulse models come with their own stepping scheme.

@@ -31,7 +31,7 @@ bool adaptive(const json& edited) {
   const auto type = scene::get_path(edited, "integrator.type");
   if (!type || !type->is_string()) return false;
   const std::string t = type->get<std::string>();
-  return t == "bosh3" || t == "dopri5" || t == "tsit5";
+  return t == "bosh3" || t == "dopri5" || t == "tsit5" || t == "dopri8";
 }
 
 void copy_to(char* buffer, std::size_t size, const std::string& text) {

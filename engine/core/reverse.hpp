@@ -381,11 +381,12 @@ inline Rev add_scaled(const Rev& acc, double a, const Rev& k, double h) {
 // adjoints: each parent still gets one contribution, in the same node order).
 template <class K>
 inline Rev rk_combination(const Rev& y, const double* coef, int terms, const K& k, int i, double h) {
-  RevLink links[8];
+  RevLink links[16];  // y and up to 15 terms (Dopri8 combines at most 13)
+  assert(terms <= 15);
   int count = 0;
   links[count++] = {y.i, 1.0};
   double acc = 0.0;
-  for (int j = 0; j < terms && count < 8; ++j)
+  for (int j = 0; j < terms; ++j)
     if (coef[j] != 0.0) {
       const Rev& kj = k[j][i];
       acc = acc + coef[j] * (kj.v * h);

@@ -61,8 +61,10 @@ class Backsolve {
         g_(static_cast<std::size_t>(prefix), 0.0),
         adj_(static_cast<std::size_t>(prefix), 0.0),
         ctl_{cfg.controller, tab.order} {
-    for (auto& k : k_) k.assign(z_.size(), 0.0);
-    for (auto& s : stage_g_) s.assign(static_cast<std::size_t>(prefix), 0.0);
+    for (int s = 0; s < tab.stages; ++s) {
+      k_[s].assign(z_.size(), 0.0);
+      stage_g_[s].assign(static_cast<std::size_t>(prefix), 0.0);
+    }
   }
 
   // y(T) from the forward run and the observer's carried value: seeds a(T) and g with d loss / d y(T).
@@ -258,7 +260,7 @@ class Backsolve {
   RevTape& tape_;
   int n_, prefix_;
   std::vector<double> z_, ztmp_, znew_, err_, g_, adj_;
-  std::vector<double> k_[7], stage_g_[7];
+  std::vector<double> k_[kMaxStages], stage_g_[kMaxStages];
   Rev yv_[System::kMaxDim], fv_[System::kMaxDim];
   PidController<double> ctl_;
   SolveStats st_;
@@ -321,6 +323,8 @@ BacksolveRun run_method(const System& sys, const IntegratorSettings& cfg, Rev* y
       return run_backsolve<kBosh3>(sys, cfg, y, ws, obs, loss_of, leaves);
     case Method::dopri5:
       return run_backsolve<kDopri5>(sys, cfg, y, ws, obs, loss_of, leaves);
+    case Method::dopri8:
+      return run_backsolve<kDopri8>(sys, cfg, y, ws, obs, loss_of, leaves);
     default:
       return run_backsolve<kTsit5>(sys, cfg, y, ws, obs, loss_of, leaves);
   }

@@ -174,6 +174,8 @@ AdjointRun run_method(P&& pair, const IntegratorSettings& cfg, const std::vector
       return pair.template run<Adaptive<kDopri5>::template Of>(cfg, leaves, segment_steps, threads);
     case Method::tsit5:
       return pair.template run<Adaptive<kTsit5>::template Of>(cfg, leaves, segment_steps, threads);
+    case Method::dopri8:
+      return pair.template run<Adaptive<kDopri8>::template Of>(cfg, leaves, segment_steps, threads);
     default:
       return pair.template run<FixedSolve>(cfg, leaves, segment_steps, threads);
   }

@@ -232,7 +232,7 @@ ObjectiveGradient ParameterGradient::backsolve(const std::vector<double>& values
   reconstruction_ = kNaN;
   backward_ = SolveStats{};
   if (!is_adaptive(integrator_.method)) {
-    out.status = "backsolve needs an adaptive integrator (integrator.type = tsit5, dopri5 or bosh3)";
+    out.status = "backsolve needs an adaptive integrator (integrator.type = tsit5, dopri5, dopri8 or bosh3)";
     return out;
   }
   if (integrator_.through_controller) {

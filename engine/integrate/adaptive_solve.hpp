@@ -329,6 +329,13 @@ SG_HD SolveStats solve_adaptive(const System& sys, const IntegratorSettings& cfg
       return solve_adaptive_with<kBosh3, H>(sys, cfg, y, ws, obs);
     case Method::dopri5:
       return solve_adaptive_with<kDopri5, H>(sys, cfg, y, ws, obs);
+    case Method::dopri8:
+#ifdef __CUDA_ARCH__
+      // Not compiled into the GPU kernel (its size and compile time); device sweeps refuse it beforehand.
+      return SolveStats{Status::invalid};
+#else
+      return solve_adaptive_with<kDopri8, H>(sys, cfg, y, ws, obs);
+#endif
     default:
       return solve_adaptive_with<kTsit5, H>(sys, cfg, y, ws, obs);
   }

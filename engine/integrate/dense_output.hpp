@@ -1,10 +1,11 @@
 #pragma once
 // The state inside an accepted step, for locating switches. Tsit5 has a free fourth-order continuous
 // extension (Tsitouras 2011, the weights Diffrax also uses), accurate to about the step's own error, so the
-// state at a located switch is taken from it. The other pairs use the cubic Hermite interpolant of the
-// states and derivatives at the step's two ends (free for FSAL methods: f(y1) is the last stage), and the
-// step is redone up to the switch. Output times inside a step (step_to_outputs off) use Diffrax's
-// interpolants instead (output_state, below), so that the outputs match Diffrax's SaveAt(ts).
+// state at a located switch is taken from it. Dopri8's (Bogacki and Shampine's interpolant from its 14
+// stages, as Diffrax's) locates switches, and the step to one is redone. The other pairs use the cubic
+// Hermite interpolant of the states and derivatives at the step's two ends (free for FSAL methods: f(y1) is
+// the last stage), and the step is redone up to the switch. Output times inside a step (step_to_outputs off)
+// use Diffrax's interpolants instead (output_state, below), so that the outputs match Diffrax's SaveAt(ts).
 #include "engine/core/platform.hpp"
 #include "engine/integrate/tableau.hpp"
 
@@ -34,30 +35,84 @@ SG_HD inline void tsit5_dense_weights(double t, double* b) {
   b[6] = 2.5 * (t - 1.0) * (t - 0.6) * t2;
 }
 
-// Tableaus are compared by value (stages, order and c2 tell the three adaptive ones apart), not by address:
+// Bogacki and Shampine's (1990) interpolant of Dopri8 from its 14 stages, Diffrax's _Dopri8Interpolation:
+// b_i(theta) = theta * p_i(theta), p_i of degree 5 (coefficients from the highest power down); stages 2 to 5
+// do not enter. b_i(1) are the method's weights b.
+// clang-format off
+SG_TABLE double kDopri8Dense[kMaxStages][6] = {
+    {-6.3448349392860401388, 22.1396504998094068976, -30.0610568289666450593, 19.9990069333683970610,
+     -6.6910181737837595697, 1.0},
+    {}, {}, {}, {},
+    {-39.6107919852202505218, 116.4422149550342161651, -121.4999627731334642623, 52.2273532792945524050,
+     -7.6142658045872677172, 0.0},
+    {20.3761213808791436958, -67.1451318825957197185, 83.1721004639847717481, -46.8919164181093621583,
+     10.7281392630428866124, 0.0},
+    {7.3347098826795362023, -16.5672243527496524646, 9.5724507555993664382, -0.1890893225010595467,
+     0.5526637063753648783, 0.0},
+    {32.8801774352459155182, -89.9916014847245016028, 87.8406057677205645007, -35.7075975946222072821,
+     4.2186562625665153803, 0.0},
+    {-10.1588990526426760954, 22.6237489648532849093, -17.4152107770762969005, 6.2736448083240352160,
+     -0.6627209125361597559, 0.0},
+    {-12.5401268098782561200, 32.2362340167355370113, -28.5903289514790976966, 10.3160881272450748458,
+     -1.2636789001135462218, 0.0},
+    {29.5553001484516038033, -82.1020315488359848644, 81.6630950584341412934, -34.7650769866611817349,
+     5.4106037898590422230, 0.0},
+    {-41.7923486424390588923, 116.2662185791119533462, -114.9375291377009418170, 47.7457971078225540396,
+     -7.0321379067945741781, 0.0},
+    {20.3006925822100825485, -53.9020777466385396792, 50.2558364226176017553, -19.0082099341608028453,
+     2.3537586759714983486, 0.0}};
+// clang-format on
+
+SG_HD inline void dopri8_dense_weights(double t, double* b) {
+  for (int i = 0; i < kMaxStages; ++i) {
+    const double* c = kDopri8Dense[i];
+    b[i] = (((((c[0] * t + c[1]) * t + c[2]) * t + c[3]) * t + c[4]) * t + c[5]) * t;
+  }
+}
+
+// Tableaus are compared by value (stages, order and c2 tell the adaptive ones apart), not by address:
 // comparing the addresses of two objects is not a constant expression under AddressSanitizer.
 template <const Tableau& a, const Tableau& b>
 constexpr bool same_tableau() {
   return a.stages == b.stages && a.order == b.order && a.a[1][0] == b.a[1][0];
 }
 
-// Whether the tableau's own continuous extension is accurate enough to stand for a step to theta.
+// Whether the tableau has its own continuous extension (used to locate switches and for output times).
 template <const Tableau& tab>
 constexpr bool has_dense_output() {
+  return same_tableau<tab, kTsit5>() || same_tableau<tab, kDopri8>();
+}
+
+// Whether that extension is accurate enough to stand for the step to theta. Tsit5's is, to about the step's
+// own error. Dopri8's is not at tight tolerances: inside a step its error shrinks as h^6 where the step's
+// shrinks as h^9 (tests/engine/test_convergence_order.cpp), so a Dopri8 step to a switch is redone.
+template <const Tableau& tab>
+constexpr bool extension_stands_for_step() {
   return same_tableau<tab, kTsit5>();
+}
+
+// The weights b_i(theta) of a tableau with its own continuous extension (has_dense_output).
+template <const Tableau& tab>
+SG_HD inline void dense_weights(double theta, double* b) {
+  if constexpr (same_tableau<tab, kDopri8>()) {
+    dopri8_dense_weights(theta, b);
+  } else {
+    tsit5_dense_weights(theta, b);
+  }
 }
 
 // y(theta) inside the step from y0 to y1 whose stages are k[0..stages-1].
 template <const Tableau& tab, class S, int Dim>
-SG_HD void dense_state(const S* y0, const S* y1, const S (&k)[7][Dim], double h, double theta, int n,
+SG_HD void dense_state(const S* y0, const S* y1, const S (&k)[kMaxStages][Dim], double h, double theta, int n,
                        S* out) {
   if constexpr (has_dense_output<tab>()) {
     (void)y1;
-    double b[7];
-    tsit5_dense_weights(theta, b);
+    double b[kMaxStages];
+    dense_weights<tab>(theta, b);
     for (int i = 0; i < n; ++i) {
       S acc = 0.0;
-      for (int j = 0; j < 7; ++j) acc += b[j] * k[j][i];
+      for (int j = 0; j < tab.stages; ++j)
+        if (b[j] != 0.0) acc += b[j] * k[j][i];
       out[i] = y0[i] + h * acc;
     }
   } else {
@@ -75,18 +130,20 @@ SG_TABLE double kDopri5Mid[7] = {
 // clang-format on
 
 // The state at an output time inside an accepted step, by Diffrax's interpolant of the method (SaveAt(ts)
-// without step_ts): Tsit5's own, Dopri5's fourth-order polynomial, Bosh3's cubic Hermite. Written in
-// Diffrax's form, on the stage increments h k_j, with the polynomials in Horner form as jnp.polyval.
+// without step_ts): Tsit5's and Dopri8's own, Dopri5's fourth-order polynomial, Bosh3's cubic Hermite.
+// Written in Diffrax's form, on the stage increments h k_j, with the polynomials in Horner form as
+// jnp.polyval.
 template <const Tableau& tab, class S, int Dim, class H>
-SG_HD void output_state(const S* y0, const S* y1, const S (&k)[7][Dim], const H& h, double theta, int n,
-                        S* out) {
+SG_HD void output_state(const S* y0, const S* y1, const S (&k)[kMaxStages][Dim], const H& h, double theta,
+                        int n, S* out) {
   const int last = tab.stages - 1;
-  if constexpr (same_tableau<tab, kTsit5>()) {
-    double b[7];
-    tsit5_dense_weights(theta, b);
+  if constexpr (has_dense_output<tab>()) {
+    double b[kMaxStages];
+    dense_weights<tab>(theta, b);
     for (int i = 0; i < n; ++i) {
       S acc = 0.0;
-      for (int j = 0; j < 7; ++j) acc += b[j] * (k[j][i] * h);
+      for (int j = 0; j < tab.stages; ++j)
+        if (b[j] != 0.0) acc += b[j] * (k[j][i] * h);
       out[i] = y0[i] + acc;
     }
   } else if constexpr (same_tableau<tab, kDopri5>()) {

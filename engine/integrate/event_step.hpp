@@ -151,7 +151,7 @@ class EventStepper {
         apply_switch(y, ws, loc.id, t, st, obs);
         return r;
       }
-      if constexpr (has_dense_output<tab>() && !is_dual_v<H>) {
+      if constexpr (extension_stands_for_step<tab>() && !is_dual_v<H>) {
         // The method's continuous extension stands for the step to the switch; f there in the old mode.
         dense_state<tab>(y, ws.y1, ws.k, h, loc.theta, n, ws.ytmp);
         for (int k = 0; k < n; ++k) y[k] = ws.ytmp[k];

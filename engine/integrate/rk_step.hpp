@@ -8,7 +8,7 @@ namespace sg {
 template <class System>
 struct RkWorkspace {
   using S = typename System::Scalar;
-  S k[7][System::kMaxDim];
+  S k[kMaxStages][System::kMaxDim];
   S ytmp[System::kMaxDim];
   S y1[System::kMaxDim];
   S err[System::kMaxDim];

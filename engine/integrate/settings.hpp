@@ -4,10 +4,10 @@
 
 namespace sg {
 
-enum class Method : unsigned char { euler, moreau, rk4, bosh3, dopri5, tsit5 };
+enum class Method : unsigned char { euler, moreau, rk4, bosh3, dopri5, tsit5, dopri8 };
 
 SG_HD inline bool is_adaptive(Method m) {
-  return m == Method::bosh3 || m == Method::dopri5 || m == Method::tsit5;
+  return m == Method::bosh3 || m == Method::dopri5 || m == Method::tsit5 || m == Method::dopri8;
 }
 
 // PID step-size controller coefficients, Diffrax's semantics (engine-notes section 3).

@@ -141,7 +141,7 @@ RigidModel<double> read_rigid(const json& c) {
 IntegratorSettings read_integrator(const json& c) {
   const json& j = c.at("integrator");
   IntegratorSettings s;
-  static const char* const kMethods[] = {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5"};
+  static const char* const kMethods[] = {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5", "dopri8"};
   s.method = read_choice<Method>(j.at("type"), "integrator.type", kMethods);
   s.dt = j.at("dt").get<double>();
   s.steps = j.at("steps").get<long>();

@@ -83,7 +83,7 @@ void step_to_outputs_needs_no_events(const RuleContext& ctx, std::vector<Issue>&
   const auto type = ctx.text("integrator.type");
   if (!to_outputs || !events || !type || !to_outputs->is_boolean() || !events->is_boolean()) return;
   if (to_outputs->get<bool>() || !events->get<bool>()) return;
-  if (*type != "bosh3" && *type != "dopri5" && *type != "tsit5") return;
+  if (*type != "bosh3" && *type != "dopri5" && *type != "tsit5" && *type != "dopri8") return;
   errors.push_back({"integrator.step_to_outputs",
                     "false needs integrator.events = false (contact events are located within output "
                     "intervals; set integrator.events=false to step across them as DiffMJX)"});
@@ -102,11 +102,13 @@ void reverse_mode_needs_frozen_steps(const RuleContext& ctx, std::vector<Issue>&
                                  "tangents while it runs)"});
   }
   const auto type = ctx.text("integrator.type");
-  if (*mode == "backsolve" && type && *type != "bosh3" && *type != "dopri5" && *type != "tsit5")
-    errors.push_back({"gradient.mode",
-                      "backsolve needs an adaptive integrator (integrator.type = tsit5, dopri5 or bosh3; "
-                      "it is " +
-                          *type + ")"});
+  if (*mode == "backsolve" && type && *type != "bosh3" && *type != "dopri5" && *type != "tsit5" &&
+      *type != "dopri8")
+    errors.push_back(
+        {"gradient.mode",
+         "backsolve needs an adaptive integrator (integrator.type = tsit5, dopri5, dopri8 or bosh3; "
+         "it is " +
+             *type + ")"});
 }
 
 const std::vector<Rule>& rules() {

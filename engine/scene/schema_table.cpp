@@ -109,8 +109,9 @@ std::vector<FieldSpec> build_table() {
                             "Collision smoothing length in m: the smooth proxies' (0 = exact), or softjax's "
                             "softness in mode diffmjx (DiffMJX: 0.1).")),
 
-          choice("integrator.type", {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5"}, "euler",
-                 "Time integrator: fixed step (euler, moreau, rk4) or adaptive (bosh3, dopri5, tsit5)."),
+          choice(
+              "integrator.type", {"euler", "moreau", "rk4", "bosh3", "dopri5", "tsit5", "dopri8"}, "euler",
+              "Time integrator: fixed step (euler, moreau, rk4) or adaptive (bosh3, dopri5, tsit5, dopri8)."),
           number("integrator.dt", 0.01, above(0), fixed,
                  "Output step in s: the fixed step, or the adaptive solver's first trial step."),
           integer("integrator.steps", 100, closed(1, 10000000), "Number of output steps."),

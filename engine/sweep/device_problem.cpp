@@ -22,6 +22,8 @@ std::unique_ptr<DeviceProblemHost> prepare_device_problem(const Problem& problem
 std::string device_path_refusal(const Problem& problem) {
   if (problem.gradient.reverse) return "gradient.mode reverse runs on the CPU only (use --device cpu)";
   if (problem.gradient.backsolve) return "gradient.mode backsolve runs on the CPU only (use --device cpu)";
+  if (problem.integrator.method == Method::dopri8)
+    return "integrator.type dopri8 runs on the CPU only (use --device cpu)";
   if (problem.gradient.smoothing.samples > 0)
     return "randomized smoothing (gradient.smoothing.samples > 0) runs on the CPU only (use --device cpu)";
   return "";

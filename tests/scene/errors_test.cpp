@@ -90,7 +90,7 @@ TEST_CASE("a bad choice lists the choices and suggests the closest") {
       "scenes/x.json: contact.model: expected one of none, penalty, mujoco, elastic, hard; got \"hrd\" "
       "(did you mean \"hard\"?)\n"));
   CHECK(message_at(r, "integrator.type") ==
-        "expected one of euler, moreau, rk4, bosh3, dopri5, tsit5; got 4");
+        "expected one of euler, moreau, rk4, bosh3, dopri5, tsit5, dopri8; got 4");
 }
 
 TEST_CASE("sweep range: from must be below to, and at least one point") {
