@@ -13,24 +13,12 @@
 #include "engine/gradient/point_eval.hpp"
 #include "engine/sweep/device_problem.hpp"
 #include "engine/sweep/sweep.hpp"
+#include "event_log.hpp"
 #include "scene_helpers.hpp"
 
 using namespace sg;
 
 namespace {
-
-struct EventTimes {
-  std::vector<double> times;
-  std::vector<EventKind> kinds;
-  template <class S>
-  void on_output(long, double, const S*, int) {}
-  void on_accept(double) {}
-  void on_reject(double) {}
-  void on_event(double t, const EventId& id) {
-    times.push_back(t);
-    kinds.push_back(id.kind);
-  }
-};
 
 std::vector<std::string> dopri8(const char* tol, std::vector<std::string> more = {}) {
   more.push_back("integrator.type=dopri8");
@@ -49,11 +37,11 @@ TEST_CASE("Dopri8: a dropped sphere's onset is located at the exact impact time 
   ProblemData<double> pd = p.data;
   *parameter_slot(pd, p.sweep.parameter) = 0.2;
   SimWorkspace<double> ws;
-  EventTimes log;
+  test::EventLog log;
   const RunOutput<double> out = run_simulation(pd, p.integrator, ws, log);
   REQUIRE(out.stats.status == Status::ok);
   REQUIRE(!log.times.empty());
-  CHECK(log.kinds[0] == EventKind::onset);
+  CHECK(log.ids[0].kind == EventKind::onset);
   CHECK(std::fabs(log.times[0] - std::sqrt(2.0 * 0.15 / 2.0)) < 1e-12);
 }
 

@@ -10,24 +10,14 @@
 
 #include "engine/gradient/point_eval.hpp"
 #include "engine/sweep/sweep.hpp"
+#include "event_log.hpp"
 #include "scene_helpers.hpp"
 
 using namespace sg;
 
 namespace {
 
-struct EventLog {
-  std::vector<double> times;
-  std::vector<EventId> ids;
-  template <class S>
-  void on_output(long, double, const S*, int) {}
-  void on_accept(double) {}
-  void on_reject(double) {}
-  void on_event(double t, const EventId& id) {
-    times.push_back(t);
-    ids.push_back(id);
-  }
-};
+using test::EventLog;
 
 // One double run of p at sweep value x, with its events.
 RunOutput<double> run_logged(const Problem& p, double x, EventLog& log) {
