@@ -194,7 +194,7 @@ def run_config(toy, values, method, tol, config):
 
 def main():
     args = parse_args(__doc__.splitlines()[0], "/tmp/diffrax_loop_model.json")
-    generate(args, run_config, {"model of": "diffrax 0.7.2"}, "scripts/diffrax_loop_model.py")
+    generate(args, run_config, {"model of": "diffrax 0.7.2"}, "scripts/diffrax_loop_model.py", tuple(TABLEAUS))
 
 
 if __name__ == "__main__":

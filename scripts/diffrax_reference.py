@@ -9,8 +9,8 @@ Needs JAX (float64) and Diffrax 0.7.2; runs on the CPU in a few minutes (16 core
 The toy is scenes/toy_point_mass.json (engine-notes section 7) solved adaptively with the engine's ODE for the
 particle model: state y = (q_x, q_y, q_z, v_x, v_y, v_z), q' = v, v' = g + e_z f / m with the penalty force
 f = -k r - c v_z while r = q_z - (plane height + radius) < 0, else 0. The loss is |q_z(T) - target|.
-Every sweep point is solved with Tsit5, Dopri5 and Bosh3 at rtol = atol = 1e-4, 1e-6, 1e-8, dt0 = the
-scene's dt, in two step-size configurations:
+Every sweep point is solved with Tsit5, Dopri5, Bosh3 and Dopri8 at rtol = atol = 1e-4, 1e-6, 1e-8, dt0 = the
+scene's dt, in two step-size configurations (the committed files predate Dopri8 and hold the first three):
 
 - "step_to_outputs": PIDController (the scene's default I-controller) in ClipStepSizeController with
   step_ts = the output grid k dt, k = 1..steps: the engine's default (integrator.step_to_outputs = true).
@@ -22,7 +22,7 @@ by point: step counts and losses, to tolerances that depend on the backend the r
 the stage sums differently from XLA:GPU, and Diffrax's two runs differ from each other; docs/engine.md).
 Committed: tests/data/diffrax_toy_reference.json (JAX_PLATFORMS=cpu, all points) and
 tests/data/diffrax_toy_reference_gpu.json (JAX_PLATFORMS=cuda, --points 100). --jobs N runs the 18
-configurations in N processes; scripts/device-check runs it on a lent GPU machine.
+configurations in N processes (24 with Dopri8); scripts/device-check runs it on a lent GPU machine.
 (scripts/diffrax_loop_model.py writes the same file from a plain-Python model of Diffrax's loop.)
 """
 
@@ -33,7 +33,7 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-METHODS = ("tsit5", "dopri5", "bosh3")
+METHODS = ("tsit5", "dopri5", "bosh3", "dopri8")
 CONFIGS = ("step_to_outputs", "diffmjx")
 TOLERANCES = [1e-4, 1e-6, 1e-8]
 MAX_STEPS = 4096  # the scene's default integrator.max_steps (and Diffrax's)
@@ -151,7 +151,7 @@ def make_solver(toy, method, tol, config):
     else:
         controller = pid
     term = dfx.ODETerm(make_vector_field(toy))
-    solver = {"tsit5": dfx.Tsit5, "dopri5": dfx.Dopri5, "bosh3": dfx.Bosh3}[method]()
+    solver = {"tsit5": dfx.Tsit5, "dopri5": dfx.Dopri5, "bosh3": dfx.Bosh3, "dopri8": dfx.Dopri8}[method]()
     y_rest = toy["pos"][:2]
 
     @jax.jit
@@ -193,7 +193,7 @@ def run_config(toy, values, method, tol, config):
     return config_entry(config, method, tol, accepted, rejected, losses, ok)
 
 
-def generate(args, run_config, versions, generator):
+def generate(args, run_config, versions, generator, methods=METHODS):
     """Runs run_config(toy, values, method, tol, config) for every configuration and writes the reference.
 
     With --jobs N > 1 the configurations run in N spawned processes (run_config must be a module-level
@@ -203,7 +203,7 @@ def generate(args, run_config, versions, generator):
     if args.points is not None:
         sweep["points"] = args.points
     values = sweep_values(sweep)
-    work = [(method, tol, config) for config in CONFIGS for method in METHODS for tol in TOLERANCES]
+    work = [(method, tol, config) for config in CONFIGS for method in methods for tol in TOLERANCES]
     if args.jobs > 1:
         import concurrent.futures
         import multiprocessing

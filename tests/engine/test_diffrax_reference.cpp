@@ -82,7 +82,8 @@ constexpr Agreement kCpu{
 
 bool chaotic(const json& c) {
   const std::string method = c.at("method").get<std::string>();
-  return c.at("config").get<std::string>() == "diffmjx" && (method == "tsit5" || method == "dopri5");
+  return c.at("config").get<std::string>() == "diffmjx" &&
+         (method == "tsit5" || method == "dopri5" || method == "dopri8");
 }
 
 double median(std::vector<double> x) {
