@@ -14,6 +14,7 @@
 #include "engine/sweep/device_problem.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "event_log.hpp"
+#include "reverse_matches_forward.hpp"
 #include "scene_helpers.hpp"
 
 using namespace sg;
@@ -90,17 +91,7 @@ TEST_CASE("Dopri8: AD agrees with central FD at 1e-10 on the box toss (median re
 TEST_CASE("Dopri8: reverse mode gives forward mode's gradient of every parameter (1e-10 relative)") {
   for (const char* scene : {"toss_box_diffmjx.json", "toy_point_mass.json"}) {
     CAPTURE(scene);
-    const Problem p = test::shipped(scene, dopri8("1e-8"));
-    ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
-    const std::vector<double> x = g.initial_values();
-    const ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x);
-    REQUIRE(fwd.status == "ok");
-    REQUIRE(rev.status == "ok");
-    CHECK(rev.loss == fwd.loss);
-    for (std::size_t j = 0; j < x.size(); ++j) {
-      CAPTURE(g.paths()[j]);
-      CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-10 * std::max(std::fabs(fwd.grad[j]), 1e-3));
-    }
+    test::check_reverse_matches_forward(test::shipped(scene, dopri8("1e-8")));
   }
 }
 

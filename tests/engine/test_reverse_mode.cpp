@@ -8,6 +8,7 @@
 #include "engine/core/mat3.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
 #include "engine/gradient/point_eval.hpp"
+#include "reverse_matches_forward.hpp"
 #include "scene_helpers.hpp"
 
 using namespace sg;
@@ -113,21 +114,8 @@ TEST_CASE("reverse mode gives forward mode's gradient of every parameter on ever
   // solve's implicit derivative through an explicit H^-1, forward mode through the Cholesky factor; that
   // rounding, carried through hundreds of stiff contact steps, measured 6e-11 at most (billiards' size.0 of
   // ball 1).
-  test::for_each_shipped_scene([](const std::string&, const Problem& p) {
-    ParameterGradient g(p, all_gradient_paths(p, true), nullptr);
-    const std::vector<double> x = g.initial_values();
-    const ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x);
-    REQUIRE(fwd.status == "ok");
-    REQUIRE(rev.status == "ok");
-    CHECK(rev.loss == fwd.loss);
-    CHECK(rev.runs == 1);
-    for (std::size_t j = 0; j < x.size(); ++j) {
-      CAPTURE(g.paths()[j]);
-      CAPTURE(fwd.grad[j]);
-      CAPTURE(rev.grad[j]);
-      CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-10 * std::max(std::fabs(fwd.grad[j]), 1e-3));
-    }
-  });
+  test::for_each_shipped_scene(
+      [](const std::string&, const Problem& p) { test::check_reverse_matches_forward(p); });
 }
 
 TEST_CASE("reverse mode refuses step sizes differentiated through the controller") {
