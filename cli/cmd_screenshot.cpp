@@ -47,6 +47,8 @@ void register_screenshot(CLI::App& app, int& exit_code) {
                 "Also run gradient descent (optimize.*) and draw its paths on the loss plot");
   cmd->add_flag("--identify", args->request.identify,
                 "Also run the scene's identification (identify.*) and show the Identify tab with its result");
+  cmd->add_flag("--tradeoff", args->request.tradeoff,
+                "Also run the accuracy-against-cost study at the selected value and show the Cost tab");
   cmd->add_option("--out", args->request.out, "PNG file to write")->check(output_path())->required();
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

@@ -17,6 +17,7 @@ void register_optimize(CLI::App& app, int& exit_code);
 void register_gradient(CLI::App& app, int& exit_code);
 void register_fit(CLI::App& app, int& exit_code);
 void register_sweep2d(CLI::App& app, int& exit_code);
+void register_tradeoff(CLI::App& app, int& exit_code);
 #ifdef SOFTGRAD_HAVE_GUI
 void register_screenshot(CLI::App& app, int& exit_code);
 #endif

@@ -107,6 +107,7 @@ void WorkbenchApp::cancel() {
   mapper_.cancel();
   descender_.cancel();
   identifier_.cancel();
+  tradeoffer_.cancel();
   message_ = "sweep cancelled";
 }
 
@@ -218,6 +219,13 @@ void WorkbenchApp::handle_action(Action action) {
 
 void WorkbenchApp::update(float delta_seconds) {
   if (mapper_.snapshot(&map_snapshot_)) maps_.set_snapshot(map_snapshot_);
+  if (tradeoffer_.snapshot(&tradeoff_snapshot_)) {
+    tradeoff_panel_.set_snapshot(tradeoff_snapshot_);
+    if (tradeoff_snapshot_.phase == SweepPhase::finished)
+      message_ = tradeoff_snapshot_.result.ok() ? "accuracy vs cost: done"
+                                                : "accuracy vs cost: the reference failed (" +
+                                                      tradeoff_snapshot_.result.reference.status + ")";
+  }
   if (descender_.snapshot(&descent_snapshot_)) plots_.set_descent(descent_snapshot_);
   if (identifier_.snapshot(&identify_snapshot_)) {
     identify_panel_.set_snapshot(identify_snapshot_);
@@ -256,7 +264,8 @@ bool WorkbenchApp::wait_until_idle(std::chrono::milliseconds timeout) {
   };
   const auto rest = [&] { return std::max(left(), std::chrono::milliseconds(0)); };
   const bool ok = sweeper_.wait_idle(left()) && simulator_.wait_idle(rest()) && mapper_.wait_idle(rest()) &&
-                  descender_.wait_idle(rest()) && identifier_.wait_idle(rest());
+                  descender_.wait_idle(rest()) && identifier_.wait_idle(rest()) &&
+                  tradeoffer_.wait_idle(rest());
   update(0.0f);
   return ok;
 }
@@ -385,6 +394,13 @@ void WorkbenchApp::draw_plots(ImVec2 size) {
     ImGui::EndTabItem();
   }
   show_identify_ = false;
+  if (ImGui::BeginTabItem("Cost", nullptr, show_tradeoff_ ? ImGuiTabItemFlags_SetSelected : 0)) {
+    draw_tradeoff(below_tabs);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Accuracy against cost of the integrators at one value (DiffMJX Fig. S6)");
+  show_tradeoff_ = false;
   ImGui::EndTabBar();
 }
 
@@ -419,6 +435,27 @@ void WorkbenchApp::draw_identify(ImVec2 size) {
   if (events.cancel) identifier_.cancel();
   if (events.export_kind != ExportKind::none)
     export_identify(events.export_kind, events.export_min, events.export_max);
+}
+
+void WorkbenchApp::run_tradeoff_study(double x, const TradeoffOptions& options) {
+  if (!doc_.problem()) return;
+  tradeoffer_.submit(doc_.problem(), doc_.source(), x, options);
+  message_ = "accuracy vs cost at " + std::to_string(x);
+}
+
+void WorkbenchApp::draw_tradeoff(ImVec2 size) {
+  tradeoff_panel_.set_problem(doc_.problem(), selected_);
+  const TradeoffPanelEvents events = tradeoff_panel_.draw(size);
+  if (events.run) run_tradeoff_study(events.run->first, events.run->second);
+  if (events.cancel) tradeoffer_.cancel();
+  if (events.export_kind != ExportKind::none) {
+    PlotPanelEvents request;
+    request.export_kind = events.export_kind;
+    request.export_figure = tradeoff_panel_.figure();
+    request.export_min = events.export_min;
+    request.export_max = events.export_max;
+    export_plots(request);
+  }
 }
 
 void WorkbenchApp::export_identify(ExportKind kind, ImVec2 min, ImVec2 max) {

@@ -19,6 +19,8 @@
 #include "gui/presets.hpp"
 #include "gui/scene_document.hpp"
 #include "gui/sweep_worker.hpp"
+#include "gui/tradeoff_panel.hpp"
+#include "gui/tradeoff_worker.hpp"
 #include "gui/trajectory_player.hpp"
 #include "gui/trajectory_worker.hpp"
 #include "gui/workbench.hpp"
@@ -56,6 +58,9 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // The 2-D map tab: compute a grid over the sweep parameter (x) and y; open one of its points.
   void run_map(const GridAxis& x, const GridAxis& y);
   void open_map_point(const std::string& y_path, double x, double y);
+  // The Cost tab: accuracy against cost of the integrators at value x (on a worker; cancel() stops it).
+  void run_tradeoff_study(double x, const TradeoffOptions& options);
+  void show_tradeoff_tab() { show_tradeoff_ = true; }
   void pin();
   void unpin();
   // Gradient descent from optimize.starts starts on a worker; its paths are drawn on the loss plot and
@@ -82,7 +87,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // A sweep or trajectory job waits or runs, or the trajectory plays.
   bool animating() const {
     return sweeper_.busy() || simulator_.busy() || mapper_.busy() || descender_.busy() ||
-           identifier_.busy() || player_.playing();
+           identifier_.busy() || tradeoffer_.busy() || player_.playing();
   }
   bool playing() const { return player_.playing(); }
 
@@ -93,6 +98,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   const DescentSnapshot& descent() const { return descent_snapshot_; }
   const IdentifySnapshot& identification() const { return identify_snapshot_; }
   const IdentifyPanel& identify_panel() const { return identify_panel_; }
+  const TradeoffSnapshot& tradeoff() const { return tradeoff_snapshot_; }
+  const TradeoffPanel& tradeoff_panel() const { return tradeoff_panel_; }
   TrajectoryPlayer& player() { return player_; }
   std::shared_ptr<const Trajectory> trajectory() const { return trajectory_; }
   std::optional<double> selected_value() const { return selected_; }
@@ -106,15 +113,17 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
 
  private:
   bool show_identify_ = false;  // select the Identify tab on the next frame
+  bool show_tradeoff_ = false;  // select the Cost tab on the next frame
   void on_problem_changed();
   void submit_sweep();        // the sweep (unless only optimize.* changed) and a wanted descent
   void submit_if_released();  // a deferred sweep runs once scrubbing no longer holds it
   void apply(const ControlsRequest& request);
   void draw_controls();
-  void draw_plots(ImVec2 size);  // tabs: the 1-D sweep, the 2-D map and the identification
+  void draw_plots(ImVec2 size);  // tabs: the 1-D sweep, the 2-D map, the identification, the cost
   void draw_sweep_plots(ImVec2 size);
   void draw_map(ImVec2 size);
   void draw_identify(ImVec2 size);
+  void draw_tradeoff(ImVec2 size);
   void draw_player_toolbar();
   void fill_scene(render::Scene3D& scene) const;
   std::optional<render::Camera> camera_request(bool home);
@@ -151,6 +160,9 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   IdentifyPanel identify_panel_;
   IdentifySnapshot identify_snapshot_;
   IdentifyWorker identifier_;
+  TradeoffPanel tradeoff_panel_;
+  TradeoffSnapshot tradeoff_snapshot_;
+  TradeoffWorker tradeoffer_;
 };
 
 // The default scene (the 1-D toy) in the given (or default) scenes folder.

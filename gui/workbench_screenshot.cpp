@@ -81,9 +81,21 @@ bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* 
     app->identify();
     app->show_identify_tab();
   }
+  if (request.tradeoff) {
+    if (!app->wait_until_idle(std::chrono::seconds(request.timeout_seconds))) {
+      *error = "the sweep did not finish within " + std::to_string(request.timeout_seconds) + " s";
+      return false;
+    }
+    const Problem& p = *app->document().problem();
+    app->run_tradeoff_study(app->selected_value().value_or(0.5 * (p.sweep.from + p.sweep.to)),
+                            TradeoffOptions{});
+    app->show_tradeoff_tab();
+  }
   if (!app->wait_until_idle(std::chrono::seconds(request.timeout_seconds))) {
-    *error = std::string(request.identify ? "the fit" : "the sweep") + " did not finish within " +
-             std::to_string(request.timeout_seconds) + " s";
+    *error = std::string(request.identify   ? "the fit"
+                         : request.tradeoff ? "the study"
+                                            : "the sweep") +
+             " did not finish within " + std::to_string(request.timeout_seconds) + " s";
     return false;
   }
   app->player().seek_frame(frame_to_show(*app, request));

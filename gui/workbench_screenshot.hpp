@@ -18,6 +18,7 @@ struct ScreenshotRequest {
   double time = -1.0;         // output time shown; negative: the preset's show_time, else the last frame
   bool descend = false;       // also run gradient descent (optimize.*) and show its paths on the loss plot
   bool identify = false;      // also run the scene's identification and show the Identify tab
+  bool tradeoff = false;      // also run the accuracy-against-cost study and show the Cost tab
 };
 
 bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* error);

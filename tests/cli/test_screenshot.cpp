@@ -26,6 +26,18 @@ TEST_CASE("screenshot renders a preset headless into a PNG") {
   CHECK(png.tellg() > 10000);  // a real picture, not an empty frame
 }
 
+TEST_CASE("screenshot --tradeoff runs the accuracy-against-cost study and shows the Cost tab") {
+  const std::string out = SOFTGRAD_BINARY_DIR "/cli_screenshot_tradeoff.png";
+  std::remove(out.c_str());
+  const auto r = run_softgrad("screenshot " + sg::test::scene("toy_point_mass.json") +
+                              " --set sweep.points=20 --tradeoff --size 900x600 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  std::ifstream png(out, std::ios::binary);
+  png.seekg(0, std::ios::end);
+  CHECK(png.tellg() > 10000);
+}
+
 TEST_CASE("screenshot on one allowed core (taskset): the workbench's jobs ask TBB for no more workers") {
   // The GUI's sweep used std::thread::hardware_concurrency threads: under a one-core affinity TBB refused the
   // extra worker with a warning on stderr. The cores are now counted as TBB counts them.

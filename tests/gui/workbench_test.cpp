@@ -753,3 +753,49 @@ TEST_CASE("workbench: Identify fits the cube's numbers on the worker and they co
   CHECK(app->identification().phase == SweepPhase::cancelled);
   CHECK(app->identification().steps.size() < 1000);
 }
+
+// The Cost tab: the accuracy-against-cost study runs on the worker at the clicked value, its figure and
+// table are drawn, and Esc cancels a running study.
+TEST_CASE("workbench: the Cost tab measures each method's error against its run time on the worker") {
+  auto app = make_app({"sweep.points=20"});
+  AppShell shell(app->make_workbench(), AppSettings{});
+  auto runner = make_runner(shell, 1280, 800);
+  REQUIRE(app->wait_until_idle(60s));
+  app->select_value(1.5);
+  sg::TradeoffOptions options;
+  options.families = {"euler", "tsit5"};
+  options.tolerances = {1e-4, 1e-8};
+  options.step_divisions = {1, 10};
+  options.repeats = 1;
+  app->run_tradeoff_study(1.5, options);
+  app->show_tradeoff_tab();
+  REQUIRE(app->wait_until_idle(60s));
+  run_frames(*runner, 2);
+  const TradeoffSnapshot& study = app->tradeoff();
+  REQUIRE(study.phase == SweepPhase::finished);
+  REQUIRE(study.result.ok());
+  CHECK(study.result.value == 1.5);
+  CHECK(study.result.reference.grad == doctest::Approx(0.80035364).epsilon(1e-8));
+  CHECK(study.result.rows.size() == 4);
+  CHECK(study.done == study.total);
+  CHECK(app->tradeoff_panel().figure().plots.size() == 2);
+  CHECK(app->message() == "accuracy vs cost: done");
+
+  // A long study (every default family on the box toss) is cancelled by Esc between its runs.
+  REQUIRE(app->apply_preset("box_toss_diffmjx"));
+  REQUIRE(app->wait_until_idle(120s));
+  app->run_tradeoff_study(-2.0, sg::TradeoffOptions{});
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  app->update(0.0f);
+  CHECK(app->tradeoff().done == 0);  // the new study's progress, not the last one's
+  while (app->tradeoff().done < 3 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(5ms);
+    app->update(0.0f);
+  }
+  app->cancel();
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->tradeoff().phase == SweepPhase::cancelled);
+  CHECK(app->tradeoff().result.cancelled);
+  CHECK(app->tradeoff().done < app->tradeoff().total);
+  run_frames(*runner, 1);
+}
