@@ -150,9 +150,9 @@ void register_tradeoff(CLI::App& app, int& exit_code) {
   cmd->add_option("--divisions", o.step_divisions,
                   "Fixed-step methods: h = integrator.dt / n for each n (default 1,3,10,30,100,300)")
       ->delimiter(',');
-  cmd->add_option("--reference", o.reference, "Reference method, with contact events (default dopri8)");
+  cmd->add_option("--reference", o.reference, "Reference method, with contact events (default tsit5)");
   cmd->add_option("--reference-check", o.reference_check,
-                  "A second reference method; its difference from the first is the floor (default tsit5)");
+                  "A second reference method; its difference from the first is the floor (default dopri8)");
   cmd->add_option("--reference-tol", o.reference_tol, "Tolerance of the references (default 1e-12)");
   cmd->add_option("--repeats", o.repeats, "Timing rounds over all settings, the best time counts (default 3)")
       ->check(CLI::Range(1, 100));

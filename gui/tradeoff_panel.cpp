@@ -40,7 +40,7 @@ void TradeoffPanel::draw_controls(TradeoffPanelEvents& events) {
   const bool running = snapshot_.phase == SweepPhase::running || snapshot_.phase == SweepPhase::waiting;
   if (running) {
     if (ImGui::Button("Cancel study")) events.cancel = true;
-  } else if (ImGui::Button("Run study")) {
+  } else if (ImGui::Button("Run study") && std::isfinite(value_)) {
     TradeoffOptions options;
     for (std::size_t i = 0; i < families_.size(); ++i)
       if (chosen_[i]) options.families.push_back(families_[i]);
@@ -49,7 +49,7 @@ void TradeoffPanel::draw_controls(TradeoffPanelEvents& events) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Each method at fixed steps dt/1 ... dt/300 or tolerances 1e-4 ... 1e-10: the loss and its gradient "
-        "against a Dopri8 1e-12 reference, over the time of one run (best of 3 rounds, one thread). "
+        "against a Tsit5 1e-12 reference, over the time of one run (best of 3 rounds, one thread). "
         "As `softgrad tradeoff`.");
   ImGui::SameLine();
   ImGui::Text("at %s =", scene::readable_path(live_->sweep.parameter).c_str());

@@ -1,11 +1,15 @@
 #pragma once
-// The state inside an accepted step, for locating switches. Tsit5 has a free fourth-order continuous
-// extension (Tsitouras 2011, the weights Diffrax also uses), accurate to about the step's own error, so the
-// state at a located switch is taken from it. Dopri8's (Bogacki and Shampine's interpolant from its 14
-// stages, as Diffrax's) locates switches, and the step to one is redone. The other pairs use the cubic
-// Hermite interpolant of the states and derivatives at the step's two ends (free for FSAL methods: f(y1) is
-// the last stage), and the step is redone up to the switch. Output times inside a step (step_to_outputs off)
-// use Diffrax's interpolants instead (output_state, below), so that the outputs match Diffrax's SaveAt(ts).
+// The state inside an accepted step, for locating switches. A method's interpolant stands for the step up to
+// a located switch where it is as accurate as the step itself: Tsit5's free fourth-order continuous extension
+// (Tsitouras 2011, the weights Diffrax also uses), Dopri5's fourth-order interpolant (Shampine's midpoint, as
+// Diffrax's) and Bosh3's cubic Hermite interpolant of the step's ends (third order, as the method; free for
+// FSAL methods: f(y1) is the last stage). The state at the switch is then the interpolant's, so the switching
+// function is zero where the mode switches (to the root finder's tolerance). Dopri8's interpolant (Bogacki
+// and Shampine's from its 14 stages, as Diffrax's) is less accurate than its steps: it locates the switch,
+// and the step to it is redone. (Redoing the step after locating on a less accurate interpolant switched at
+// states where the function had not crossed, or had long crossed: on billiards Dopri5 with a cubic Hermite
+// was 1e-8 off in its loss at every tolerance.) Output times inside a step (step_to_outputs off) use
+// Diffrax's interpolants (output_state, below), so that the outputs match Diffrax's SaveAt(ts).
 #include "engine/core/platform.hpp"
 #include "engine/integrate/tableau.hpp"
 
@@ -83,12 +87,13 @@ constexpr bool has_dense_output() {
   return same_tableau<tab, kTsit5>() || same_tableau<tab, kDopri8>();
 }
 
-// Whether that extension is accurate enough to stand for the step to theta. Tsit5's is, to about the step's
-// own error. Dopri8's is not at tight tolerances: inside a step its error shrinks as h^6 where the step's
-// shrinks as h^9 (tests/engine/test_convergence_order.cpp), so a Dopri8 step to a switch is redone.
+// Whether the method's interpolant is accurate enough to stand for the step to theta: Tsit5's, Dopri5's and
+// Bosh3's are, to about the step's own error. Dopri8's is not at tight tolerances: inside a step its error
+// shrinks as h^6 where the step's shrinks as h^9 (tests/engine/test_convergence_order.cpp), so a Dopri8 step
+// to a switch is redone.
 template <const Tableau& tab>
 constexpr bool extension_stands_for_step() {
-  return same_tableau<tab, kTsit5>();
+  return same_tableau<tab, kTsit5>() || same_tableau<tab, kBosh3>() || same_tableau<tab, kDopri5>();
 }
 
 // The weights b_i(theta) of a tableau with its own continuous extension (has_dense_output).
@@ -101,7 +106,32 @@ SG_HD inline void dense_weights(double theta, double* b) {
   }
 }
 
-// y(theta) inside the step from y0 to y1 whose stages are k[0..stages-1].
+// Dopri5's midpoint weights for its fourth-order interpolant (Shampine 1986; Diffrax's _Dopri5Interpolation).
+// clang-format off
+SG_TABLE double kDopri5Mid[7] = {
+    6025192743.0 / 30085553152.0 / 2,     0.0,
+    51252292925.0 / 65400821598.0 / 2,    -2691868925.0 / 45128329728.0 / 2,
+    187940372067.0 / 1594534317056.0 / 2, -1776094331.0 / 19743644256.0 / 2,
+    11237099.0 / 235043384.0 / 2};
+// clang-format on
+
+// Dopri5's fourth-order interpolant (Shampine), in Diffrax's form on the stage increments h k_j.
+template <class S, int Dim, class H>
+SG_HD void dopri5_state(const S* y0, const S* y1, const S (&k)[kMaxStages][Dim], const H& h, double theta,
+                        int n, S* out) {
+  for (int i = 0; i < n; ++i) {
+    S mid = 0.0;
+    for (int j = 0; j < 7; ++j) mid += kDopri5Mid[j] * (k[j][i] * h);
+    const S ymid = y0[i] + mid, f0 = k[0][i] * h, f1 = k[6][i] * h;
+    const S a = 2.0 * (f1 - f0) - 8.0 * (y1[i] + y0[i]) + 16.0 * ymid;
+    const S b = 5.0 * f0 - 3.0 * f1 + 18.0 * y0[i] + 14.0 * y1[i] - 32.0 * ymid;
+    const S c = f1 - 4.0 * f0 - 11.0 * y0[i] - 5.0 * y1[i] + 16.0 * ymid;
+    out[i] = (((a * theta + b) * theta + c) * theta + f0) * theta + y0[i];
+  }
+}
+
+// y(theta) inside the step from y0 to y1 whose stages are k[0..stages-1], by the interpolant that locates
+// switches (and stands for the step to one where extension_stands_for_step).
 template <const Tableau& tab, class S, int Dim>
 SG_HD void dense_state(const S* y0, const S* y1, const S (&k)[kMaxStages][Dim], double h, double theta, int n,
                        S* out) {
@@ -115,19 +145,12 @@ SG_HD void dense_state(const S* y0, const S* y1, const S (&k)[kMaxStages][Dim], 
         if (b[j] != 0.0) acc += b[j] * k[j][i];
       out[i] = y0[i] + h * acc;
     }
+  } else if constexpr (same_tableau<tab, kDopri5>()) {
+    dopri5_state(y0, y1, k, h, theta, n, out);
   } else {
     hermite_state(y0, y1, k[0], k[tab.stages - 1], h, theta, n, out);
   }
 }
-
-// Dopri5's midpoint weights for its fourth-order interpolant (Shampine 1986; Diffrax's _Dopri5Interpolation).
-// clang-format off
-SG_TABLE double kDopri5Mid[7] = {
-    6025192743.0 / 30085553152.0 / 2,     0.0,
-    51252292925.0 / 65400821598.0 / 2,    -2691868925.0 / 45128329728.0 / 2,
-    187940372067.0 / 1594534317056.0 / 2, -1776094331.0 / 19743644256.0 / 2,
-    11237099.0 / 235043384.0 / 2};
-// clang-format on
 
 // The state at an output time inside an accepted step, by Diffrax's interpolant of the method (SaveAt(ts)
 // without step_ts): Tsit5's and Dopri8's own, Dopri5's fourth-order polynomial, Bosh3's cubic Hermite.
@@ -147,15 +170,7 @@ SG_HD void output_state(const S* y0, const S* y1, const S (&k)[kMaxStages][Dim],
       out[i] = y0[i] + acc;
     }
   } else if constexpr (same_tableau<tab, kDopri5>()) {
-    for (int i = 0; i < n; ++i) {
-      S mid = 0.0;
-      for (int j = 0; j < 7; ++j) mid += kDopri5Mid[j] * (k[j][i] * h);
-      const S ymid = y0[i] + mid, f0 = k[0][i] * h, f1 = k[last][i] * h;
-      const S a = 2.0 * (f1 - f0) - 8.0 * (y1[i] + y0[i]) + 16.0 * ymid;
-      const S b = 5.0 * f0 - 3.0 * f1 + 18.0 * y0[i] + 14.0 * y1[i] - 32.0 * ymid;
-      const S c = f1 - 4.0 * f0 - 11.0 * y0[i] - 5.0 * y1[i] + 16.0 * ymid;
-      out[i] = (((a * theta + b) * theta + c) * theta + f0) * theta + y0[i];
-    }
+    dopri5_state(y0, y1, k, h, theta, n, out);
   } else {
     for (int i = 0; i < n; ++i) {
       const S k0 = k[0][i] * h, k1 = k[last][i] * h;

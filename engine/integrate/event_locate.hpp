@@ -1,7 +1,7 @@
 #pragma once
 // Locating the first switching time inside an accepted step of a hybrid system (engine/integrate/events.hpp):
 // regula falsi with the Illinois modification (bisection as a fallback) on the mode margin along the step's
-// Hermite interpolant. Each margin evaluation costs about one right-hand side.
+// interpolant (engine/integrate/dense_output.hpp). Each margin evaluation costs about one right-hand side.
 #include "engine/integrate/dense_output.hpp"
 #include "engine/integrate/events.hpp"
 #include "engine/integrate/rk_step.hpp"

@@ -2,7 +2,7 @@
 // The adaptive solver's handling of switching events (engine/integrate/events.hpp). With events on, a hybrid
 // system integrates each step in a fixed mode; when an accepted step has left it (some margin went negative
 // at a stage or at its end), the first crossing is located on the step's dense output, the state just past
-// it is taken from that output (Tsit5) or from the step redone up to there (the others), the mode is
+// it is taken from that output (Tsit5, Dopri5, Bosh3) or from the step redone up to there (Dopri8), the mode is
 // switched there and, for a jump of the vector field, the tangents get the saltation term. Switches that are
 // due at a step's start (simultaneous ones, or forces that changed at an output time) are applied at once.
 // Chatter (a run of switches without progress, or too many switches within one output interval) falls back to

@@ -129,12 +129,17 @@ PreparedRow run_setting(const Problem& base, const std::string& source, double x
   out.eval = std::make_unique<PointEvaluator>(*load.problem);
   LossSample plain, ad;
   row.seconds_loss = best_time([&] { return out.eval->loss_only(x); }, plain);
+  if (plain.stats.status != Status::ok) {  // the gradient run would fail the same way: not run
+    row.status = describe_failure(plain.stats);
+    row.seconds_loss = kTradeoffNaN;
+    out.eval.reset();
+    return out;
+  }
   row.seconds_grad = best_time([&] { return out.eval->loss_and_grad(x); }, ad);
   row.steps = ad.stats.accepted;
   row.rejected = ad.stats.rejected;
   row.events = ad.stats.events;
   row.status = run_status(ad);
-  if (row.status == "ok" && plain.stats.status != Status::ok) row.status = describe_failure(plain.stats);
   if (row.status == "ok") {
     row.loss = plain.loss;
     row.grad = ad.grad;
@@ -146,7 +151,8 @@ PreparedRow run_setting(const Problem& base, const std::string& source, double x
 // all settings in turn, so that a slow spell of the machine (a virtualised core's neighbours) does not
 // fall on one setting's every run.
 void time_again(PreparedRow& p, double x) {
-  if (!p.eval || p.row.status != "ok") return;
+  constexpr double kLongRun = 1.0;  // seconds: timer noise is small against such a run, so it runs once
+  if (!p.eval || p.row.status != "ok" || p.row.seconds_grad > kLongRun) return;
   LossSample ignored;
   p.row.seconds_loss = std::min(p.row.seconds_loss, best_time([&] { return p.eval->loss_only(x); }, ignored));
   p.row.seconds_grad =

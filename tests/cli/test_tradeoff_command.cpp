@@ -38,7 +38,7 @@ TEST_CASE("tradeoff prints and writes each setting's errors against the referenc
   REQUIRE(r.exit_code == 0);
   // The default value is the middle of the sweep range; x = 1.5 ends in the penalty contact (0.80035).
   CHECK(r.output.find("toy_point_mass at model.particles.0.pos.2 = 1.5") != std::string::npos);
-  CHECK(r.output.find("reference dopri8 tol 1e-12: loss") != std::string::npos);
+  CHECK(r.output.find("reference tsit5 tol 1e-12: loss") != std::string::npos);
   CHECK(r.output.find("tsit5 tol 1e-08") != std::string::npos);
   const auto j = read_json(out);
   CHECK(j["value"].get<double>() == 1.5);

@@ -38,7 +38,7 @@ TEST_CASE(
   // x = 1.5 ends in the penalty contact, where the continuous ODE's derivative is 0.80035 (issue 8).
   const TradeoffResult r = run_tradeoff(p, "toy_point_mass.json", 1.5, small_options());
   REQUIRE(r.ok());
-  CHECK(r.reference.setting.family == "dopri8");
+  CHECK(r.reference.setting.family == "tsit5");
   CHECK(r.reference.grad == doctest::Approx(0.80035364).epsilon(1e-8));
   CHECK(r.spread_loss < 1e-10);  // Dopri8 and Tsit5 at 1e-12 agree
   CHECK(r.spread_grad < 1e-9);
@@ -90,16 +90,18 @@ TEST_CASE("tradeoff: settings the scene refuses are reported and not run, and ha
 }
 
 TEST_CASE("tradeoff: a run that fails is reported with its reason, and unknown families are refused") {
-  // A budget of 8 attempts (16 x 8 for the study's adaptive settings) cannot reach 1e-8 on the box toss.
-  const Problem p = test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=8"});
+  // A budget of 100 attempts cannot reach 1e-8 on the box toss (the reference gets 64 times as many).
+  const Problem p = test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=100"});
   TradeoffOptions o;
   o.families = {"tsit5"};
   o.tolerances = {1e-8};
   o.repeats = 1;
   const TradeoffResult r = run_tradeoff(p, "toss_box_diffmjx.json", -2.0, o);
   REQUIRE(r.rows.size() == 1);
+  REQUIRE(r.ok());
   CHECK(r.rows[0].status.find("max_steps") == 0);
   CHECK(std::isnan(r.rows[0].grad_error));
+  CHECK(std::isnan(r.rows[0].seconds_grad));  // the gradient run is not tried after the loss run failed
 
   std::string error;
   o.families = {"tsit5", "rk45"};
