@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/scene/readable_path.hpp"
+#include "gui/export_buttons.hpp"
 #include "gui/figure_row.hpp"
 #include "plots/sweep_figures/bootstrap_figure.hpp"
 #include "plots/sweep_figures/identification_figure.hpp"
@@ -291,12 +292,7 @@ IdentifyPanelEvents IdentifyPanel::draw(ImVec2 size) {
   draw_table();
   draw_view_choice();
   if (!figure().plots.empty()) {
-    ImGui::TextDisabled("export:");
-    for (auto [label, kind] : {std::pair{"PNG", ExportKind::png}, std::pair{"SVG", ExportKind::svg},
-                               std::pair{"CSV", ExportKind::csv}, std::pair{"JSON", ExportKind::json}}) {
-      ImGui::SameLine();
-      if (ImGui::SmallButton(label)) events.export_kind = kind;
-    }
+    events.export_kind = draw_export_buttons("export:");
     events.export_min = top_left;
     events.export_max = ImVec2(top_left.x + size.x, top_left.y + size.y);
   }

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "gui/timed_snapshot.hpp"
+
 namespace sg::gui {
 namespace {
 
@@ -85,15 +87,7 @@ void MapWorker::run(const std::shared_ptr<const Problem>& problem, const GridAxi
 
 bool MapWorker::snapshot(MapSnapshot* out) const {
   std::lock_guard lock(mutex_);
-  const double elapsed =
-      shared_.phase == SweepPhase::running
-          ? std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count()
-          : shared_.elapsed_seconds;
-  out->elapsed_seconds = elapsed;
-  if (out->version == shared_.version) return false;
-  *out = shared_;
-  out->elapsed_seconds = elapsed;
-  return true;
+  return copy_timed_snapshot(shared_, started_, out);
 }
 
 }  // namespace sg::gui

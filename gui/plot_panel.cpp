@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/scene/config_diff.hpp"
+#include "gui/export_buttons.hpp"
 #include "gui/plot_decimation.hpp"
 #include "plots/sweep_figures/sweep_figure.hpp"
 #include "plots/sweep_figures/trajectory_figure.hpp"
@@ -273,12 +274,8 @@ void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show the preset's teaching note above the plots");
   }
   ImGui::SameLine();
-  ImGui::TextDisabled("|  export all:");
-  for (auto [label, kind] : {std::pair{"PNG", ExportKind::png}, std::pair{"SVG", ExportKind::svg},
-                             std::pair{"CSV", ExportKind::csv}, std::pair{"JSON", ExportKind::json}}) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton(label)) events.export_kind = kind;
-  }
+  if (const ExportKind kind = draw_export_buttons("|  export all:"); kind != ExportKind::none)
+    events.export_kind = kind;
   if (const int bodies = body_count(); bodies > 1) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);

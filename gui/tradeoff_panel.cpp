@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/scene/readable_path.hpp"
+#include "gui/export_buttons.hpp"
 #include "gui/figure_row.hpp"
 #include "plots/sweep_figures/tradeoff_figure.hpp"
 
@@ -142,12 +143,7 @@ TradeoffPanelEvents TradeoffPanel::draw(ImVec2 size) {
   ImGui::SameLine();
   if (ImGui::RadioButton("table", table_view_)) table_view_ = true;
   ImGui::SameLine();
-  ImGui::TextDisabled("| export:");
-  for (auto [label, kind] : {std::pair{"PNG", ExportKind::png}, std::pair{"SVG", ExportKind::svg},
-                             std::pair{"CSV", ExportKind::csv}, std::pair{"JSON", ExportKind::json}}) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton(label)) events.export_kind = kind;
-  }
+  events.export_kind = draw_export_buttons("| export:");
   events.export_min = top_left;
   events.export_max = ImVec2(top_left.x + size.x, top_left.y + size.y);
   if (table_view_) {

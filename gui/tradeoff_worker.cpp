@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "gui/timed_snapshot.hpp"
+
 namespace sg::gui {
 
 void TradeoffWorker::submit(std::shared_ptr<const Problem> problem, std::string source, double x,
@@ -58,15 +60,7 @@ void TradeoffWorker::run(const std::shared_ptr<const Problem>& problem, const st
 
 bool TradeoffWorker::snapshot(TradeoffSnapshot* out) const {
   std::lock_guard lock(mutex_);
-  const double elapsed =
-      shared_.phase == SweepPhase::running
-          ? std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count()
-          : shared_.elapsed_seconds;
-  out->elapsed_seconds = elapsed;
-  if (out->version == shared_.version) return false;
-  *out = shared_;
-  out->elapsed_seconds = elapsed;
-  return true;
+  return copy_timed_snapshot(shared_, started_, out);
 }
 
 }  // namespace sg::gui
