@@ -9,6 +9,7 @@
 #include "cli/scene_args.hpp"
 #include "engine/gradient/reference.hpp"
 #include "engine/sweep/device_sweep.hpp"
+#include "engine/sweep/gradient_agreement.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "plots/svg.hpp"
 #include "plots/sweep_figures/sweep_figure.hpp"
@@ -41,11 +42,9 @@ void print_summary(const Problem& problem, const SweepResult& r) {
   const SweepStats& st = r.stats;
   const std::string ref = r.reference == Reference::fd ? "FD" : reference_name(r.reference);
   std::printf(
-      "%s: %ld points of %s in %.3f s; median |AD-%s|/max = %.3g; sign agreement %.1f%%; AD runs: %ld steps, "
-      "%ld rejected, %ld events; %ld failed\n",
-      problem.name.c_str(), st.points, problem.sweep.parameter.c_str(), st.seconds, ref.c_str(),
-      st.grad_rel_err_median, 100.0 * st.sign_agreement, st.steps_total, st.rejected_total, st.events_total,
-      st.failed);
+      "%s: %ld points of %s in %.3f s; %s; AD runs: %ld steps, %ld rejected, %ld events; %ld failed\n",
+      problem.name.c_str(), st.points, problem.sweep.parameter.c_str(), st.seconds,
+      agreement_text(st, ref).c_str(), st.steps_total, st.rejected_total, st.events_total, st.failed);
   if (r.reference != Reference::fd)
     std::printf("reference: %s\n",
                 reference_label(problem.gradient, problem.integrator, straight_through_cfd(problem)).c_str());

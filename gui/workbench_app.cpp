@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/gradient/reference.hpp"
 #include "engine/scene/config_diff.hpp"
 #include "engine/scene/path.hpp"
+#include "engine/sweep/gradient_agreement.hpp"
 #include "gui/device_choice.hpp"
 #include "gui/plot_export.hpp"
 #include "gui/presets.hpp"
@@ -303,6 +305,10 @@ StatusInfo WorkbenchApp::status() const {
       if (steps.rejected + steps.events > 0)
         text += " | " + std::to_string(steps.accepted) + " steps, " + std::to_string(steps.rejected) +
                 " rejected, " + std::to_string(steps.events) + " contact events";
+      // Against the chosen reference, without the points where both are zero (the markers show the rest).
+      const SweepResult& r = snapshot_.result;
+      text +=
+          " | " + agreement_text(r.stats, r.reference == Reference::fd ? "FD" : reference_name(r.reference));
       break;
     }
     case SweepPhase::cancelled:

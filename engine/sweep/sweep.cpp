@@ -2,6 +2,7 @@
 #include "engine/core/caller_priority_arena.hpp"
 #include "engine/gradient/reference.hpp"
 #include "engine/problem/json_number.hpp"
+#include "engine/sweep/gradient_agreement.hpp"
 #include "engine/sweep/point_order.hpp"
 
 #include <algorithm>
@@ -13,15 +14,6 @@
 
 namespace sg {
 namespace {
-
-double relative_difference(double a, double b) {
-  const double scale = std::max(std::fabs(a), std::fabs(b));
-  return scale == 0.0 ? 0.0 : std::fabs(a - b) / scale;
-}
-
-int sign_of(double x) {
-  return (x > 1e-12) - (x < -1e-12);
-}
 
 // One worker: points in `order`, each taken from the shared counter, until none is left.
 void evaluate_points(const Problem& problem, const SweepControl& control, const std::vector<long>& order,
@@ -47,8 +39,6 @@ void evaluate_points(const Problem& problem, const SweepControl& control, const 
 void summarize_sweep(SweepResult& result) {
   SweepStats& st = result.stats;
   st.points = static_cast<long>(result.points.size());
-  std::vector<double> errs;
-  long agree = 0, compared = 0;
   st.steps_total = st.rejected_total = st.events_total = st.failed = 0;
   for (const PointResult& r : result.points) {
     st.steps_total += r.steps;
@@ -56,20 +46,14 @@ void summarize_sweep(SweepResult& result) {
     st.events_total += r.events;
     if (r.status != "ok") ++st.failed;
     if (r.status == "cancelled") st.cancelled = true;
-    const double ref = reference_gradient(r, result.reference);
-    if (!std::isfinite(r.grad) || !std::isfinite(ref)) continue;
-    errs.push_back(relative_difference(r.grad, ref));
-    agree += sign_of(r.grad) == sign_of(ref);
-    ++compared;
   }
-  st.sign_agreement = compared ? static_cast<double>(agree) / static_cast<double>(compared) : 0.0;
-  if (errs.empty()) {
-    st.grad_rel_err_median = std::nan("");
-  } else {
-    auto mid = errs.begin() + static_cast<std::ptrdiff_t>(errs.size() / 2);
-    std::nth_element(errs.begin(), mid, errs.end());
-    st.grad_rel_err_median = *mid;
-  }
+  const AgreementSummary a = summarize_agreement(result.points, result.reference);
+  st.compared = a.compared;
+  st.both_zero = a.both_zero;
+  st.off = a.off;
+  st.wrong_sign = a.wrong_sign;
+  st.grad_rel_err_median = a.median;
+  st.sign_agreement = a.compared ? static_cast<double>(a.same_sign) / static_cast<double>(a.compared) : 0.0;
 }
 
 int sweep_cpu_threads(const SweepControl& control) {
@@ -127,6 +111,12 @@ nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result) 
                 {"seconds", st.seconds},
                 {"grad_rel_err_median", number_or_null(st.grad_rel_err_median)},
                 {"sign_agreement", st.sign_agreement},
+                {"compared", st.compared},
+                {"both_zero", st.both_zero},
+                {"off_10pct", st.off},
+                {"off_10pct_share", st.compared ? double(st.off) / double(st.compared) : 0.0},
+                {"wrong_sign", st.wrong_sign},
+                {"wrong_sign_share", st.compared ? double(st.wrong_sign) / double(st.compared) : 0.0},
                 {"steps_total", st.steps_total},
                 {"rejected_total", st.rejected_total},
                 {"events_total", st.events_total},

@@ -25,9 +25,14 @@ struct SweepStats {
   long points = 0;
   double seconds = 0.0;
   double kernel_seconds = 0.0;  // GPU sweeps: time in the kernels alone (launch to synchronize), else 0
-  // Against the reference (SweepResult::reference: g_fd, or the tight reference g_ref).
-  double grad_rel_err_median = 0.0;  // median over points of |g - g_ref| / max(|g|, |g_ref|)
-  double sign_agreement = 0.0;       // fraction of points where sign(g) == sign(g_ref)
+  // Against the reference (SweepResult::reference: g_fd, or the tight reference g_ref), over the `compared`
+  // points: computed, both values finite, and not both zero (engine/sweep/gradient_agreement.hpp).
+  long compared = 0;
+  long both_zero = 0;                // AD and reference both zero: no information, left out
+  double grad_rel_err_median = 0.0;  // median of |g - g_ref| / max(|g|, |g_ref|); NaN when none compared
+  double sign_agreement = 0.0;       // share of compared points where sign(g) == sign(g_ref)
+  long off = 0;                      // compared points with a relative difference over 10%
+  long wrong_sign = 0;               // compared points where AD and the reference have opposite signs
   long steps_total = 0;
   long rejected_total = 0;
   long events_total = 0;

@@ -7,6 +7,7 @@
 
 #include "engine/gradient/reference.hpp"
 #include "engine/scene/readable_path.hpp"
+#include "engine/sweep/gradient_agreement.hpp"
 #include "plots/axis_math.hpp"
 
 namespace sg {
@@ -114,16 +115,32 @@ plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
   }
   fit_gradient_axis(grad.y, grad.series);
 
+  // The points where AD is off its reference (kOffThreshold), marked on the gradient panel over the AD curve.
+  const double zero = gradient_zero_level(result.points, reference);
+  plot::Series off;
+  off.name = "AD off the " + std::string(reference == Reference::fd ? "FD" : "reference") + " by >10%";
+  off.style = plot::SeriesStyle::markers;
+  off.auto_color = false;
+  off.color = {230, 120, 20, 255};
+  for (const PointResult& p : result.points)
+    if (compare_gradient(p, reference, zero).off) {
+      off.x.push_back(p.value);
+      off.y.push_back(p.grad);
+    }
+  if (!off.x.empty()) {
+    off.name += " (" + std::to_string(off.x.size()) + ")";
+    grad.series.push_back(off);
+  }
+
   plot::Plot err;
   const std::string ref_name = reference == Reference::fd ? "FD" : "reference";
   err.title = "Relative gradient difference |AD - " + ref_name + "| / max(|AD|, |" + ref_name + "|)";
   err.x.label = x_label;
-  err.y.label = "relative difference";
+  err.y.label = "relative difference (both zero: not drawn)";
   err.y.scale = plot::Scale::log;
-  err.series.push_back(column("relative difference", result, [reference](const PointResult& p) {
-    const double ref = reference_gradient(p, reference);
-    const double scale = std::max(std::fabs(p.grad), std::fabs(ref));
-    return scale > 0.0 ? std::fabs(p.grad - ref) / scale : std::nan("");
+  err.series.push_back(column("relative difference", result, [reference, zero](const PointResult& p) {
+    const PointAgreement a = compare_gradient(p, reference, zero);
+    return a.kind == AgreementKind::compared ? a.relative : std::nan("");
   }));
   err.legend = false;
 

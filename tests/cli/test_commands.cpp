@@ -155,3 +155,25 @@ TEST_CASE("optimize --starts descends from starts spread over the sweep range, w
     CHECK(p["path"][40]["loss"].get<double>() < 0.02);
   }
 }
+
+TEST_CASE("sweep statistics leave out the points where AD and FD are both zero, and say so") {
+  // Billiards without CFD: the 8-ball is missed over much of the range, where AD and FD are both exactly 0.
+  const std::string out = SOFTGRAD_BINARY_DIR "/sweep_both_zero";
+  const auto r =
+      run_softgrad("sweep " + scene("billiards.json") +
+                   " --set contact.cfd.enabled=false --set sweep.points=40 --out " + out + ".json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto j = read_json(out + ".json");
+  const auto& st = j["stats"];
+  long zeros = 0;
+  for (std::size_t i = 0; i < j["grad"].size(); ++i) zeros += j["grad"][i] == 0.0 && j["grad_fd"][i] == 0.0;
+  CHECK(zeros > 5);
+  CHECK(st["both_zero"].get<long>() >= zeros);
+  CHECK(st["compared"].get<long>() + st["both_zero"].get<long>() + st["failed"].get<long>() == 40);
+  CHECK(st["compared"].get<long>() > 5);
+  for (const char* key : {"off_10pct", "off_10pct_share", "wrong_sign", "wrong_sign_share"})
+    CHECK(st.contains(key));
+  CHECK(r.output.find("both zero, left out") != std::string::npos);
+  CHECK(r.output.find("off by >10%") != std::string::npos);
+}
