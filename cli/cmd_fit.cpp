@@ -264,6 +264,7 @@ int run(const FitArgs& args) {
               result.status == "ok" ? "done" : "failed", result.path.back().iteration, result.runs,
               result.stopped.c_str());
   if (result.status != "ok") std::fprintf(stderr, "%s\n", result.status.c_str());
+  print_identification(paths, result);
   nlohmann::json profile_out;
   const bool profile = args.profile || !args.profile_svg.empty() || problem->identify.profile;
   // The profile may fit again from a lower point it finds: result is then that fit.
@@ -288,7 +289,8 @@ int run(const FitArgs& args) {
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());
   }
-  return result.status == "ok" && profiled && bootstrapped ? kExitOk : kExitFailed;
+  // A number the data do not identify makes the fit's answer no measurement: exit 1, as for a failure.
+  return fit_status(paths, result) == "ok" && profiled && bootstrapped ? kExitOk : kExitFailed;
 }
 
 }  // namespace

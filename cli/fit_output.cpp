@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/optimize/identifiability.hpp"
 #include "engine/problem/json_number.hpp"
 
 namespace sg::cli {
@@ -65,6 +66,8 @@ void print_fitted(const std::vector<std::string>& paths, const std::vector<doubl
       std::printf(" %14.8g %12.3g%%", (*truth)[j],
                   100.0 * std::fabs(fitted[j] - (*truth)[j]) / std::max(std::fabs((*truth)[j]), 1e-300));
     if (j < result.at_bound.size() && result.at_bound[j]) std::printf("  (at its bound)");
+    if (j < result.not_identified.size() && !result.not_identified[j].empty())
+      std::printf("  NOT IDENTIFIED: %s", result.not_identified[j].c_str());
     std::printf("\n");
   }
   if (std::isfinite(result.residual_sigma))
@@ -73,6 +76,17 @@ void print_fitted(const std::vector<std::string>& paths, const std::vector<doubl
         "(inf: not determined by the data)\n",
         result.residual_sigma);
   print_correlation(paths, result);
+}
+
+std::string fit_status(const std::vector<std::string>& paths, const FitResult& result) {
+  if (result.status != "ok") return result.status;
+  const std::string flagged = not_identified_text(paths, result.not_identified);
+  return flagged.empty() ? "ok" : flagged;
+}
+
+void print_identification(const std::vector<std::string>& paths, const FitResult& result) {
+  const std::string flagged = not_identified_text(paths, result.not_identified);
+  if (!flagged.empty()) std::fprintf(stderr, "%s\n", flagged.c_str());
 }
 
 nlohmann::json fit_json(const std::string& scene, const nlohmann::json& config, const std::string& source,
@@ -90,7 +104,7 @@ nlohmann::json fit_json(const std::string& scene, const nlohmann::json& config, 
                         {"parameters", paths},
                         {"start", start},
                         {"fitted", result.path.back().values},
-                        {"status", result.status},
+                        {"status", fit_status(paths, result)},
                         {"path", steps},
                         {"config", config}};
   nlohmann::json errors = nlohmann::json::array();
@@ -98,6 +112,7 @@ nlohmann::json fit_json(const std::string& scene, const nlohmann::json& config, 
   out["std_error"] = errors;
   out["residual_sigma"] = number_or_null(result.residual_sigma);
   out["at_bound"] = result.at_bound;
+  out["not_identified"] = result.not_identified;  // per number: why the data do not identify it, or ""
   nlohmann::json correlation = nlohmann::json::array();
   for (std::size_t i = 0; i * paths.size() < result.correlation.size(); ++i) {
     nlohmann::json row = nlohmann::json::array();

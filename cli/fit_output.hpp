@@ -22,6 +22,11 @@ void print_fitted(const std::vector<std::string>& paths, const std::vector<doubl
 // The interval the standard error se implies at z standard errors, "   lo .. hi" ("   -" where se is not
 // finite), ending the line: the last column of the profile's and the bootstrap's tables.
 void print_linear_interval(double fitted, double se, double z);
+// The fit's status as reported: the engine's failure, "not identified: NAME (why); ..." when a number is not
+// identified by the data (engine/optimize/identifiability.hpp), else "ok".
+std::string fit_status(const std::vector<std::string>& paths, const FitResult& result);
+// Says on stderr which numbers are not identified and why (nothing when all are).
+void print_identification(const std::vector<std::string>& paths, const FitResult& result);
 // --out: the scene, the data's source, the path of steps, the fitted values and their uncertainty.
 nlohmann::json fit_json(const std::string& scene, const nlohmann::json& config, const std::string& source,
                         const std::vector<std::string>& paths, const std::vector<double>& start,

@@ -234,11 +234,16 @@ void IdentifyPanel::draw_table() {
     ImGui::TableNextColumn();
     if (last && j < snapshot_.std_error.size()) {
       const bool bound = j < snapshot_.at_bound.size() && snapshot_.at_bound[j];
-      ImGui::Text("%.2g%s", snapshot_.std_error[j], bound ? " (at bound)" : "");
+      const std::string why = j < snapshot_.not_identified.size() ? snapshot_.not_identified[j] : "";
+      if (why.empty())
+        ImGui::Text("%.2g%s", snapshot_.std_error[j], bound ? " (at bound)" : "");
+      else
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.2f, 1.0f), "%.2g not identified", snapshot_.std_error[j]);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
-            "Standard error from the Gauss-Newton covariance at the fit: the spread of this number over "
+            "%s%sStandard error from the Gauss-Newton covariance at the fit: the spread of this number over "
             "repeated noisy measurements, to first order (inf: the data do not determine it)%s",
+            why.empty() ? "" : "Not identified: ", why.empty() ? "" : (why + ".\n").c_str(),
             correlation_text(j).c_str());
     }
     ImGui::TableNextColumn();

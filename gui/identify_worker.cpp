@@ -149,6 +149,7 @@ void IdentifyWorker::publish_fit_result(const FitResult& result) {
   shared_.stopped = result.stopped;
   shared_.std_error = result.std_error;
   shared_.at_bound = result.at_bound;
+  shared_.not_identified = result.not_identified;
   shared_.correlation = result.correlation;
   shared_.residual_sigma = result.residual_sigma;
 }

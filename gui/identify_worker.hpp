@@ -28,8 +28,9 @@ struct IdentifySnapshot {
   double elapsed_seconds = 0.0;
   std::vector<double> std_error;  // of the fitted values, once finished (FitResult::std_error)
   std::vector<bool> at_bound;
-  std::vector<double> correlation;  // FitResult::correlation
-  double residual_sigma = 0.0;      // FitResult::residual_sigma
+  std::vector<std::string> not_identified;  // per number: why the data do not identify it, or ""
+  std::vector<double> correlation;          // FitResult::correlation
+  double residual_sigma = 0.0;              // FitResult::residual_sigma
   // identify.profile: the profile-likelihood intervals after the fit. While profiling, each number's points
   // as refitted so far; once done, the whole result.
   bool profiling = false;

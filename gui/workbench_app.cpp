@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "engine/gradient/reference.hpp"
+#include "engine/optimize/identifiability.hpp"
 #include "engine/scene/config_diff.hpp"
 #include "engine/scene/path.hpp"
 #include "engine/sweep/gradient_agreement.hpp"
@@ -20,6 +21,13 @@
 namespace sg::gui {
 
 namespace {
+
+// ", not identified: NAME (why)" for the status bar, or "" when every fitted number is identified.
+std::string identification_note(const std::vector<std::string>& paths,
+                                const std::vector<std::string>& problems) {
+  const std::string text = not_identified_text(paths, problems);
+  return text.empty() ? "" : ", " + text;
+}
 
 std::filesystem::path resolve_folder(const std::filesystem::path& folder) {
   return folder.empty() ? default_scenes_folder() : folder;
@@ -234,10 +242,11 @@ void WorkbenchApp::update(float delta_seconds) {
     const IdentifySnapshot& fit = identify_snapshot_;
     if (fit.phase == SweepPhase::cancelled) message_ = "identify: cancelled";
     if (fit.phase == SweepPhase::finished)
-      message_ = fit.status != "ok"  ? "identify failed: " + fit.status
-                 : fit.steps.empty() ? "identify: no steps"
-                                     : "identify: done in " + std::to_string(fit.steps.back().iteration) +
-                                           " steps (" + fit.stopped + ")";
+      message_ = fit.status != "ok" ? "identify failed: " + fit.status
+                 : fit.steps.empty()
+                     ? "identify: no steps"
+                     : "identify: done in " + std::to_string(fit.steps.back().iteration) + " steps (" +
+                           fit.stopped + ")" + identification_note(fit.paths, fit.not_identified);
   }
   if (sweeper_.snapshot(&snapshot_)) {
     plots_.set_sweep(snapshot_);

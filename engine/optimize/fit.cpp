@@ -1,4 +1,5 @@
 #include "engine/optimize/fit.hpp"
+#include "engine/optimize/identifiability.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -268,8 +269,10 @@ FitResult fit_with(Objective& gradient, const std::vector<double>& start, const 
                        settings.bounds[j].text() + ")";
       return refused;
     }
-  return settings.method == FitMethod::lm ? fit_lm(gradient, start, settings, on_step)
-                                          : fit_adam(gradient, start, settings, on_step);
+  FitResult result = settings.method == FitMethod::lm ? fit_lm(gradient, start, settings, on_step)
+                                                      : fit_adam(gradient, start, settings, on_step);
+  if (result.status == "ok") result.not_identified = identification_problems(result, start, settings);
+  return result;
 }
 
 }  // namespace

@@ -74,6 +74,10 @@ struct FitResult {
   // The fitted values' correlations from the same covariance, P x P row-major (1 on the diagonal; NaN for a
   // number whose standard error is inf): near +-1 where the data trade one number against another.
   std::vector<double> correlation;
+  // Per fitted number, why the data do not identify it ("" when they do;
+  // engine/optimize/identifiability.hpp). Filled when the fit ran (status "ok"); the fit's status stays "ok",
+  // its reports say "not identified".
+  std::vector<std::string> not_identified;
 };
 
 // on_step (may be empty) sees every step as it is taken, for printing progress.

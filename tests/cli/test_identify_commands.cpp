@@ -154,13 +154,18 @@ TEST_CASE("fit --bound keeps a number in range, the result has standard errors, 
   const std::string fit = "fit " + scene("identify_cube_toss.json") + " --set identify.noise=0.001";
   const auto r = run_softgrad(fit + " --bound model.bodies.0.friction.0=:0.55 --out " + out);
   INFO(r.output);
-  REQUIRE(r.exit_code == 0);
+  // The truth (0.6) lies past the bound: the friction the fit reports is the bound's, not a measurement, so
+  // the fit says so and exits 1 (the result is still written).
+  REQUIRE(r.exit_code == 1);
   CHECK(r.output.find("std. error") != std::string::npos);
   CHECK(r.output.find("(at its bound)") != std::string::npos);
+  CHECK(r.output.find("not identified: model.bodies.0.friction.0 (on its bound") != std::string::npos);
   CHECK(r.output.find("residual standard deviation") != std::string::npos);
   const auto j = read_json(out);
   CHECK(j["fitted"][0].get<double>() == 0.55);
   CHECK(j["at_bound"][0].get<bool>());
+  CHECK(j["status"].get<std::string>().rfind("not identified: model.bodies.0.friction.0", 0) == 0);
+  CHECK(j["not_identified"][1] == "");  // the others are identified
   REQUIRE(j["std_error"].size() == 4);
   for (const auto& e : j["std_error"]) CHECK(e.get<double>() > 0.0);
   CHECK(j["residual_sigma"].get<double>() == doctest::Approx(0.001).epsilon(0.2));
@@ -180,7 +185,10 @@ TEST_CASE("fit --profile: intervals around each fitted number, written and drawn
   const std::string fit = "fit " + scene("identify_cube_toss.json") + " --set identify.noise=0.001";
   const auto r = run_softgrad(fit + " --profile --level 0.95 --profile-svg " + svg + " --out " + out);
   INFO(r.output);
-  REQUIRE(r.exit_code == 0);
+  // At 1 mm the damping ratio's standard error (0.66) exceeds its fitted value (0.53): the fit flags it as
+  // not identified and exits 1; the profile is still computed and written, and shows how wide it is.
+  REQUIRE(r.exit_code == 1);
+  CHECK(r.output.find("not identified: model.bodies.0.solref.1 (std. error") != std::string::npos);
   CHECK(r.output.find("profile-likelihood intervals at 95.0%") != std::string::npos);
   const auto j = read_json(out);
   const auto& profile = j["profile"];
@@ -326,4 +334,22 @@ TEST_CASE("sweep2d writes the grid's maps and refuses bad axes") {
                      " --x nope 0 1 3 --y model.particles.0.vel.2 0 "
                      "1 3")
             .exit_code == 2);
+}
+
+TEST_CASE("fit flags a number the data do not identify instead of reporting it as ok") {
+  // The cube's half-size along y barely changes its sliding positions: Levenberg-Marquardt sends it to 1e10 m
+  // (measured 1.58e10 from 0.06). That is no measurement: "NOT IDENTIFIED", status and exit 1.
+  const std::string out = temp("not_identified.json");
+  const auto r =
+      run_softgrad("fit " + scene("identify_cube_toss.json") +
+                   " --set 'identify.parameters=[{\"path\":\"model.bodies.0.size.1\",\"start\":0.06}]'"
+                   " --set identify.noise=0.001 --out " +
+                   out);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("NOT IDENTIFIED: ran to") != std::string::npos);
+  CHECK(r.output.find("not identified: model.bodies.0.size.1 (ran to") != std::string::npos);
+  const auto j = read_json(out);
+  CHECK(j["status"].get<std::string>().rfind("not identified: model.bodies.0.size.1", 0) == 0);
+  CHECK(j["not_identified"][0].get<std::string>().rfind("ran to", 0) == 0);
 }

@@ -170,7 +170,7 @@ TEST_CASE("controls: every generated field path exists in a resolved scene, valu
 
 TEST_CASE("presets: every row names an existing scene and valid overrides") {
   const fs::path scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
-  CHECK(preset_table().size() == 27);  // 9 particle and 18 rigid-body experiments
+  CHECK(preset_table().size() == 28);  // 10 particle and 18 rigid-body experiments
   for (const Preset& preset : preset_table()) {
     INFO(preset.name);
     const auto load = sg::scene::load_scene_file((scenes / preset.scene).string(), preset.overrides);

@@ -358,7 +358,7 @@ TEST_CASE("workbench: every preset loads") {
   }
   app->cancel();
   CHECK(app->apply_preset("falling_smoothed"));
-  CHECK(app->document().config()["contact"]["hard"]["kappa"].get<double>() == doctest::Approx(300.0));
+  CHECK(app->document().config()["contact"]["hard"]["kappa"].get<double>() == doctest::Approx(30.0));
   // The preset's note is shown above the plots; a plain scene has none.
   CHECK(app->plots().note() == find_preset("falling_smoothed")->help);
   REQUIRE(app->open_scene((k_scenes / "toy_point_mass.json").string()));
