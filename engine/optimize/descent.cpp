@@ -43,6 +43,7 @@ DescentPath descend_from(const Problem& problem, double start, const DescentSett
     path.x.push_back(x);
     path.loss.push_back(s.loss);
     path.grad.push_back(s.grad);
+    adam.lr = descent_lr(settings, i);
     if (i < settings.steps) x = std::clamp(adam.step(x, s.grad), lo, hi);  // projected onto the range
   }
   return path;

@@ -2,6 +2,7 @@
 // The numeric side of a scene as plain data: the model, the loss and the integrator, gradient, descent and
 // sweep settings. No JSON and no strings in the data itself, so that device code can hold it
 // (engine/problem/problem.hpp adds the resolved scene it came from).
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -83,7 +84,15 @@ struct DescentSettings {
   long starts = 5;
   long steps = 30;
   double lr = 0.1;
+  double lr_final = 0.0;  // the last step's learning rate, reached geometrically from lr; 0: constant lr
 };
+
+// The learning rate of step i (0-based) of `steps`: lr, falling geometrically to lr_final at the last step.
+inline double descent_lr(const DescentSettings& s, long i) {
+  if (!(s.lr_final > 0.0) || s.steps <= 1) return s.lr;
+  const double t = static_cast<double>(i) / static_cast<double>(s.steps - 1);
+  return s.lr * std::pow(s.lr_final / s.lr, t);
+}
 
 // Identification (softgrad fit, the GUI's Identify tab): the scene numbers fitted and where the fit starts;
 // the scene's own values are the truth that synthetic measurements come from.

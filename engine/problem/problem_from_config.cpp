@@ -278,7 +278,8 @@ Problem problem_from_config(const json& c) {
                           g.at("smoothing").at("sigma").get<double>(),
                           g.at("smoothing").at("seed").get<unsigned long>()};
   const json& opt = c.at("optimize");
-  p.descent = {opt.at("starts").get<long>(), opt.at("steps").get<long>(), opt.at("lr").get<double>()};
+  p.descent = {opt.at("starts").get<long>(), opt.at("steps").get<long>(), opt.at("lr").get<double>(),
+               opt.at("lr_final").get<double>()};
   p.identify = read_identify(c.at("identify"), p.data);
   const json& sw = c.at("sweep");
   p.sweep = {sw.at("parameter").get<std::string>(), sw.at("from").get<double>(), sw.at("to").get<double>(),

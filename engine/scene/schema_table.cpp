@@ -207,6 +207,9 @@ std::vector<FieldSpec> build_table() {
           integer("optimize.steps", 30, closed(0, 100000), "Gradient descent: Adam steps from each start."),
           number("optimize.lr", 0.1, above(0), fixed,
                  "Gradient descent: Adam's learning rate, in units of the swept parameter."),
+          number("optimize.lr_final", 0, at_least(0), fixed,
+                 "Gradient descent: the learning rate of the last step; it falls geometrically from lr to "
+                 "this, so that the last steps settle instead of circling a noisy minimum (0: constant lr)."),
 
           object_array(
               "identify.parameters", 0, 16,
