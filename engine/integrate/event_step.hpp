@@ -44,10 +44,7 @@ class EventStepper {
   SG_HD void begin(const S* y) {
     if constexpr (kHybrid) {
       sys_.set_frozen(on_);
-      if (on_) {
-        sys_.begin_hybrid(cfg_.atol, cfg_.rtol);
-        sys_.mode_from_state(y);
-      }
+      if (on_) sys_.mode_from_state(y);
     } else {
       (void)y;
     }

@@ -137,7 +137,6 @@ struct ParticleSystem {
            (model->contact == ContactModel::penalty || model->contact == ContactModel::mujoco);
   }
   SG_HD void set_frozen(bool on) const { frozen = on && switches(); }
-  SG_HD void begin_hybrid(double, double) const {}
   SG_HD MarginTracker& margins() const { return tracker; }
   SG_HD bool saltation_applies() const { return true; }
 

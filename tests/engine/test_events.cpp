@@ -202,6 +202,50 @@ TEST_CASE("AD vs central FD at Tsit5 1e-10 on each 3-D scene") {
   }
 }
 
+TEST_CASE(
+    "billiards (CFD off) at rtol 1e-6 and 1e-8: the crossings are classified as at 1e-10, and AD matches a "
+    "tight FD through the balls' hops") {
+  // The balls hop 1e-9 to 1e-7 m on the table after the impact. Classified against the integrator's
+  // tolerance, those hops got no saltation at rtol 1e-6 (49 of 51 crossings at u0 = 0.25 were tangential, 3
+  // at 1e-10) and a 1.3e-9 m hop landed in the grazing mode without one at u0 = 0.0754: with the same
+  // located events AD was -0.00464 at 1e-8 against the tight +0.00257 (u0 = 0.25), -0.00498 against +0.00292
+  // (u0 = 1) and 1.8 times the truth at 1e-6 (u0 = 0.0754). The crossing scale is now fixed (kCrossingScale).
+  const std::vector<std::string> plain = {"contact.cfd.enabled=false", "gradient.fd_eps=1e-4",
+                                          "integrator.max_steps=10000000"};
+  const Problem p6 = test::shipped("billiards.json", with(plain, tolerance("1e-6")));
+  const Problem p10 = test::shipped("billiards.json", with(plain, tolerance("1e-10")));
+  EventLog loose, tight;
+  REQUIRE(run_logged(p6, 0.25, loose).stats.status == Status::ok);
+  REQUIRE(run_logged(p10, 0.25, tight).stats.status == Status::ok);
+  auto tangential = [](const EventLog& log) {
+    return std::count_if(log.ids.begin(), log.ids.end(), [](const EventId& id) { return id.tangential; });
+  };
+  auto grazes = [](const EventLog& log) {
+    return std::count_if(log.ids.begin(), log.ids.end(),
+                         [](const EventId& id) { return id.kind == EventKind::graze; });
+  };
+  CHECK(tangential(loose) == tangential(tight));  // measured 3 and 3 (49 and 3 before)
+  CHECK(grazes(loose) == grazes(tight));
+
+  PointEvaluator reference(test::shipped("billiards.json", with(plain, tolerance("1e-12"))));
+  PointEvaluator ad6(p6);
+  PointEvaluator ad8(test::shipped("billiards.json", with(plain, tolerance("1e-8"))));
+  for (double u0 : {0.25, 1.0, 0.4271356783919598, 0.07537688442211055}) {
+    CAPTURE(u0);
+    const PointResult ref = reference.evaluate(u0), a = ad6.evaluate(u0), b = ad8.evaluate(u0);
+    REQUIRE(ref.status == "ok");
+    REQUIRE(a.status == "ok");
+    REQUIRE(b.status == "ok");
+    CAPTURE(ref.grad_fd);
+    CAPTURE(a.grad);
+    CAPTURE(b.grad);
+    // Measured at 1e-6: 3.6e-3, 1.2e-3, 5.3e-4, 1.4e-2 (before: 0.23, 0.53, 0.22, 0.44); at 1e-8: 3.4e-5,
+    // 1.2e-5, 1.9e-4, 2.3e-3 (before: 1.56, 1.59, 0.028, 0.015).
+    CHECK(relative(a.grad, ref.grad_fd) < 0.05);
+    CHECK(relative(b.grad, ref.grad_fd) < 0.01);
+  }
+}
+
 TEST_CASE("toss_box_diffmjx: AD at Tsit5 1e-10 and 1e-7 against the Tsit5 1e-10 central FD over the sweep") {
   // The targets: median relative error under 0.2% at 1e-10 and 3% at 1e-7 (before events: 1.27% and
   // 16%). Measured 0.018% and 0.93% over the 200-point sweep; 50 points here.
