@@ -73,7 +73,7 @@ struct Recorder {
   void on_accept(double h) { out->dt.push_back(h); }
   void on_reject(double) {}
   void on_event(double t, const EventId& id) {
-    out->events.push_back({t, event_kind_name(id.kind), id.a, id.b, id.feature, id.row});
+    out->events.push_back({t, event_kind_name(id.kind), id.a, id.b, id.feature, id.row, id.tangential});
   }
 };
 
@@ -109,8 +109,13 @@ Trajectory simulate_trajectory(const Problem& problem, double value) {
 nlohmann::json trajectory_to_json(const Trajectory& tr) {
   nlohmann::json events = nlohmann::json::array();
   for (const EventMark& e : tr.events)
-    events.push_back(
-        {{"t", e.t}, {"kind", e.kind}, {"a", e.a}, {"b", e.b}, {"feature", e.feature}, {"row", e.row}});
+    events.push_back({{"t", e.t},
+                      {"kind", e.kind},
+                      {"a", e.a},
+                      {"b", e.b},
+                      {"feature", e.feature},
+                      {"row", e.row},
+                      {"tangential", e.tangential}});
   nlohmann::json contacts = nlohmann::json::array();
   for (const auto& step : tr.contacts) {
     nlohmann::json marks = nlohmann::json::array();

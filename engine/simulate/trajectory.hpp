@@ -24,6 +24,7 @@ struct EventMark {
   double t;
   std::string kind;
   int a, b, feature, row;
+  bool tangential = false;
 };
 
 struct Trajectory {
