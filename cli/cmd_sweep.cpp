@@ -40,7 +40,7 @@ std::string sweep_csv(const SweepResult& r) {
 
 void print_summary(const Problem& problem, const SweepResult& r) {
   const SweepStats& st = r.stats;
-  const std::string ref = r.reference == Reference::fd ? "FD" : reference_name(r.reference);
+  const std::string ref = compared_reference_name(problem);
   std::printf(
       "%s: %ld points of %s in %.3f s; %s; AD runs: %ld steps, %ld rejected, %ld events; %ld failed\n",
       problem.name.c_str(), st.points, problem.sweep.parameter.c_str(), st.seconds,

@@ -315,9 +315,8 @@ StatusInfo WorkbenchApp::status() const {
         text += " | " + std::to_string(steps.accepted) + " steps, " + std::to_string(steps.rejected) +
                 " rejected, " + std::to_string(steps.events) + " contact events";
       // Against the chosen reference, without the points where both are zero (the markers show the rest).
-      const SweepResult& r = snapshot_.result;
-      text +=
-          " | " + agreement_text(r.stats, r.reference == Reference::fd ? "FD" : reference_name(r.reference));
+      if (snapshot_.problem)
+        text += " | " + agreement_text(snapshot_.result.stats, compared_reference_name(*snapshot_.problem));
       break;
     }
     case SweepPhase::cancelled:

@@ -64,4 +64,10 @@ const char* reference_name(Reference r) {
   return "fd";
 }
 
+std::string compared_reference_name(const Problem& p) {
+  const Reference r = p.gradient.reference;
+  if (r != Reference::fd) return reference_name(r);
+  return straight_through_cfd(p) ? "FD of the plain model" : "FD";
+}
+
 }  // namespace sg

@@ -28,4 +28,8 @@ inline bool straight_through_cfd(const Problem& p) {
 // Short names for the scene key's values: "fd", "fd_tight", "ad_tight".
 const char* reference_name(Reference r);
 
+// What the sweep's statistics compare AD against, for summaries: "FD", "fd_tight", "ad_tight", and under
+// straight-through CFD "FD of the plain model" (the surrogate's AD differs from it by design).
+std::string compared_reference_name(const Problem& p);
+
 }  // namespace sg

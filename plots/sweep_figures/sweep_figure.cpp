@@ -127,7 +127,10 @@ plot::Figure sweep_figure(const Problem& problem, const SweepResult& result) {
       off.x.push_back(p.value);
       off.y.push_back(p.grad);
     }
-  if (!off.x.empty()) {
+  // Under straight-through CFD the AD curve is the surrogate's and FD the plain model's: they differ by
+  // design, so only a tight reference (ad_tight) gets markers there.
+  const bool like_for_like = !(surrogate && reference == Reference::fd);
+  if (!off.x.empty() && like_for_like) {
     off.name += " (" + std::to_string(off.x.size()) + ")";
     grad.series.push_back(off);
   }
