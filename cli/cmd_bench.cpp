@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -280,6 +281,19 @@ void bench_all_gradients(const BenchArgs& args, int rounds) {
 
 int run(const BenchArgs& args) {
   const auto wanted = [&](const char* section) { return args.only.empty() || args.only == section; };
+  // Refused before any work: a run that prints nothing and exits 0 reads as a benchmark that passed.
+  if (!std::filesystem::is_directory(args.scenes) ||
+      !std::filesystem::exists(std::filesystem::path(args.scenes) / "toy_point_mass.json")) {
+    std::fprintf(stderr,
+                 "bench: --scenes %s is not the folder of the shipped scenes (no toy_point_mass.json)\n",
+                 args.scenes.c_str());
+    return kExitBadInput;
+  }
+  if (args.quick && !args.only.empty() && !(args.only == "steps" || args.only == "sweeps")) {
+    std::fprintf(stderr, "bench: --quick covers the steps and sweeps sections only, not --only %s\n",
+                 args.only.c_str());
+    return kExitBadInput;
+  }
   const double budget = args.quick ? 0.02 : 0.3;
   if (wanted("steps")) {
     std::printf(

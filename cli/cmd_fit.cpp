@@ -323,7 +323,8 @@ void register_fit(CLI::App& app, int& exit_code) {
   cmd->add_option("--steps", args->steps, "Iterations (default: identify.steps)")
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--tolerance", args->settings.tolerance,
-                  "Stop once the mean squared error is at or below this");
+                  "Stop once the mean squared error is at or below this")
+      ->check(finite_number(NumberRule::nonnegative));
   cmd->add_option("--lr", args->settings.lr,
                   "adam: first step size, relative to the start values (default 0.05)");
   cmd->add_option("--lr-final", args->settings.lr_final,

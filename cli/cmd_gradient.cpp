@@ -78,6 +78,15 @@ int run(const GradientArgs& args) {
     std::fprintf(stderr, "--fd-eps: expected a finite number > 0\n");
     return kExitBadInput;
   }
+  // As sweep refuses gradient.mode = backsolve there: the continuous adjoint needs an adaptive solver.
+  if (args.mode == "backsolve" && !is_adaptive(problem->integrator.method)) {
+    std::fprintf(stderr,
+                 "%s: --mode backsolve integrates the adjoint backwards with an adaptive solver; "
+                 "integrator.type %s is fixed-step (use forward, reverse or fd, or an adaptive integrator)\n",
+                 args.scene.scene.c_str(),
+                 problem->config.at("integrator").at("type").get<std::string>().c_str());
+    return kExitBadInput;
+  }
   std::unique_ptr<ParameterGradient> eval;
   try {
     eval = std::make_unique<ParameterGradient>(*problem, paths, nullptr);

@@ -42,7 +42,8 @@ void register_screenshot(CLI::App& app, int& exit_code) {
   cmd->add_option("--preset", args->request.preset, "One of the workbench presets, e.g. toy_coarse");
   cmd->add_option("--size", args->size, "Image size WxH (default 1600x1000)");
   cmd->add_option("--time", args->request.time,
-                  "Show the selected trajectory at this time in seconds (default: the end)");
+                  "Show the selected trajectory at this time in seconds (default: the end)")
+      ->check(finite_number(NumberRule::nonnegative));
   cmd->add_flag("--descend", args->request.descend,
                 "Also run gradient descent (optimize.*) and draw its paths on the loss plot");
   cmd->add_flag("--identify", args->request.identify,

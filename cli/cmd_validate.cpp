@@ -30,7 +30,7 @@ void register_validate(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--mujoco-tol", args->mujoco.tolerance,
                   "MJCF scenes: largest allowed difference of position, orientation, velocities")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_number(NumberRule::positive))
       ->capture_default_str();
   cmd->callback([args, &exit_code] {
     const auto problem = load_scene_or_report(args->scene);

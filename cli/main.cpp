@@ -1,4 +1,7 @@
 // softgrad: the headless command line of the differentiable contact simulation workbench.
+#include <cstdio>
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
@@ -25,6 +28,20 @@ int main(int argc, char** argv) {
 #ifdef SOFTGRAD_HAVE_GUI
   sg::cli::register_screenshot(app, exit_code);
 #endif
+  // An unknown first word is named, with the commands there are (CLI11 would only say one is required).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+      known = known || sub->get_name() == argv[1];
+    }
+    if (!known) {
+      std::fprintf(stderr, "softgrad: unknown command '%s'; the commands are %s (softgrad --help)\n", argv[1],
+                   names.c_str());
+      return sg::cli::kExitBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,6 +1,8 @@
 #include "cli/scene_args.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "engine/io/atomic_file.hpp"
@@ -27,6 +29,24 @@ std::optional<Problem> load_scene_or_report(const SceneArgs& args) {
 
 CLI::Validator output_path() {
   return CLI::Validator([](std::string& path) { return io::check_output_path(path); }, "FILE", "output path");
+}
+
+CLI::Validator finite_number(NumberRule rule) {
+  const char* words = rule == NumberRule::positive      ? "a finite number > 0"
+                      : rule == NumberRule::nonnegative ? "a finite number >= 0"
+                                                        : "a finite number";
+  return CLI::Validator(
+      [rule, words](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        const bool parsed = end != text.c_str() && *end == '\0';
+        const bool in_range = rule == NumberRule::positive      ? v > 0.0
+                              : rule == NumberRule::nonnegative ? v >= 0.0
+                                                                : true;
+        if (parsed && std::isfinite(v) && in_range) return "";
+        return "'" + text + "' is not " + words;
+      },
+      "NUMBER", words);
 }
 
 bool write_output(const std::string& path, const std::string& text) {

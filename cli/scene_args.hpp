@@ -24,6 +24,11 @@ std::optional<Problem> load_scene_or_report(const SceneArgs& args);
 // parent folders are refused with the usage exit code.
 CLI::Validator output_path();
 
+// A finite number option: NaN and infinities are refused, and with `rule` also values <= 0 or < 0; the
+// message states the rule in words (CLI11's PositiveNumber lets NaN through and prints DBL_MAX in full).
+enum class NumberRule { finite, positive, nonnegative };
+CLI::Validator finite_number(NumberRule rule = NumberRule::finite);
+
 // Writes text to path (engine/io: atomically, through links, special files in place); on failure prints
 // why to stderr.
 bool write_output(const std::string& path, const std::string& text);

@@ -70,6 +70,8 @@ int check_against_mujoco(const Problem& problem, const std::string& scene_file, 
       "  max |dpos| %.3g m (step %ld), |dquat| %.3g, |dvel| %.3g m/s, |dangvel| %.3g rad/s: %s "
       "(tolerance %g)\n",
       d.pos, d.worst_pos_step, d.quat, d.vel, d.angvel, ok ? "ok" : "DIFFERENT", args.tolerance);
+  if (std::isnan(d.pos) || std::isnan(d.quat) || std::isnan(d.vel) || std::isnan(d.angvel))
+    std::printf("  (not finite, or one engine stopped before the last step: a run blew up; never \"ok\")\n");
   return ok ? kExitOk : kExitFailed;
 }
 

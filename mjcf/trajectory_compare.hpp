@@ -3,6 +3,7 @@
 // deviation, per quantity. Ours runs through the generic fixed-step solve (engine/simulate/run.hpp), so the
 // comparison also covers the solver loop, the timed-force bookkeeping and the observer interface. Shared by
 // `softgrad validate` (mjcf/compare_steps.hpp) and the MuJoCo comparison tests.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -66,9 +67,15 @@ struct Deviation {
   long worst_pos_step = 0;
 };
 
+// The larger of two deviations, NaN when either is: std::fmax drops a NaN, and a trajectory that blew up to
+// NaN would then compare as "max |dpos| 0 ... ok".
+inline double worse(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? std::nan("") : std::fmax(a, b);
+}
+
 inline double max_abs_diff(const double* a, const double* b, int n) {
   double m = 0.0;
-  for (int k = 0; k < n; ++k) m = std::fmax(m, std::fabs(a[k] - b[k]));
+  for (int k = 0; k < n; ++k) m = worse(m, std::fabs(a[k] - b[k]));
   return m;
 }
 
@@ -84,15 +91,22 @@ inline double quat_distance(const double* a, const double* b) {
 // Over steps [0, last] (last < 0: all).
 inline Deviation deviation(const Trajectory& a, const Trajectory& b, long last = -1) {
   Deviation d;
+  // A run that stopped early (ours blows up and records no more steps) is no agreement over the steps it
+  // did not take: NaN, which never compares as within the tolerance.
+  if (last < 0 && a.steps() != b.steps()) {
+    d.pos = d.quat = d.vel = d.angvel = std::nan("");
+    d.worst_pos_step = std::min(a.steps(), b.steps()) + 1;
+    return d;
+  }
   const long n = last < 0 ? a.steps() : last;
   for (long i = 0; i <= n; ++i)
     for (int k = 0; k < a.bodies; ++k) {
       const BodyFrame &fa = a.at(i, k), &fb = b.at(i, k);
       const double p = max_abs_diff(fa.pos, fb.pos, 3);
-      if (p > d.pos) d.pos = p, d.worst_pos_step = i;
-      d.quat = std::fmax(d.quat, quat_distance(fa.quat, fb.quat));
-      d.vel = std::fmax(d.vel, max_abs_diff(fa.vel, fb.vel, 3));
-      d.angvel = std::fmax(d.angvel, max_abs_diff(fa.angvel, fb.angvel, 3));
+      if ((p > d.pos || std::isnan(p)) && !std::isnan(d.pos)) d.pos = p, d.worst_pos_step = i;
+      d.quat = worse(d.quat, quat_distance(fa.quat, fb.quat));
+      d.vel = worse(d.vel, max_abs_diff(fa.vel, fb.vel, 3));
+      d.angvel = worse(d.angvel, max_abs_diff(fa.angvel, fb.angvel, 3));
     }
   return d;
 }

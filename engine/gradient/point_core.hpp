@@ -43,6 +43,7 @@ enum class PointFailure : unsigned char {
   fd_plus,              // the plain run at x + eps
   fd_minus,             // the plain run at x - eps
   fd_nonfinite,         // both ran, their difference overflowed
+  fd_unresolved,        // x + eps and x - eps are not 2 eps apart in double: eps is below x's precision
   reference_ad,         // gradient.reference ad_tight
   reference_plus,       // fd_tight at x + eps
   reference_minus,      // fd_tight at x - eps
@@ -117,6 +118,10 @@ SG_HD inline PointNumbers combine_point(double x, const PointSettings& s, const 
   if (minus.stats.status != Status::ok) fail(PointFailure::fd_minus, minus.stats);
   if (!(n.grad_fd == n.grad_fd && std::fabs(n.grad_fd) <= 1.7976931348623157e308))
     fail(PointFailure::fd_nonfinite, SolveStats{});
+  // The quotient divides by 2 eps: where x +- eps rounds to other values (eps below x's precision, e.g.
+  // fd_eps 1e-300) it is no derivative at all (0, or 1e298).
+  const double spread = (x + eps) - (x - eps);
+  if (!(std::fabs(spread - 2.0 * eps) <= 1e-3 * 2.0 * eps)) fail(PointFailure::fd_unresolved, SolveStats{});
 
   if (s.reference == Reference::fd || n.failure != PointFailure::none || count < point_run_count(s)) return n;
   if (s.reference == Reference::ad_tight) {

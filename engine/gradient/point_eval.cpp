@@ -5,6 +5,7 @@
 #include "engine/gradient/reference.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -177,6 +178,16 @@ PointResult point_result(const PointNumbers& n, const GradientSettings& gradient
     case PointFailure::fd_nonfinite:
       r.status = "nonfinite finite difference (the losses at x +- eps overflow their difference)";
       break;
+    case PointFailure::fd_unresolved: {
+      char buf[200];
+      std::snprintf(
+          buf, sizeof buf,
+          "fd_eps %g is below the precision of the value %.17g: x +- eps round to other numbers, the "
+          "finite difference means nothing",
+          gradient.fd_eps, r.value);
+      r.status = buf;
+      break;
+    }
     case PointFailure::reference_ad:
       r.status = reference + ": " + why;
       break;
@@ -199,8 +210,11 @@ PointResult PointEvaluator::evaluate(double x) {
   r.loss_smoothed = r.grad_zeroth = r.grad_first = kNaN;
   if (!noise_.empty()) {
     double sum_loss = 0.0, sum_zeroth = 0.0, sum_first = 0.0;
+    std::string failed;  // the first sample run that failed
     for (double w : noise_) {
       const LossSample s = loss_and_grad(x + w);
+      if (s.stats.status != Status::ok && failed.empty())
+        failed = "sample at " + std::to_string(x + w) + ": " + describe_failure(s.stats);
       sum_loss += s.loss;
       sum_zeroth += (s.loss - r.loss) * w;
       sum_first += s.grad;
@@ -210,6 +224,12 @@ PointResult PointEvaluator::evaluate(double x) {
     r.loss_smoothed = sum_loss / n;
     r.grad_zeroth = sum_zeroth / (n * sigma * sigma);
     r.grad_first = sum_first / n;
+    // A point whose randomized-smoothing columns are not numbers is not "ok" (sigma 1e10 sends the samples
+    // to absurd starts; a huge target overflows the sum).
+    if (r.status == "ok" && failed.empty() &&
+        !(std::isfinite(r.loss_smoothed) && std::isfinite(r.grad_zeroth) && std::isfinite(r.grad_first)))
+      failed = "nonfinite estimate";
+    if (r.status == "ok" && !failed.empty()) r.status = "randomized smoothing: " + failed;
   }
   return r;
 }
