@@ -10,23 +10,38 @@
 namespace sg::cli {
 namespace {
 
+constexpr int kColumn = 14;  // width of a number's column in the steps and the correlations
+
+// A path short enough for a column: "model.bodies.0.friction.0" -> "b0.friction.0"; what is still too long
+// keeps its start and its end ("contact.mu~olref.0"), never only its tail ("dies.0.vel.0" named nothing).
+std::string column_label(const std::string& path) {
+  std::string p = path;
+  if (p.rfind("model.", 0) == 0) p = p.substr(6);
+  for (const char* group : {"bodies.", "particles."}) {
+    const std::string g = group;
+    if (p.rfind(g, 0) == 0) p = g.substr(0, 1) + p.substr(g.size());
+  }
+  if (p.size() <= static_cast<std::size_t>(kColumn)) return p;
+  const std::size_t keep = static_cast<std::size_t>(kColumn) - 1, head = keep / 2;
+  return p.substr(0, head) + "~" + p.substr(p.size() - (keep - head));
+}
+
 // The correlation matrix of the fitted values, for two or more ("-" where a standard error is inf).
 void print_correlation(const std::vector<std::string>& paths, const FitResult& result) {
   const std::size_t n = paths.size();
   if (n < 2 || result.correlation.size() != n * n) return;
-  auto tail = [](const std::string& p) { return p.size() > 12 ? p.substr(p.size() - 12) : p; };
-  std::printf("correlations of the fitted values (near +-1: the data trade one against the other):\n%-14s",
-              "");
-  for (const std::string& p : paths) std::printf(" %12s", tail(p).c_str());
+  std::printf("correlations of the fitted values (near +-1: the data trade one against the other):\n%-*s",
+              kColumn, "");
+  for (const std::string& p : paths) std::printf(" %*s", kColumn, column_label(p).c_str());
   std::printf("\n");
   for (std::size_t i = 0; i < n; ++i) {
-    std::printf("%-14s", tail(paths[i]).c_str());
+    std::printf("%-*s", kColumn, column_label(paths[i]).c_str());
     for (std::size_t j = 0; j < n; ++j) {
       const double c = result.correlation[i * n + j];
       if (std::isfinite(c))
-        std::printf(" %12.3f", c);
+        std::printf(" %*.3f", kColumn, c);
       else
-        std::printf(" %12s", "-");
+        std::printf(" %*s", kColumn, "-");
     }
     std::printf("\n");
   }
@@ -40,14 +55,13 @@ void print_fit_header(const std::vector<std::string>& paths, long samples, const
   if (rollouts > 0) std::printf(" and %zu more rollouts", rollouts);
   std::printf(" (mean squared position error, m^2)\n");
   std::printf("%4s  %-19s", "step", "loss");
-  for (const std::string& p : paths)
-    std::printf(" %12s", p.size() > 12 ? p.substr(p.size() - 12).c_str() : p.c_str());
+  for (const std::string& p : paths) std::printf(" %*s", kColumn, column_label(p).c_str());
   std::printf("\n");
 }
 
 void print_step(const FitStep& s) {
   std::printf("%4d  loss %-14.8g", s.iteration, s.loss);
-  for (double v : s.values) std::printf(" %12.6g", v);
+  for (double v : s.values) std::printf(" %*.6g", kColumn, v);
   std::printf("\n");
 }
 

@@ -1,5 +1,12 @@
 #include "mjcf/import.hpp"
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "engine/model/rigid_model.hpp"
 #include "mjcf/check_supported.hpp"
 #include "mjcf/map_model.hpp"
 #include "mjcf/mujoco_sim.hpp"
@@ -33,6 +40,40 @@ std::string one_line(std::string text) {
   return out;
 }
 
+// MuJoCo's warnings (a NaN position it replaces, an unstable state) go to stdout by default, where a user
+// reading stderr misses them and the import went on as if nothing happened. While a file is imported on this
+// thread they are collected and refuse the import; elsewhere (validate's mj_step) they reach stderr.
+thread_local std::vector<std::string>* collecting = nullptr;
+
+void on_mujoco_warning(const char* message) {
+  if (collecting)
+    collecting->push_back(message);
+  else
+    std::fprintf(stderr, "MuJoCo warning: %s\n", message);
+}
+
+struct WarningCollector {
+  std::vector<std::string> messages;
+  WarningCollector() { collecting = &messages; }
+  ~WarningCollector() { collecting = nullptr; }
+  WarningCollector(const WarningCollector&) = delete;
+  WarningCollector& operator=(const WarningCollector&) = delete;
+};
+
+// <body> elements in the file's text, counted before MuJoCo's compiler sees it: 10,000 bodies took MuJoCo
+// 25-33 s and 809 MB before our own check refused them. (Bodies in <include>d files are counted by that
+// check.)
+long count_body_elements(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  long count = 0;
+  for (std::size_t at = text.find("<body"); at != std::string::npos; at = text.find("<body", at + 5)) {
+    const char next = at + 5 < text.size() ? text[at + 5] : '\0';
+    if (next == ' ' || next == '>' || next == '/' || next == '\t' || next == '\n' || next == '\r') ++count;
+  }
+  return count;
+}
+
 scene::MjcfKeys fail(const std::string& path, std::vector<std::string> messages) {
   scene::MjcfKeys out;
   for (auto& m : messages) out.errors.push_back(path + ": " + m);
@@ -40,11 +81,22 @@ scene::MjcfKeys fail(const std::string& path, std::vector<std::string> messages)
 }
 
 scene::MjcfKeys import_file(const std::string& path) {
+  if (const long bodies = count_body_elements(path); bodies > kMaxBodies)
+    return fail(path, {std::to_string(bodies) + " <body> elements; softgrad imports at most " +
+                       std::to_string(kMaxBodies) + " free bodies"});
+  WarningCollector warnings;
   std::string error;
   const auto sim = mjcmp::load_mujoco_file(path, &error);
   if (!sim) return fail(path, {one_line(error) + newer_mujoco_hint(error)});
   mj_resetData(sim->m, sim->d);
   mj_kinematics(sim->m, sim->d);
+  if (!warnings.messages.empty()) {
+    std::vector<std::string> problems;
+    for (const std::string& w : warnings.messages)
+      problems.push_back("MuJoCo warns while importing: " + one_line(w) +
+                         " (refused: the model is not what the file says)");
+    return fail(path, std::move(problems));
+  }
   if (auto problems = unsupported(sim->m, sim->d); !problems.empty()) return fail(path, std::move(problems));
   scene::MjcfKeys out;
   out.keys = scene_keys(sim->m, sim->d);
@@ -63,6 +115,7 @@ scene::MjcfKeys import_mjcf(const std::string& path) {
 
 void register_importer() {
   scene::set_mjcf_importer(&import_mjcf);
+  mju_user_warning = &on_mujoco_warning;
 }
 
 }  // namespace sg::mjcf

@@ -1,6 +1,8 @@
 #include "engine/io/atomic_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +10,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -85,6 +88,76 @@ bool write_special(const std::string& path, const std::string& content, std::str
   return true;
 }
 
+// The temporary files being written right now, so that SIGINT or SIGTERM during a long write removes them
+// (unlink is async-signal-safe) before the process ends as the signal says. A slot is claimed by its flag.
+constexpr int kTempSlots = 16;
+struct TempSlot {
+  std::atomic<bool> claimed{false};  // taken by a writer
+  std::atomic<bool> ready{false};    // path complete: the handler may unlink it
+  char path[PATH_MAX];
+};
+TempSlot temp_slots[kTempSlots];
+
+extern "C" void remove_temps_and_reraise(int signal) {
+  for (TempSlot& slot : temp_slots)
+    if (slot.ready.load()) ::unlink(slot.path);
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+// On every write (a few system calls): signals whose action is still the default get the cleanup; a program's
+// own handler is left alone.
+void install_signal_cleanup() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;  // the program's own
+    struct sigaction action {};
+    action.sa_handler = remove_temps_and_reraise;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(sig, &action, nullptr);
+  }
+}
+
+int claim_temp_slot(const std::string& temp) {
+  if (temp.size() >= PATH_MAX) return -1;
+  for (int k = 0; k < kTempSlots; ++k) {
+    bool expected = false;
+    if (temp_slots[k].claimed.compare_exchange_strong(expected, true)) {
+      std::memcpy(temp_slots[k].path, temp.c_str(), temp.size() + 1);
+      temp_slots[k].ready.store(true);
+      return k;
+    }
+  }
+  return -1;  // more than 16 writes at once: this one is not cleaned on a signal
+}
+
+void release_temp_slot(int k) {
+  if (k < 0) return;
+  temp_slots[k].ready.store(false);
+  temp_slots[k].claimed.store(false);
+}
+
+// Temporaries of our own pattern (".NAME.PID.N.RAND.tmp") beside target whose process is gone: a SIGKILL or
+// a crash left them. Removed on the next write of the same target.
+void remove_stale_temps(const std::string& target) {
+  const std::string dir = parent_of(target), prefix = "." + name_of(target) + ".";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* entry = ::readdir(d)) {
+    const std::string name = entry->d_name;
+    if (name.rfind(prefix, 0) != 0 || name.size() < prefix.size() + 4 ||
+        name.compare(name.size() - 4, 4, ".tmp") != 0)
+      continue;
+    const std::string rest = name.substr(prefix.size());  // PID.N.RAND.tmp
+    char* end = nullptr;
+    const long pid = std::strtol(rest.c_str(), &end, 10);
+    if (end == rest.c_str() || *end != '.' || pid <= 0) continue;
+    if (pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    ::unlink((dir + "/" + name).c_str());
+  }
+  ::closedir(d);
+}
+
 // A fresh temporary file beside target, created with O_EXCL (so two writers never share one) and the
 // umask's permissions.
 int create_temp(const std::string& target, std::string* temp) {
@@ -101,9 +174,15 @@ int create_temp(const std::string& target, std::string* temp) {
 
 bool replace_regular(const std::string& target, const std::string& content, const struct stat* old,
                      std::string* error) {
+  install_signal_cleanup();
+  remove_stale_temps(target);
   std::string temp;
   const int fd = create_temp(target, &temp);
   if (fd < 0) return fail(error, target, errno_text(errno));
+  struct SlotGuard {
+    int k;
+    ~SlotGuard() { release_temp_slot(k); }
+  } slot{claim_temp_slot(temp)};
   int code = 0;
   bool ok = write_all(fd, content, &code);
   if (ok && old) (void)fchmod(fd, old->st_mode & 07777);  // keep the file's permissions
@@ -129,11 +208,28 @@ std::string check_output_path(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return path + ": is a directory, not a file";
+    if (S_ISFIFO(st.st_mode)) {
+      // Opening a FIFO for writing blocks until someone reads it: refuse one with no reader now.
+      const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+      if (fd < 0) return path + ": a FIFO (named pipe) with no reader";
+      ::close(fd);
+      return "";
+    }
+    if (!S_ISREG(st.st_mode)) return "";
+    // As cp without -f: a read-only file is not replaced behind the user's back (root included).
+    if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) return path + ": the file is read-only";
+    // A rename would give this name a new file and leave the other names with the old content.
+    if (st.st_nlink > 1)
+      return path + ": the file has " + std::to_string(st.st_nlink) +
+             " hard links; replacing it would break them (write elsewhere or remove the other links)";
     return "";
   }
   const std::string target = follow_dangling_links(path);
   if (target.empty()) return path + ": too many levels of symbolic links";
   if (target.back() == '/') return path + ": names a directory, not a file";
+  if (name_of(target).size() > NAME_MAX)
+    return path + ": the file name is " + std::to_string(name_of(target).size()) +
+           " characters long, over the " + std::to_string(NAME_MAX) + " a file system takes";
   const std::string parent = parent_of(target);
   if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     return path + ": the folder " + parent + " does not exist";
@@ -167,9 +263,18 @@ bool read_file_limited(const std::string& path, std::size_t max_bytes, std::stri
     if (error) *error = "it is a directory";
     return false;
   }
-  std::FILE* file = std::fopen(path.c_str(), "rb");
+  // Opened without blocking (a FIFO with no writer would wait forever), then read as usual: a FIFO without a
+  // writer reads as empty, one with a writer (a shell's <(...)) delivers its data.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (error) *error = errno_text(errno);
+    return false;
+  }
+  (void)::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::FILE* file = ::fdopen(fd, "rb");
   if (!file) {
     if (error) *error = errno_text(errno);
+    ::close(fd);
     return false;
   }
   content->clear();

@@ -35,7 +35,9 @@ std::vector<FieldSpec> build_table() {
            "where the rigid model came from."),
       vector("model.gravity", {0, 0, -9.81}, any(), diff, "Gravitational acceleration in m/s^2 (z is up)."),
       boolean("model.plane.enabled", true, "Whether the ground plane z = height (normal +z) takes part."),
-      number("model.plane.height", 0, any(), diff, "Height of the ground plane in m."),
+      number("model.plane.height", 0, closed(-1e6, 1e6), diff,
+             "Height of the ground plane in m (within 1e6 m, where double arithmetic still resolves contact "
+             "depths of 1e-9 m; at 1e200 a body 1 m above it is exactly on it)."),
   };
   append(t, geom_contact_rows("model.plane"));
   append(
@@ -46,7 +48,8 @@ std::vector<FieldSpec> build_table() {
           particles_only(number("model.particles.*.mass", 1, above(0), diff, "Particle mass in kg.")),
           particles_only(number("model.particles.*.radius", 0, at_least(0), diff,
                                 "Particle radius in m; contact at z = radius.")),
-          particles_only(vector("model.particles.*.pos", {0, 0, 1}, any(), diff, "Initial position in m.")),
+          particles_only(vector("model.particles.*.pos", {0, 0, 1}, closed(-1e6, 1e6), diff,
+                                "Initial position in m (within 1e6 m, as model.plane.height).")),
           particles_only(vector("model.particles.*.vel", {0, 0, 0}, any(), diff, "Initial velocity in m/s.")),
       });
   append(t, rigid_body_rows());

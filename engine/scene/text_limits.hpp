@@ -15,8 +15,9 @@ constexpr std::size_t kMaxOverrideBytes = 64u << 10;  // one --set value
 constexpr int kMaxNesting = 32;                       // arrays and objects inside each other
 constexpr std::size_t kMaxTextChars = 16u << 10;      // a text field (a description, a path, a name)
 
-// The first problem in text that the parser would not report well: nesting deeper than max_depth, or a
-// number literal too large for a double. Positions are 1-based line and column.
+// The first problem in text that the parser would not report well: nesting deeper than max_depth, a number
+// literal too large for a double, or a key given twice in one object (the parser keeps the last silently).
+// Positions are 1-based line and column.
 std::optional<Issue> check_json_text(const std::string& text, int max_depth = kMaxNesting);
 
 // At most max_chars of text, with "..." when cut (for echoing user input in messages).

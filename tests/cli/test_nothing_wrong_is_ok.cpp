@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -111,4 +112,45 @@ TEST_CASE("a file of many unknown keys is rejected quickly: suggestions only for
   CHECK(r.output.find("more problems") != std::string::npos);
   // Generous: it took 3 s with suggestions for all (measured here: well under 1 s without).
   CHECK(seconds < 10.0);
+}
+
+TEST_CASE("positions beyond what double arithmetic resolves are refused by key path") {
+  // At a plane height of 1e200 the balls fell through it to z = -44 m with status ok.
+  const auto r =
+      run_softgrad("simulate " + scene("billiards.json") + " --set model.plane.height=1e200 --value 0");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("model.plane.height") != std::string::npos);
+  const auto body =
+      run_softgrad("validate " + scene("billiards.json") + " --set 'model.bodies.0.pos=[0,0,1e7]'");
+  CHECK(body.exit_code == 2);
+  CHECK(body.output.find("model.bodies.0.pos") != std::string::npos);
+}
+
+TEST_CASE("fit's columns name their numbers by the path's start and end, not its last 12 characters") {
+  const auto r = run_softgrad("fit " + scene("identify_cube_toss.json") + " --steps 1");
+  INFO(r.output);
+  CHECK(r.output.find("b0.friction.0") != std::string::npos);
+  CHECK(r.output.find(" dies.0.vel.0") == std::string::npos);
+  CHECK(r.output.find("b0.vel.0") != std::string::npos);
+}
+
+TEST_CASE("duplicate JSON keys are refused, naming the key and both lines") {
+  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/duplicate_keys.json";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f);
+    // The last "dt" is valid, so the first (-5) used to vanish without a word.
+    const std::string text =
+        "{\n  \"name\": \"dup\",\n  \"integrator\": {\"dt\": -5,\n    \"steps\": 20,\n    \"dt\": 0.01}\n}\n";
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  const auto r = run_softgrad("validate " + path);
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("duplicate_keys.json:5:5: duplicate key \"dt\" (first on line 3, again on line 5)") !=
+        std::string::npos);
+  // The same key in different objects is fine.
+  const auto fine = run_softgrad("validate " + scene("toy_point_mass.json"));
+  CHECK(fine.exit_code == 0);
 }
