@@ -78,7 +78,7 @@ TEST_CASE("NaN in an override is an error naming the path") {
   CHECK(message_at(with({"model.gravity=[0, nan, 1]"}), "model.gravity") ==
         "NaN and infinity are not allowed, got [0, nan, 1]");
   CHECK(message_at(with({"model.particles.0.pos.1=nan"}), "model.particles.0.pos.1") ==
-        "NaN is not allowed (expected a number)");
+        "NaN is not allowed (expected a number in [-1000000, 1000000])");
 }
 
 TEST_CASE("unknown override paths suggest the closest key") {
