@@ -203,12 +203,17 @@ bool replace_regular(const std::string& target, const std::string& content, cons
 
 }  // namespace
 
-std::string check_output_path(const std::string& path) {
+namespace {
+
+// probe_fifo: refuse a FIFO nobody reads now (the up-front check of an output option); the writer itself does
+// not probe, since a reader may open the FIFO just after it (the write then blocks until one does, as a write
+// to a FIFO does).
+std::string check_output(const std::string& path, bool probe_fifo) {
   if (path.empty()) return "the output path is empty";
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return path + ": is a directory, not a file";
-    if (S_ISFIFO(st.st_mode)) {
+    if (S_ISFIFO(st.st_mode) && probe_fifo) {
       // Opening a FIFO for writing blocks until someone reads it: refuse one with no reader now.
       const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
       if (fd < 0) return path + ": a FIFO (named pipe) with no reader";
@@ -237,8 +242,14 @@ std::string check_output_path(const std::string& path) {
   return "";
 }
 
+}  // namespace
+
+std::string check_output_path(const std::string& path) {
+  return check_output(path, true);
+}
+
 bool write_file_atomic(const std::string& path, const std::string& content, std::string* error) {
-  if (const std::string why = check_output_path(path); !why.empty()) {
+  if (const std::string why = check_output(path, false); !why.empty()) {
     if (error) *error = why;
     return false;
   }
