@@ -8,4 +8,8 @@ namespace sg {
 
 int available_cores();
 
+// A requested thread count for a oneTBB arena, capped at what TBB grants this process (its cores): `--threads
+// 1024` on 2 cores would otherwise make TBB print a warning and the sweep build 1024 evaluators to run 2.
+int arena_threads(int requested);
+
 }  // namespace sg

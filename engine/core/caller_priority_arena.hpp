@@ -9,13 +9,15 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_scheduler_observer.h>
 
+#include "engine/core/available_cores.hpp"
 #include "engine/core/thread_priority.hpp"
 
 namespace sg {
 
 class CallerPriorityArena {
  public:
-  explicit CallerPriorityArena(int threads) : arena_(threads), follower_(arena_, this_thread_niceness()) {}
+  explicit CallerPriorityArena(int threads)
+      : arena_(arena_threads(threads)), follower_(arena_, this_thread_niceness()) {}
   template <class F>
   void execute(F&& f) {
     arena_.execute(std::forward<F>(f));

@@ -1,4 +1,5 @@
 #include "engine/sweep/sweep.hpp"
+#include "engine/core/available_cores.hpp"
 #include "engine/core/caller_priority_arena.hpp"
 #include "engine/gradient/reference.hpp"
 #include "engine/problem/json_number.hpp"
@@ -57,7 +58,7 @@ void summarize_sweep(SweepResult& result) {
 }
 
 int sweep_cpu_threads(const SweepControl& control) {
-  return control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
+  return control.threads > 0 ? arena_threads(control.threads) : tbb::this_task_arena::max_concurrency();
 }
 
 SweepResult run_sweep(const Problem& problem, const SweepControl& control) {

@@ -154,3 +154,10 @@ TEST_CASE("duplicate JSON keys are refused, naming the key and both lines") {
   const auto fine = run_softgrad("validate " + scene("toy_point_mass.json"));
   CHECK(fine.exit_code == 0);
 }
+
+TEST_CASE("--threads beyond the machine's cores runs on the cores it has, without oneTBB's warning") {
+  const auto r =
+      run_softgrad("sweep " + scene("toy_point_mass.json") + " --threads 1024 --set sweep.points=50");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("TBB Warning") == std::string::npos);
+}
