@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
+#include "engine/simulate/sink_check.hpp"
 #include "engine/simulate/trajectory.hpp"
 #include "plots/svg.hpp"
 #include "plots/sweep_figures/trajectory_figure.hpp"
@@ -72,6 +73,8 @@ int run(const SimulateArgs& args) {
   std::printf("%s at %s = %g: loss %.10g, gradient %.10g, %ld steps accepted, %ld rejected, %zu events, %s\n",
               problem->name.c_str(), problem->sweep.parameter.c_str(), x, tr.loss, tr.grad, tr.accepted,
               tr.rejected, tr.events.size(), tr.status.c_str());
+  if (const std::string sunk = sunk_through_plane(*problem, tr); !sunk.empty())
+    std::fprintf(stderr, "warning: %s\n", sunk.c_str());
   bool written = true;
   if (!args.out.empty()) {
     const bool ok = write_output(args.out, trajectory_to_json(tr).dump(1) + "\n");

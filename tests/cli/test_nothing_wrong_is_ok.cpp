@@ -161,3 +161,16 @@ TEST_CASE("--threads beyond the machine's cores runs on the cores it has, withou
   CHECK(r.exit_code == 0);
   CHECK(r.output.find("TBB Warning") == std::string::npos);
 }
+
+TEST_CASE("simulate warns when a body goes through the plane with every number finite") {
+  // Friction 1e3: MuJoCo's soft contact lets the box sink (MuJoCo 2.2.2 does the same); the run is "ok".
+  const std::string sim = "simulate " + scene("toss_box_diffmjx.json") + " --value -2";
+  const auto sunk = run_softgrad(sim +
+                                 " --set 'model.bodies.0.friction=[1000,0.005,0.0001]'"
+                                 " --set model.plane.friction.0=1000");
+  INFO(sunk.output);
+  CHECK(sunk.exit_code == 0);
+  CHECK(sunk.output.find("warning: body 0 went through the plane") != std::string::npos);
+  const auto fine = run_softgrad(sim);
+  CHECK(fine.output.find("went through the plane") == std::string::npos);
+}
