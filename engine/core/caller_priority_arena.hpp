@@ -16,6 +16,8 @@ namespace sg {
 
 class CallerPriorityArena {
  public:
+  // threads beyond what oneTBB grants are capped (arena_threads): the one place every parallel loop goes
+  // through.
   explicit CallerPriorityArena(int threads)
       : arena_(arena_threads(threads)), follower_(arena_, this_thread_niceness()) {}
   template <class F>

@@ -53,8 +53,7 @@ DescentResult run_descent(const Problem& problem, const DescentControl& control)
   const std::vector<double> starts = descent_starts(problem.sweep, problem.descent.starts);
   DescentResult result;
   result.paths.resize(starts.size());
-  const int threads =
-      control.threads > 0 ? arena_threads(control.threads) : tbb::this_task_arena::max_concurrency();
+  const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
   CallerPriorityArena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, starts.size(), [&](std::size_t i) {

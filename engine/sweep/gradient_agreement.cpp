@@ -40,6 +40,7 @@ PointAgreement compare_gradient(const PointResult& p, Reference reference, doubl
   a.kind = AgreementKind::compared;
   a.relative = std::fabs(p.grad - ref) / std::max(std::fabs(p.grad), std::fabs(ref));
   a.wrong_sign = s_ad * s_ref < 0;
+  a.same_sign = s_ad == s_ref;
   a.off = a.relative > kOffThreshold;
   return a;
 }
@@ -56,7 +57,7 @@ AgreementSummary summarize_agreement(const std::vector<PointResult>& points, Ref
     rel.push_back(a.relative);
     s.off += a.off;
     s.wrong_sign += a.wrong_sign;
-    s.same_sign += sign_at(p.grad, zero) == sign_at(reference_gradient(p, reference), zero);
+    s.same_sign += a.same_sign;
   }
   if (rel.empty()) {
     s.median = std::nan("");

@@ -26,6 +26,7 @@ struct PointAgreement {
   AgreementKind kind = AgreementKind::not_compared;
   double relative = 0.0;    // |g - r| / max(|g|, |r|): 1 where exactly one of them is zero
   bool wrong_sign = false;  // both nonzero and of opposite sign
+  bool same_sign = false;   // equal signs at the sweep's zero level (a zero counts as its own sign)
   bool off = false;         // relative > kOffThreshold
 };
 

@@ -69,8 +69,7 @@ Grid2dResult run_sweep2d(const Problem& problem, const GridAxis& x, const GridAx
   const long n = x.points * y.points;
   result.points.resize(static_cast<std::size_t>(n));
   const double eps = problem.gradient.fd_eps;
-  const int threads =
-      control.threads > 0 ? arena_threads(control.threads) : tbb::this_task_arena::max_concurrency();
+  const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
   CallerPriorityArena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<long>(0, n, 4), [&](const tbb::blocked_range<long>& range) {
