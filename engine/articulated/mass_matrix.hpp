@@ -1,0 +1,36 @@
+#pragma once
+// Inertia stage (MuJoCo 2.2.2 mj_crb): the composite rigid body algorithm. Each body's composite inertia is
+// its subtree's inertia; M(i, j) for dof j on the path from dof i to the world is the work cdof_j does
+// against the momentum crb cdof_i. qM is dense nv x nv (MuJoCo stores only the tree's sparsity pattern).
+#include "engine/articulated/spatial.hpp"
+#include "engine/articulated/tree_data.hpp"
+#include "engine/articulated/tree_model.hpp"
+
+namespace sg {
+
+// Composite inertias, leaves to root; the world body collects nothing (its bodies are separate trees).
+template <class S>
+void tree_composite_inertia(const TreeModel<S>& m, TreeData<S>& d) {
+  for (int i = 0; i < m.nbody; ++i) d.crb[i] = d.cinert[i];
+  for (int i = m.nbody - 1; i > 0; --i)
+    if (m.body[i].parent > 0) d.crb[m.body[i].parent] = d.crb[m.body[i].parent] + d.crb[i];
+}
+
+// mj_crb: qM with the dofs' armature on its diagonal. Entries between dofs on different branches are zero.
+template <class S>
+void tree_crb(const TreeModel<S>& m, TreeData<S>& d) {
+  const int nv = m.nv;
+  tree_composite_inertia(m, d);
+  for (int k = 0; k < nv * nv; ++k) d.qM[k] = 0.0;
+  for (int i = nv - 1; i >= 0; --i) {
+    const Spatial<S> momentum = d.crb[m.dof_body[i]] * d.cdof[i];
+    d.qM[i * nv + i] = m.armature[i] + dot(d.cdof[i], momentum);
+    for (int j = m.dof_parent[i]; j >= 0; j = m.dof_parent[j]) {
+      const S mij = dot(d.cdof[j], momentum);
+      d.qM[i * nv + j] = mij;
+      d.qM[j * nv + i] = mij;
+    }
+  }
+}
+
+}  // namespace sg

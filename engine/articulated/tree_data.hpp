@@ -1,0 +1,57 @@
+#pragma once
+// The state and every intermediate of the smooth articulated pipeline, named after mjData's fields so a
+// reader can set the two side by side. Fixed capacity like TreeModel; matrices are dense nv x nv, row-major
+// with leading dimension nv.
+#include "engine/articulated/spatial.hpp"
+#include "engine/articulated/tree_model.hpp"
+#include "engine/core/mat3.hpp"
+#include "engine/core/quat.hpp"
+#include "engine/core/vec3.hpp"
+
+namespace sg {
+
+template <class S>
+struct TreeData {
+  // Inputs: the state and applied generalised forces.
+  S qpos[kMaxQpos] = {};
+  S qvel[kMaxDofs] = {};
+  S qfrc_applied[kMaxDofs] = {};
+
+  // mj_kinematics: body and inertial frames in the world, joint anchors and axes.
+  Vec3<S> xpos[kMaxTreeBodies];
+  Quat<S> xquat[kMaxTreeBodies];
+  Mat3<S> xmat[kMaxTreeBodies];
+  Vec3<S> xipos[kMaxTreeBodies];
+  Mat3<S> ximat[kMaxTreeBodies];
+  Vec3<S> xanchor[kMaxJoints];
+  Vec3<S> xaxis[kMaxJoints];
+
+  // mj_comPos: com-based inertias and dof motions.
+  Vec3<S> subtree_com[kMaxTreeBodies];
+  ComInertia<S> cinert[kMaxTreeBodies];
+  Spatial<S> cdof[kMaxDofs];
+
+  // mj_crb: composite inertias and the joint-space inertia matrix.
+  ComInertia<S> crb[kMaxTreeBodies];
+  S qM[kMaxDofs * kMaxDofs] = {};
+
+  // mj_comVel: body velocities and the dof motions' time derivatives.
+  Spatial<S> cvel[kMaxTreeBodies];
+  Spatial<S> cdof_dot[kMaxDofs];
+
+  // mj_rne, mj_passive, mj_fwdAcceleration.
+  S qfrc_bias[kMaxDofs] = {};
+  S qfrc_passive[kMaxDofs] = {};
+  S qfrc_smooth[kMaxDofs] = {};
+  S qacc[kMaxDofs] = {};
+  S qLD[kMaxDofs * kMaxDofs] = {};  // the Cholesky factor of qM
+};
+
+// qpos at the model's rest configuration qpos0 and zero velocity.
+template <class S>
+void tree_reset(const TreeModel<S>& m, TreeData<S>& d) {
+  for (int i = 0; i < m.nq; ++i) d.qpos[i] = m.qpos0[i];
+  for (int i = 0; i < m.nv; ++i) d.qvel[i] = 0.0, d.qfrc_applied[i] = 0.0;
+}
+
+}  // namespace sg
