@@ -6,7 +6,7 @@
 // FSAL methods: f(y1) is the last stage). The state at the switch is then the interpolant's, so the switching
 // function is zero where the mode switches (to the root finder's tolerance). Dopri8's interpolant (Bogacki
 // and Shampine's from its 14 stages, as Diffrax's) is less accurate than its steps: it locates the switch,
-// and the step to it is redone. (Redoing the step after locating on a less accurate interpolant switched at
+// the step to it is redone, and the redone step's end is checked (event_step.hpp, step_to_switch). (Redoing the step after locating on a less accurate interpolant switched at
 // states where the function had not crossed, or had long crossed: on billiards Dopri5 with a cubic Hermite
 // was 1e-8 off in its loss at every tolerance.) Output times inside a step (step_to_outputs off) use
 // Diffrax's interpolants (output_state, below), so that the outputs match Diffrax's SaveAt(ts).

@@ -2,12 +2,12 @@
 // The adaptive solver's handling of switching events (engine/integrate/events.hpp). With events on, a hybrid
 // system integrates each step in a fixed mode; when an accepted step has left it (some margin went negative
 // at a stage or at its end), the first crossing is located on the step's dense output, the state just past
-// it is taken from that output (Tsit5, Dopri5, Bosh3) or from the step redone up to there (Dopri8), the mode is
-// switched there and, for a jump of the vector field, the tangents get the saltation term. Switches that are
-// due at a step's start (simultaneous ones, or forces that changed at an output time) are applied at once.
-// Chatter (a run of switches without progress, or too many switches within one output interval) falls back to
-// stepping without fixed modes until the next output time, and after a few such intervals for the whole
-// solve.
+// it is taken from that output (Tsit5, Dopri5, Bosh3) or from the step redone up to there (Dopri8), the mode
+// is switched there and, for a jump of the vector field, the tangents get the saltation term. Switches that
+// are due at a step's start (simultaneous ones, or forces that changed at an output time) are applied at
+// once. Chatter (a run of switches without progress, or too many switches within one output interval) falls
+// back to stepping without fixed modes until the next output time, and after a few such intervals for the
+// whole solve.
 #include "engine/integrate/event_locate.hpp"
 #include "engine/integrate/observer.hpp"
 #include "engine/integrate/rk_step.hpp"
@@ -162,19 +162,46 @@ class EventStepper {
         return r;
       }
       ++st.truncated;  // the trial step is discarded, and redone up to the switch
-      ++attempts;
-      if constexpr (is_dual_v<H>) {
-        rk_step(sys_, tab, y, H(t + h_event) - t_h, ws);
-      } else {
-        (void)t_h;
-        rk_step(sys_, tab, y, h_event, ws);
-      }
-      const double eps = step_error<double>(y, ws.y1, ws.err, n, cfg_.rtol, cfg_.atol);
-      if (!(eps < 1.0)) {  // rare: the shorter step failed where the longer one passed
-        ++st.rejected;
-        r.advanced = false;
-        r.h_retry = 0.5 * h_event;
-        return r;
+      double h_to = h_event;
+      EventId crossed = loc.id;
+      bool reached = false;
+      for (int refine = 0; refine <= kMaxRelocations; ++refine) {
+        ++attempts;
+        if constexpr (is_dual_v<H>) {
+          rk_step(sys_, tab, y, H(t + h_to) - t_h, ws);
+        } else {
+          (void)t_h;
+          rk_step(sys_, tab, y, h_to, ws);
+        }
+        const double eps = step_error<double>(y, ws.y1, ws.err, n, cfg_.rtol, cfg_.atol);
+        if (!(eps < 1.0)) {  // rare: the shorter step failed where the longer one passed
+          ++st.rejected;
+          r.advanced = false;
+          r.h_retry = 0.5 * h_to;
+          return r;
+        }
+        // The interpolant the switch was located on can be less accurate than the step (Dopri8's): the
+        // function may not have crossed at the redone step's end yet, or have crossed well before it. Not
+        // yet: the step stands without a switch and the next one finds the crossing close by. Before: locate
+        // again on the redone step, whose interpolant is far more accurate for being shorter, unless the
+        // crossing is within the first location's tolerance of its end.
+        EventId at_end;
+        double end_margin;
+        {
+          const TapePause<S> values_only(true);
+          end_margin = sys_.margin_at(ws.y1, &at_end);
+        }
+        if (!(end_margin < 0.0)) break;
+        const EventLocation again =
+            locate_event<tab>(sys_, y, ws, h_to, end_margin, at_end, 1e-10 * h_to, 1e-6 * h_to);
+        const double tol = again.found && !event_jumps(again.id.kind) ? 1e-6 * h : 1e-10 * h;
+        if (!again.found || (1.0 - again.theta) * h_to <= tol || refine == kMaxRelocations) {
+          reached = true;
+          crossed = again.found ? again.id : at_end;
+          break;
+        }
+        ++st.truncated;
+        h_to = again.theta * h_to;
       }
       zero_run_ = 0;
       for (int k = 0; k < n; ++k) y[k] = ws.y1[k];
@@ -182,9 +209,14 @@ class EventStepper {
       for (int k = 0; k < n; ++k) ws.f_event[k] = ws.k[tab.stages - 1][k];
       if constexpr (System::kFoldsState) sys_.after_accept_derivative(y, ws.f_event);
       ++st.accepted;
-      obs.on_accept(h_event);
-      r.h = h_event;
-      apply_switch(y, ws, loc.id, t + h_event, st, obs);
+      obs.on_accept(h_to);
+      r.h = h_to;
+      if (reached) {
+        apply_switch(y, ws, crossed, t + h_to, st, obs);
+      } else {  // a regular step in the old mode: f(y) for the next one, as after any accepted step
+        sys_.rhs(y, ws.k[0]);
+        progressed();
+      }
     } else {
       (void)y, (void)ws, (void)h, (void)t, (void)t_h, (void)attempts, (void)st, (void)obs;
     }
@@ -193,6 +225,8 @@ class EventStepper {
 
  private:
   static constexpr int kMaxZeroRun = 16;
+  // Locations repeated on a redone step before its end is taken as the switch (each one on a shorter step).
+  static constexpr int kMaxRelocations = 3;
   // More switches than this within one output interval is chatter: plain stepping until the next output time;
   // after kMaxFallbacks such intervals, for the rest of the solve. (The tosses locate about 70 switches per
   // second of simulation, billiards about 10.)
