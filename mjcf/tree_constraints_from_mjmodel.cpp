@@ -106,7 +106,8 @@ void copy_options(const mjModel* m, TreeConstraintModel<double>& out) {
   for (int v = 0; v < m->nv; ++v) out.dof_invweight0[v] = m->dof_invweight0[v];
 }
 
-std::string map_constraints(const mjModel* m, const TreeModel<double>& tree, TreeConstraintModel<double>& out) {
+std::string map_constraints(const mjModel* m, const TreeModel<double>& tree,
+                            TreeConstraintModel<double>& out) {
   if (!m) return "no model";
   if (std::string why = model_refusal(m); !why.empty()) return why;
   out = TreeConstraintModel<double>{};

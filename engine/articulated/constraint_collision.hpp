@@ -97,7 +97,8 @@ void tree_mix_contact_params(const TreeGeom<S>& a, const TreeGeom<S>& b, TreeCon
     const S mix = wa && wb ? S(a.solmix / (a.solmix + b.solmix)) : S(wa ? 1.0 : (wb ? 0.0 : 0.5));
     const bool standard = value(a.solref[0]) > 0.0 && value(b.solref[0]) > 0.0;
     for (int i = 0; i < 2; ++i)
-      c.solref[i] = standard ? S(mix * a.solref[i] + (1.0 - mix) * b.solref[i]) : smaller(a.solref[i], b.solref[i]);
+      c.solref[i] =
+          standard ? S(mix * a.solref[i] + (1.0 - mix) * b.solref[i]) : smaller(a.solref[i], b.solref[i]);
     for (int i = 0; i < 5; ++i) c.solimp[i] = a.solimp[i] * mix + b.solimp[i] * (1.0 - mix);
   }
   // 5-d friction: two tangential, one torsional, two rolling; each at least mjMINMU.
@@ -111,7 +112,8 @@ template <class S>
 bool tree_bounds_separated(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int g1, int g2,
                            double margin) {
   const double r1 = value(cm.geom[g1].rbound), r2 = value(cm.geom[g2].rbound);
-  if (r1 > 0.0 && r2 > 0.0 && value(norm(cd.geom_xpos[g1] - cd.geom_xpos[g2])) > r1 + r2 + margin) return true;
+  if (r1 > 0.0 && r2 > 0.0 && value(norm(cd.geom_xpos[g1] - cd.geom_xpos[g2])) > r1 + r2 + margin)
+    return true;
   auto above = [&](int plane, int other, double r) {
     const Vec3<S> n = cd.geom_xmat[plane].col(2);
     return r > 0.0 && value(dot(cd.geom_xpos[other] - cd.geom_xpos[plane], n)) > margin + r;
@@ -150,7 +152,8 @@ void tree_align_frame(const Vec3<S>& seed, Vec3<S>* frame) {
 // depth through the nearest face that softgrad's collider gives (the position and normal agree): kept here
 // so that the rows are mj_forward's.
 template <class S>
-bool tree_sphere_centre_in_box(const TreeConstraintData<S>& cd, const TreeGeom<S>& box, int sphere, int g_box) {
+bool tree_sphere_centre_in_box(const TreeConstraintData<S>& cd, const TreeGeom<S>& box, int sphere,
+                               int g_box) {
   const Vec3<S> c = mul_transpose(cd.geom_xmat[g_box], Vec3<S>(cd.geom_xpos[sphere] - cd.geom_xpos[g_box]));
   for (int k = 0; k < 3; ++k)
     if (value(c[k]) < -value(box.size[k]) || value(c[k]) > value(box.size[k])) return false;
@@ -173,7 +176,8 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& 
   Contact<S> con[kMaxContactsPerPair];
   int num = collide(a.type, pa, a.size, b.type, pb, b.size, opt, con);
   if (a.type == GeomType::box && b.type == GeomType::box) num = tree_drop_repeated(con, num);
-  if (num == 1 && a.type == GeomType::sphere && b.type == GeomType::box && tree_sphere_centre_in_box(cd, b, g1, g2))
+  if (num == 1 && a.type == GeomType::sphere && b.type == GeomType::box &&
+      tree_sphere_centre_in_box(cd, b, g1, g2))
     con[0].dist = -a.size.x;
   for (int i = 0; i < num; ++i) {
     if (cd.ncon >= kMaxTreeContacts) {
@@ -186,7 +190,8 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& 
     c.dist = con[i].dist;
     c.pos = con[i].pos;
     for (int k = 0; k < 3; ++k) c.frame[k] = con[i].frame[k];
-    if (a.type == GeomType::plane && b.type == GeomType::capsule) tree_align_frame(cd.geom_xmat[g2].col(2), c.frame);
+    if (a.type == GeomType::plane && b.type == GeomType::capsule)
+      tree_align_frame(cd.geom_xmat[g2].col(2), c.frame);
     tree_mix_contact_params(a, b, c);
     c.includemargin = margin - gap;
     c.exclude = !(value(c.dist) < value(c.includemargin));  // inside the gap: detected, but no rows

@@ -18,8 +18,8 @@ inline constexpr double kMinVal = 1e-15;  // mjMINVAL
 
 // mj_addConstraint: one row; false (and the overflow flag) when the rows are full.
 template <class S>
-bool tree_add_row(int nv, TreeConstraintData<S>& cd, const S* jac, const S& pos, const S& margin, EfcType type,
-                  int id) {
+bool tree_add_row(int nv, TreeConstraintData<S>& cd, const S* jac, const S& pos, const S& margin,
+                  EfcType type, int id) {
   if (cd.nefc >= kMaxEfc) {
     cd.overflow = true;
     return false;

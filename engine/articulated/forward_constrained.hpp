@@ -18,7 +18,8 @@ enum class TreeForwardStatus { kOk, kSingularMass, kUnsupportedCondim, kSolverFa
 // beyond the capacities were dropped.
 template <class S>
 TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
-                                           TreeData<S>& d, TreeConstraintData<S>& cd, TreeNewtonWorkspace& ws) {
+                                           TreeData<S>& d, TreeConstraintData<S>& cd,
+                                           TreeNewtonWorkspace& ws) {
   tree_fwd_position(m, d);
   tree_geom_kinematics(cm, d, cd);
   tree_collision(m, cm, cd);

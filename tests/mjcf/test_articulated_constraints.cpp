@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -62,6 +61,8 @@ struct NamedXml {
   const char* xml;
 };
 
+// The filterparent model's child capsule is offset sideways from its parent's: where two segments
+// intersect, the closest points coincide and MuJoCo's normal is the direction of their rounding residual.
 const NamedXml kModels[] = {
     {"pendulum on the floor", R"(
 <mujoco>
@@ -111,6 +112,28 @@ const NamedXml kModels[] = {
     </body>
   </worldbody>
 </mujoco>)"},
+    {"filterparent disabled, a body welded to the world", R"(
+<mujoco>
+  <option><flag filterparent="disable"/></option>
+  <worldbody>
+    <geom type="plane" size="2 2 0.1"/>
+    <body pos="0.3 0 0.1">
+      <geom type="box" size="0.1 0.1 0.1" contype="2" conaffinity="2"/>
+    </body>
+    <body pos="0 0 0.5">
+      <joint type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.05"/>
+      <geom type="sphere" pos="0.3 0 -0.2" size="0.08" contype="3" conaffinity="3"/>
+      <body pos="0.3 0 0">
+        <joint type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="-0.05 0.03 0 0.3 0.03 0" size="0.04"/>
+        <body pos="0.3 0 0">
+          <geom type="sphere" size="0.06"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>)"},
 };
 
 const char* kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
@@ -137,7 +160,7 @@ double rel_vec(const double* a, const double* b, int n) {
 
 struct Worst {
   double geom = 0, jac = 0, contact = 0, efc_J = 0, aref = 0, R = 0, force = 0, qfrc = 0, qacc = 0;
-  int states = 0, contacts = 0, rows = 0;
+  int states = 0, contacts = 0, rows = 0, parent_child = 0, world_welded = 0;
 };
 
 // Everything the constraint stage owns, for one model.
@@ -168,7 +191,8 @@ void compare_jacobians(const mjModel* m, const mjData* d, Ours& o, Worst& w) {
     const mjtNum point[3] = {x[0] + 0.1, x[1] - 0.2, x[2] + 0.05};
     mj_jac(m, d, jp.data(), jr.data(), point, b);
     tree_jac(o.tree, *o.d, Vec3<double>{point[0], point[1], point[2]}, b, ours_p, ours_r);
-    w.jac = std::fmax(w.jac, std::fmax(rel_vec(ours_p, jp.data(), 3 * nv), rel_vec(ours_r, jr.data(), 3 * nv)));
+    w.jac =
+        std::fmax(w.jac, std::fmax(rel_vec(ours_p, jp.data(), 3 * nv), rel_vec(ours_r, jr.data(), 3 * nv)));
   }
 }
 
@@ -210,8 +234,9 @@ void compare_contacts(const mjModel* m, const mjData* d, const TreeConstraintDat
       for (int f = 0; f < 3; ++f) e = std::fmax(e, rel(o.frame[f][a], c.frame[3 * f + a]));
     }
     w.contact = std::fmax(w.contact, e);
-    if (e > 1e-9 && std::getenv("SG_DEBUG"))
-      std::printf("contact %d geoms %d %d types %d %d dist %g/%g pos %g %g %g / %g %g %g n %g %g %g / %g %g %g t %g %g %g / %g %g %g\n", k, c.geom1, c.geom2, m->geom_type[c.geom1], m->geom_type[c.geom2], o.dist, c.dist, o.pos.x, o.pos.y, o.pos.z, c.pos[0], c.pos[1], c.pos[2], o.frame[0].x, o.frame[0].y, o.frame[0].z, c.frame[0], c.frame[1], c.frame[2], o.frame[1].x, o.frame[1].y, o.frame[1].z, c.frame[3], c.frame[4], c.frame[5]);
+    const int b1 = m->geom_bodyid[c.geom1], b2 = m->geom_bodyid[c.geom2];
+    w.parent_child += b1 > 0 && b2 > 0 && (m->body_parentid[b1] == b2 || m->body_parentid[b2] == b1);
+    w.world_welded += (b1 > 0 && m->body_weldid[b1] == 0) || (b2 > 0 && m->body_weldid[b2] == 0);
     ++w.contacts;
     REQUIRE(o.dim == c.dim);
     REQUIRE((o.efc_address < 0) == (c.efc_address < 0));
@@ -231,7 +256,8 @@ void compare_state(const mjModel* m, mjData* d, Ours& o, Worst& w) {
   for (int g = 0; g < m->ngeom; ++g)
     for (int a = 0; a < 3; ++a) {
       w.geom = std::fmax(w.geom, rel(cd.geom_xpos[g][a], d->geom_xpos[3 * g + a]));
-      for (int b = 0; b < 3; ++b) w.geom = std::fmax(w.geom, rel(cd.geom_xmat[g].m[a][b], d->geom_xmat[9 * g + 3 * a + b]));
+      for (int b = 0; b < 3; ++b)
+        w.geom = std::fmax(w.geom, rel(cd.geom_xmat[g].m[a][b], d->geom_xmat[9 * g + 3 * a + b]));
     }
   compare_jacobians(m, d, o, w);
   REQUIRE(cd.nefc == d->nefc);
@@ -249,8 +275,8 @@ void compare_state(const mjModel* m, mjData* d, Ours& o, Worst& w) {
 
 void report_and_check(const std::string& name, const Worst& w) {
   MESSAGE(name << ": " << w.states << " states, " << w.contacts << " contacts, " << w.rows
-               << " rows; worst errors relative to max(1, |x|): geom frames " << w.geom << ", mj_jac " << w.jac
-               << ", contacts " << w.contact << ", efc_J " << w.efc_J << ", efc_aref " << w.aref
+               << " rows; worst errors relative to max(1, |x|): geom frames " << w.geom << ", mj_jac "
+               << w.jac << ", contacts " << w.contact << ", efc_J " << w.efc_J << ", efc_aref " << w.aref
                << ", efc_R (relative) " << w.R << ", efc_force " << w.force << ", qfrc_constraint " << w.qfrc
                << ", qacc " << w.qacc);
   CHECK(w.geom <= kGeomTol);
@@ -269,7 +295,8 @@ void perturb(const mjModel* m, mjData* d, std::mt19937& rng, double spread, doub
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int j = 0; j < m->njnt; ++j) {
     const int t = m->jnt_type[j];
-    if (t == mjJNT_HINGE || t == mjJNT_SLIDE) d->qpos[m->jnt_qposadr[j]] = m->qpos0[m->jnt_qposadr[j]] + spread * u(rng);
+    if (t == mjJNT_HINGE || t == mjJNT_SLIDE)
+      d->qpos[m->jnt_qposadr[j]] = m->qpos0[m->jnt_qposadr[j]] + spread * u(rng);
   }
   for (int v = 0; v < m->nv; ++v) d->qvel[v] = vmax * u(rng);
 }
@@ -293,8 +320,14 @@ TEST_CASE("articulated constraints match MuJoCo's mj_forward on inline models") 
       compare_state(m.get(), d.get(), o, w);
       with_rows += d->nefc > 0;
     }
-    MESSAGE(nx.name << ": " << with_rows << " of 30 states have constraint rows");
+    MESSAGE(std::string(nx.name) << ": " << with_rows << " of 30 states have constraint rows, "
+                                 << w.parent_child << " contacts between a parent and its child, "
+                                 << w.world_welded << " with a body welded to the world");
     CHECK(with_rows >= 5);
+    if (std::string(nx.name).rfind("filterparent", 0) == 0) {
+      CHECK(w.parent_child > 0);
+      CHECK(w.world_welded > 0);
+    }
     report_and_check(nx.name, w);
   }
 }
@@ -333,4 +366,146 @@ TEST_CASE("articulated constraints match MuJoCo's mj_forward on the humanoid lyi
   }
   CHECK(w.contacts >= 20);
   report_and_check("humanoid", w);
+}
+
+namespace {
+
+using D2 = Dual<2>;
+
+// qacc (values) at the state of d with qpos[k] moved by dq and the solref time constant of geom g by dref.
+void qacc_double(const Ours& base, const mjModel* m, const mjData* d, int k, double dq, int g, double dref,
+                 double* qacc, bool* active, int& nefc) {
+  Ours o;
+  o.tree = base.tree;
+  o.cm = base.cm;
+  o.cm.geom[g].solref[0] += dref;
+  copy_state(m, d, *o.d);
+  o.d->qpos[k] += dq;
+  REQUIRE(tree_forward_constrained(o.tree, o.cm, *o.d, *o.cd, *o.ws) == TreeForwardStatus::kOk);
+  for (int i = 0; i < m->nv; ++i) qacc[i] = o.d->qacc[i];
+  nefc = o.cd->nefc;
+  for (int r = 0; r < nefc; ++r) active[r] = o.cd->efc_active[r];
+}
+
+// Lane 0: d qacc / d qpos[k]; lane 1: d qacc / d solref[0] of geom g; against central differences of the
+// double pipeline, at a state whose rows and active set stay the same across the differences.
+void check_derivatives(const std::string& name, const mjModel* m, const mjData* d, const Ours& base, int k,
+                       int g) {
+  CAPTURE(name);
+  auto tree = std::make_unique<TreeModel<D2>>();
+  auto cm = std::make_unique<TreeConstraintModel<D2>>();
+  tree_convert(base.tree, *tree);
+  tree_constraint_convert(base.cm, *cm);
+  cm->geom[g].solref[0].d[1] = 1.0;
+  auto t = std::make_unique<TreeData<D2>>();
+  auto cd = std::make_unique<TreeConstraintData<D2>>();
+  auto ws = std::make_unique<TreeNewtonWorkspace>();
+  copy_state(m, d, *t);
+  t->qpos[k].d[0] = 1.0;
+  REQUIRE(tree_forward_constrained(*tree, *cm, *t, *cd, *ws) == TreeForwardStatus::kOk);
+  REQUIRE(cd->nefc > 0);
+  const int nv = m->nv;
+  const double h[2] = {1e-6, 1e-7};
+  double worst = 0.0;
+  for (int lane = 0; lane < 2; ++lane) {
+    double plus[kMaxDofs], minus[kMaxDofs];
+    bool act_p[kMaxEfc], act_m[kMaxEfc];
+    int n_p = 0, n_m = 0;
+    qacc_double(base, m, d, k, lane == 0 ? h[0] : 0.0, g, lane == 1 ? h[1] : 0.0, plus, act_p, n_p);
+    qacc_double(base, m, d, k, lane == 0 ? -h[0] : 0.0, g, lane == 1 ? -h[1] : 0.0, minus, act_m, n_m);
+    REQUIRE(n_p == cd->nefc);
+    REQUIRE(n_m == cd->nefc);
+    for (int r = 0; r < n_p; ++r) REQUIRE((act_p[r] == cd->efc_active[r] && act_m[r] == cd->efc_active[r]));
+    double diff = 0.0, scale = 1.0;
+    for (int i = 0; i < nv; ++i) {
+      const double fd = (plus[i] - minus[i]) / (2.0 * h[lane]);
+      diff = std::fmax(diff, std::fabs(t->qacc[i].d[lane] - fd));
+      scale = std::fmax(scale, std::fabs(fd));
+      CHECK(t->qacc[i].v == doctest::Approx(base.d->qacc[i]).epsilon(1e-12));
+    }
+    worst = std::fmax(worst, diff / scale);
+  }
+  double largest[2] = {0.0, 0.0};
+  for (int i = 0; i < nv; ++i)
+    for (int l = 0; l < 2; ++l) largest[l] = std::fmax(largest[l], std::fabs(t->qacc[i].d[l]));
+  CHECK(largest[0] > 0.0);
+  CHECK(largest[1] > 0.0);
+  MESSAGE(name << ": largest |tangent| per lane " << largest[0] << ", " << largest[1]);
+  MESSAGE(name << ": " << cd->nefc << " rows; Dual tangents of qacc (qpos[" << k << "], geom " << g
+               << " solref[0]) against central differences: worst error relative to max(1, |fd|) " << worst);
+  CHECK(worst <= 1e-5);
+}
+
+}  // namespace
+
+TEST_CASE("articulated constrained qacc: Dual tangents match central differences") {
+  std::string error;
+  ModelPtr m = load_xml_text(kModels[2].xml, error);  // the arm at its limit touching the box
+  INFO(error);
+  REQUIRE(m);
+  Ours o;
+  map_model(m.get(), o);
+  DataPtr d(mj_makeData(m.get()));
+  // The elbow a degree past its upper limit, the sphere pressed 8 mm into the box's top edge from outside.
+  d->qpos[0] = 0.0;
+  d->qpos[1] = 61.0 * M_PI / 180.0;
+  d->qpos[2] = 0.04;
+  d->qpos[3] = 0.05;
+  for (int v = 0; v < m->nv; ++v) d->qvel[v] = 0.1 * (v + 1);
+  mj_forward(m.get(), d.get());
+  copy_state(m.get(), d.get(), *o.d);
+  REQUIRE(tree_forward_constrained(o.tree, o.cm, *o.d, *o.cd, *o.ws) == TreeForwardStatus::kOk);
+  REQUIRE(o.cd->ncon >= 1);
+  check_derivatives("arm", m.get(), d.get(), o, 1, 3);  // the elbow and the sphere (its priority: its solref)
+
+  if (!std::filesystem::exists(kHumanoid)) {
+    std::printf("SOFTGRAD_TEST_SKIPPED: %s is missing (libmujoco-samples)\n", kHumanoid);
+    return;
+  }
+  char err[1000] = "";
+  ModelPtr hm(mj_loadXML(kHumanoid, nullptr, err, sizeof(err)));
+  REQUIRE(hm);
+  Ours ho;
+  map_model(hm.get(), ho);
+  DataPtr hd(mj_makeData(hm.get()));
+  hd->qpos[2] = 0.3;
+  hd->qpos[3] = std::sqrt(0.5);
+  hd->qpos[5] = -std::sqrt(0.5);
+  for (int s = 0; s < 400; ++s) mj_step(hm.get(), hd.get());
+  copy_state(hm.get(), hd.get(), *ho.d);
+  REQUIRE(tree_forward_constrained(ho.tree, ho.cm, *ho.d, *ho.cd, *ho.ws) == TreeForwardStatus::kOk);
+  // The root's height and the floor's solref.
+  check_derivatives("humanoid", hm.get(), hd.get(), ho, 2, 0);
+}
+
+TEST_CASE("articulated tree_constraints_from_mjmodel refuses what the constraint stage cannot build") {
+  const char* head = "<mujoco>";
+  const struct {
+    const char* what;
+    const char* body;
+  } cases[] = {
+      {"elliptic", R"(<option cone="elliptic"/><worldbody><geom type="plane" size="1 1 .1"/>
+        <body><joint type="slide"/><geom type="sphere" size=".1"/></body></worldbody>)"},
+      {"condim", R"(<worldbody><geom type="plane" size="1 1 .1" condim="6"/>
+        <body><joint type="slide"/><geom type="sphere" size=".1"/></body></worldbody>)"},
+      {"no collider", R"(<worldbody><body><joint type="hinge"/><geom type="capsule" size=".1 .2"/></body>
+        <body pos="1 0 0"><joint type="hinge"/><geom type="box" size=".1 .1 .1"/></body></worldbody>)"},
+      {"exclusions", R"(<worldbody><body name="a"><joint type="hinge"/><geom type="sphere" size=".1"/></body>
+        <body name="b" pos="1 0 0"><joint type="hinge"/><geom type="sphere" size=".1"/></body></worldbody>
+        <contact><exclude body1="a" body2="b"/></contact>)"},
+      {"ball limits", R"(<worldbody><body><joint type="ball" limited="true" range="0 30"/>
+        <geom type="sphere" size=".1"/></body></worldbody>)"},
+  };
+  for (const auto& c : cases) {
+    std::string error;
+    ModelPtr m = load_xml_text(std::string(head) + c.body + "</mujoco>", error);
+    INFO(c.what << ": " << error);
+    REQUIRE(m);
+    TreeModel<double> tree;
+    REQUIRE(mjcf::tree_from_mjmodel(m.get(), tree).empty());
+    TreeConstraintModel<double> cm;
+    const std::string why = mjcf::tree_constraints_from_mjmodel(m.get(), tree, cm);
+    MESSAGE(std::string(c.what) << ": " << why);
+    CHECK(!why.empty());
+  }
 }
