@@ -2,7 +2,7 @@
 // (matched by geom pair), constraint rows (efc_J, aref, R), qfrc_constraint and qacc, on inline models
 // (a pendulum on the floor, a cart-pole at its slide limit, an arm at a hinge limit touching another
 // tree's box) and the DeepMind humanoid lying on the floor; then the Dual tangent of the constrained qacc
-// against central differences.
+// against central differences, and the Rev gradient against the duals.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -17,6 +17,7 @@
 #include "engine/articulated/forward_constrained.hpp"
 #include "engine/articulated/jacobian.hpp"
 #include "engine/core/dual.hpp"
+#include "engine/core/reverse.hpp"
 #include "mjcf/tree_constraints_from_mjmodel.hpp"
 #include "mjcf/tree_from_mjmodel.hpp"
 
@@ -387,6 +388,38 @@ void qacc_double(const Ours& base, const mjModel* m, const mjData* d, int k, dou
   for (int r = 0; r < nefc; ++r) active[r] = o.cd->efc_active[r];
 }
 
+// Reverse mode: the gradient of sum_i qacc_i in qpos[k] and geom g's solref[0], taped, against the sum of
+// the dual tangents (the same derivative accumulated in another order).
+void check_reverse(const mjModel* m, const mjData* d, const Ours& base, int k, int g,
+                   const TreeData<D2>& dual) {
+  RevTape& tape = RevTape::current();
+  tape.clear();
+  auto tree = std::make_unique<TreeModel<Rev>>();
+  auto cm = std::make_unique<TreeConstraintModel<Rev>>();
+  tree_convert(base.tree, *tree);
+  tree_constraint_convert(base.cm, *cm);
+  const Rev ref = Rev::variable(base.cm.geom[g].solref[0]);
+  cm->geom[g].solref[0] = ref;
+  auto t = std::make_unique<TreeData<Rev>>();
+  auto cd = std::make_unique<TreeConstraintData<Rev>>();
+  auto ws = std::make_unique<TreeNewtonWorkspace>();
+  copy_state(m, d, *t);
+  const Rev q = Rev::variable(d->qpos[k]);
+  t->qpos[k] = q;
+  REQUIRE(tree_forward_constrained(*tree, *cm, *t, *cd, *ws) == TreeForwardStatus::kOk);
+  Rev total = 0.0;
+  for (int i = 0; i < m->nv; ++i) total = total + t->qacc[i];
+  const std::vector<double> adj = reverse_sweep(tape, total.i);
+  double want[2] = {0.0, 0.0};
+  for (int i = 0; i < m->nv; ++i) want[0] += dual.qacc[i].d[0], want[1] += dual.qacc[i].d[1];
+  const double got[2] = {adj[static_cast<std::size_t>(q.i)], adj[static_cast<std::size_t>(ref.i)]};
+  for (int lane = 0; lane < 2; ++lane) {
+    CAPTURE(lane);
+    CHECK(got[lane] == doctest::Approx(want[lane]).epsilon(1e-9));
+  }
+  tape.clear();
+}
+
 // Lane 0: d qacc / d qpos[k]; lane 1: d qacc / d solref[0] of geom g; against central differences of the
 // double pipeline, at a state whose rows and active set stay the same across the differences.
 void check_derivatives(const std::string& name, const mjModel* m, const mjData* d, const Ours& base, int k,
@@ -434,11 +467,12 @@ void check_derivatives(const std::string& name, const mjModel* m, const mjData* 
   MESSAGE(name << ": " << cd->nefc << " rows; Dual tangents of qacc (qpos[" << k << "], geom " << g
                << " solref[0]) against central differences: worst error relative to max(1, |fd|) " << worst);
   CHECK(worst <= 1e-5);
+  check_reverse(m, d, base, k, g, *t);
 }
 
 }  // namespace
 
-TEST_CASE("articulated constrained qacc: Dual tangents match central differences") {
+TEST_CASE("articulated constrained qacc: Dual tangents match central differences, Rev gradients the duals") {
   std::string error;
   ModelPtr m = load_xml_text(kModels[2].xml, error);  // the arm at its limit touching the box
   INFO(error);
