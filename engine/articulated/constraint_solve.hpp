@@ -105,7 +105,8 @@ inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
   return alpha;
 }
 
-// Newton from qacc_smooth until a full step leaves the active set unchanged (the piece's exact minimiser).
+// Newton from qacc_smooth until a full step leaves the active set unchanged (the piece's exact minimiser)
+// or the step is at rounding level.
 // Returns the iterations used, or -1 if the Hessian failed or the search did not settle.
 inline int search(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws) {
   for (int i = 0; i < nv; ++i) ws.a[i] = ws.a0[i];
@@ -123,7 +124,15 @@ inline int search(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws)
     factored = true;
     newton_direction(nv, nefc, ws);
     const double alpha = line_search(nv, nefc, ws);
-    for (int i = 0; i < nv; ++i) ws.a[i] += alpha * ws.dir[i];
+    double step = 0.0, size = 1.0;
+    for (int i = 0; i < nv; ++i) {
+      ws.a[i] += alpha * ws.dir[i];
+      step = std::fmax(step, std::fabs(alpha * ws.dir[i]));
+      size = std::fmax(size, std::fabs(ws.a[i]));
+    }
+    // A row whose J a - aref sits at rounding level may flip back and forth: a step at rounding level is
+    // the minimiser too (the factor in ws.H is that of the active set in ws.active).
+    if (step <= 1e-14 * size) return it + 1;
   }
   return -1;
 }
