@@ -1,0 +1,216 @@
+#pragma once
+// mj_collision for a joint tree (MuJoCo 2.2.2 engine_collision_driver.c, dynamic pairs only): every geom
+// pair that passes MuJoCo's filter goes to softgrad's narrow phase (engine/collision/collide.hpp), and its
+// contacts get the pair's combined parameters (mj_collideGeoms). The broad phase only prunes pairs the
+// bounding spheres reject anyway, so all pairs are tried here; contacts come out in geom-pair order rather
+// than MuJoCo's body-pair order (compare them by geom pair).
+#include "engine/articulated/constraint_data.hpp"
+#include "engine/articulated/constraint_model.hpp"
+#include "engine/articulated/tree_model.hpp"
+#include "engine/collision/collide.hpp"
+#include "engine/core/scalar.hpp"
+
+namespace sg {
+
+namespace tree_collision_detail {
+
+inline constexpr double kMinMu = 1e-5;  // mjMINMU: friction never reaches zero
+inline constexpr double kMinVal = 1e-15;
+
+// mjtGeom's numbering, which decides the order of a pair (the lower type is geom1).
+inline int mujoco_type(GeomType t) {
+  switch (t) {
+    case GeomType::plane:
+      return 0;
+    case GeomType::sphere:
+      return 2;
+    case GeomType::capsule:
+      return 3;
+    case GeomType::ellipsoid:
+      return 4;
+    case GeomType::cylinder:
+      return 5;
+    case GeomType::box:
+      return 6;
+  }
+  return 7;
+}
+
+template <class S>
+S larger(const S& a, const S& b) {
+  return value(a) < value(b) ? b : a;
+}
+template <class S>
+S smaller(const S& a, const S& b) {
+  return value(b) < value(a) ? b : a;
+}
+
+}  // namespace tree_collision_detail
+
+// mj_contactFilter: compatible contype / conaffinity, not welded to one body, and (filterparent) not a
+// body and its parent, both measured on the bodies they are welded to.
+template <class S>
+bool tree_geoms_filtered(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, int g1, int g2) {
+  const TreeGeom<S>& a = cm.geom[g1];
+  const TreeGeom<S>& b = cm.geom[g2];
+  if (!(a.contype & b.conaffinity) && !(b.contype & a.conaffinity)) return true;
+  const int w1 = tree_weld_id(m, a.body), w2 = tree_weld_id(m, b.body);
+  if (w1 == w2) return true;
+  if (cm.opt.filterparent && w1 > 0 && w2 > 0) {
+    const int p1 = tree_weld_id(m, m.body[w1].parent), p2 = tree_weld_id(m, m.body[w2].parent);
+    if (w1 == p2 || w2 == p1) return true;
+  }
+  return false;
+}
+
+// The first pair that passes the filter but that softgrad's narrow phase does not handle (its index in
+// *g1, *g2), or false if every such pair is supported. Plane-plane pairs have no collider in MuJoCo either.
+template <class S>
+bool tree_unsupported_pair(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, int* g1, int* g2) {
+  for (int i = 0; i < cm.ngeom; ++i)
+    for (int j = i + 1; j < cm.ngeom; ++j) {
+      const GeomType a = cm.geom[i].type, b = cm.geom[j].type;
+      if (a == GeomType::plane && b == GeomType::plane) continue;
+      if (tree_geoms_filtered(m, cm, i, j) || pair_supported(a, b)) continue;
+      *g1 = i, *g2 = j;
+      return true;
+    }
+  return false;
+}
+
+// mj_collideGeoms' parameter mixing: priority wins, else condim and friction by maximum, solref and solimp
+// by the solmix weights (solref by minimum when either is in the direct, negative format).
+template <class S>
+void tree_mix_contact_params(const TreeGeom<S>& a, const TreeGeom<S>& b, TreeContact<S>& c) {
+  using namespace tree_collision_detail;
+  S friction[3];
+  if (a.priority != b.priority) {
+    const TreeGeom<S>& p = a.priority > b.priority ? a : b;
+    c.dim = p.condim;
+    for (int i = 0; i < 3; ++i) friction[i] = p.friction[i];
+    for (int i = 0; i < 2; ++i) c.solref[i] = p.solref[i];
+    for (int i = 0; i < 5; ++i) c.solimp[i] = p.solimp[i];
+  } else {
+    c.dim = a.condim > b.condim ? a.condim : b.condim;
+    for (int i = 0; i < 3; ++i) friction[i] = larger(a.friction[i], b.friction[i]);
+    const bool wa = value(a.solmix) >= kMinVal, wb = value(b.solmix) >= kMinVal;
+    const S mix = wa && wb ? S(a.solmix / (a.solmix + b.solmix)) : S(wa ? 1.0 : (wb ? 0.0 : 0.5));
+    const bool standard = value(a.solref[0]) > 0.0 && value(b.solref[0]) > 0.0;
+    for (int i = 0; i < 2; ++i)
+      c.solref[i] =
+          standard ? S(mix * a.solref[i] + (1.0 - mix) * b.solref[i]) : smaller(a.solref[i], b.solref[i]);
+    for (int i = 0; i < 5; ++i) c.solimp[i] = a.solimp[i] * mix + b.solimp[i] * (1.0 - mix);
+  }
+  // 5-d friction: two tangential, one torsional, two rolling; each at least mjMINMU.
+  const S five[5] = {friction[0], friction[0], friction[1], friction[2], friction[2]};
+  for (int i = 0; i < 5; ++i) c.friction[i] = larger(five[i], S(kMinMu));
+}
+
+// Bounding-sphere rejection before the narrow phase (mj_collideGeoms): centres farther apart than the radii
+// and the margin, or a geom entirely above a plane by more than its radius and the margin.
+template <class S>
+bool tree_bounds_separated(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int g1, int g2,
+                           double margin) {
+  const double r1 = value(cm.geom[g1].rbound), r2 = value(cm.geom[g2].rbound);
+  if (r1 > 0.0 && r2 > 0.0 && value(norm(cd.geom_xpos[g1] - cd.geom_xpos[g2])) > r1 + r2 + margin)
+    return true;
+  auto above = [&](int plane, int other, double r) {
+    const Vec3<S> n = cd.geom_xmat[plane].col(2);
+    return r > 0.0 && value(dot(cd.geom_xpos[other] - cd.geom_xpos[plane], n)) > margin + r;
+  };
+  if (cm.geom[g1].type == GeomType::plane && above(g1, g2, r2)) return true;
+  if (cm.geom[g2].type == GeomType::plane && above(g2, g1, r1)) return true;
+  return false;
+}
+
+// Box-box may report one point twice; MuJoCo keeps the last of equal positions.
+template <class S>
+int tree_drop_repeated(Contact<S>* con, int num) {
+  int kept = 0;
+  for (int i = 0; i < num; ++i) {
+    bool repeated = false;
+    for (int j = i + 1; j < num && !repeated; ++j)
+      repeated = value(con[i].pos.x) == value(con[j].pos.x) && value(con[i].pos.y) == value(con[j].pos.y) &&
+                 value(con[i].pos.z) == value(con[j].pos.z);
+    if (!repeated) con[kept++] = con[i];
+  }
+  return kept;
+}
+
+// MuJoCo's plane-capsule contacts seed the tangent frame with the capsule's axis (mjc_PlaneCapsule) rather
+// than mju_makeFrame's fixed (0, 1, 0): the pyramid's edges turn with the capsule.
+template <class S>
+void tree_align_frame(const Vec3<S>& seed, Vec3<S>* frame) {
+  Vec3<S> t = seed - frame[0] * dot(frame[0], seed);
+  const S n = norm(t);
+  t = value(n) < 1e-15 ? Vec3<S>(S(1.0), S(0.0), S(0.0)) : Vec3<S>(t / n);
+  frame[1] = t;
+  frame[2] = cross(frame[0], t);
+}
+
+// MuJoCo 2.2.2's sphere-box with the centre inside the box (_SphereBox) reports dist = -radius, not the
+// depth through the nearest face that softgrad's collider gives (the position and normal agree): kept here
+// so that the rows are mj_forward's.
+template <class S>
+bool tree_sphere_centre_in_box(const TreeConstraintData<S>& cd, const TreeGeom<S>& box, int sphere,
+                               int g_box) {
+  const Vec3<S> c = mul_transpose(cd.geom_xmat[g_box], Vec3<S>(cd.geom_xpos[sphere] - cd.geom_xpos[g_box]));
+  for (int k = 0; k < 3; ++k)
+    if (value(c[k]) < -value(box.size[k]) || value(c[k]) > value(box.size[k])) return false;
+  return true;
+}
+
+// One geom pair (g1 before g2 in MuJoCo's type order): narrow phase, then the contacts with their pair
+// parameters appended to cd.contact.
+template <class S>
+void tree_collide_pair(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd, int g1, int g2) {
+  const TreeGeom<S>& a = cm.geom[g1];
+  const TreeGeom<S>& b = cm.geom[g2];
+  const S margin = tree_collision_detail::larger(a.margin, b.margin);
+  const S gap = tree_collision_detail::larger(a.gap, b.gap);
+  if (tree_bounds_separated(cm, cd, g1, g2, value(margin))) return;
+  CollisionOptions opt;
+  opt.margin = value(margin);
+  const Pose<S> pa{cd.geom_xpos[g1], cd.geom_xquat[g1], &cd.geom_xmat[g1]};
+  const Pose<S> pb{cd.geom_xpos[g2], cd.geom_xquat[g2], &cd.geom_xmat[g2]};
+  Contact<S> con[kMaxContactsPerPair];
+  int num = collide(a.type, pa, a.size, b.type, pb, b.size, opt, con);
+  if (a.type == GeomType::box && b.type == GeomType::box) num = tree_drop_repeated(con, num);
+  if (num == 1 && a.type == GeomType::sphere && b.type == GeomType::box &&
+      tree_sphere_centre_in_box(cd, b, g1, g2))
+    con[0].dist = -a.size.x;
+  for (int i = 0; i < num; ++i) {
+    if (cd.ncon >= kMaxTreeContacts) {
+      cd.overflow = true;
+      return;
+    }
+    TreeContact<S>& c = cd.contact[cd.ncon++];
+    c = TreeContact<S>{};
+    c.geom1 = g1, c.geom2 = g2;
+    c.dist = con[i].dist;
+    c.pos = con[i].pos;
+    for (int k = 0; k < 3; ++k) c.frame[k] = con[i].frame[k];
+    if (a.type == GeomType::plane && b.type == GeomType::capsule)
+      tree_align_frame(cd.geom_xmat[g2].col(2), c.frame);
+    tree_mix_contact_params(a, b, c);
+    c.includemargin = margin - gap;
+    c.exclude = !(value(c.dist) < value(c.includemargin));  // inside the gap: detected, but no rows
+  }
+}
+
+// mj_collision: cd.geom_* must be current (tree_geom_kinematics).
+template <class S>
+void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
+  cd.ncon = 0;
+  cd.overflow = false;
+  if (!cm.opt.contact) return;
+  for (int i = 0; i < cm.ngeom; ++i)
+    for (int j = i + 1; j < cm.ngeom; ++j) {
+      if (tree_geoms_filtered(m, cm, i, j)) continue;
+      const bool swap = tree_collision_detail::mujoco_type(cm.geom[j].type) <
+                        tree_collision_detail::mujoco_type(cm.geom[i].type);
+      tree_collide_pair(cm, cd, swap ? j : i, swap ? i : j);
+    }
+}
+
+}  // namespace sg

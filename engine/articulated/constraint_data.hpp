@@ -1,0 +1,60 @@
+#pragma once
+// The constraint stage's intermediates, named after mjData's (geom_xpos, contact, efc_*): geom poses,
+// contacts, and the constraint rows with their Jacobian over the nv dofs (dense, row-major, leading
+// dimension kMaxDofs), reference accelerations, regularisers and forces.
+#include "engine/articulated/constraint_model.hpp"
+#include "engine/core/mat3.hpp"
+#include "engine/core/quat.hpp"
+#include "engine/core/vec3.hpp"
+
+namespace sg {
+
+inline constexpr int kMaxTreeContacts = 96;
+inline constexpr int kMaxEfc = 256;
+
+// mjtConstraint's values for the kinds this stage builds.
+enum class EfcType : int { kLimitJoint = 3, kContactFrictionless = 5, kContactPyramidal = 6 };
+
+// mjContact: frame[0] is the normal from geom1 to geom2; dist < 0 is penetration.
+template <class S>
+struct TreeContact {
+  int geom1 = 0, geom2 = 0;
+  int dim = 3;
+  S dist{};
+  Vec3<S> pos{};
+  Vec3<S> frame[3]{};
+  S friction[5] = {};
+  S solref[2] = {};
+  S solimp[5] = {};
+  S includemargin{};  // margin - gap: rows see pos - includemargin
+  S mu{};             // the regularised cone's friction (friction[0] sqrt(1 / impratio))
+  bool exclude = false;
+  int efc_address = -1;
+};
+
+template <class S>
+struct TreeConstraintData {
+  Vec3<S> geom_xpos[kMaxTreeGeoms];
+  Quat<S> geom_xquat[kMaxTreeGeoms];
+  Mat3<S> geom_xmat[kMaxTreeGeoms];
+
+  int ncon = 0;
+  TreeContact<S> contact[kMaxTreeContacts];
+  bool overflow = false;  // more contacts or rows than the capacities: the rest were dropped
+
+  int nefc = 0;
+  EfcType efc_type[kMaxEfc] = {};
+  int efc_id[kMaxEfc] = {};  // joint or contact index
+  S efc_J[kMaxEfc * kMaxDofs] = {};
+  S efc_pos[kMaxEfc] = {}, efc_margin[kMaxEfc] = {};
+  S efc_diagApprox[kMaxEfc] = {}, efc_R[kMaxEfc] = {}, efc_D[kMaxEfc] = {};
+  S efc_K[kMaxEfc] = {}, efc_B[kMaxEfc] = {}, efc_imp[kMaxEfc] = {};
+  S efc_vel[kMaxEfc] = {}, efc_aref[kMaxEfc] = {}, efc_force[kMaxEfc] = {};
+  bool efc_active[kMaxEfc] = {};
+
+  S qacc_smooth[kMaxDofs] = {};
+  S qfrc_constraint[kMaxDofs] = {};
+  int solver_iterations = 0;
+};
+
+}  // namespace sg

@@ -1,0 +1,190 @@
+#pragma once
+// mj_makeConstraint and mj_referenceConstraint for a joint tree (MuJoCo 2.2.2 engine_core_constraint.c):
+// joint-limit rows, then contact rows (frictionless, or the pyramidal cone's edge pairs), each with its
+// Jacobian over the nv dofs, distance and margin; then the diagonal approximation, impedance, regulariser R
+// and spring K, B (mj_diagApprox, mj_makeImpedance); and once velocities are known, aref.
+#include "engine/articulated/constraint_data.hpp"
+#include "engine/articulated/constraint_model.hpp"
+#include "engine/articulated/jacobian.hpp"
+#include "engine/articulated/tree_data.hpp"
+#include "engine/articulated/tree_model.hpp"
+#include "engine/contact/mujoco_soft.hpp"
+
+namespace sg {
+
+namespace tree_constraint_detail {
+inline constexpr double kMinVal = 1e-15;  // mjMINVAL
+}
+
+// mj_addConstraint: one row; false (and the overflow flag) when the rows are full.
+template <class S>
+bool tree_add_row(int nv, TreeConstraintData<S>& cd, const S* jac, const S& pos, const S& margin,
+                  EfcType type, int id) {
+  if (cd.nefc >= kMaxEfc) {
+    cd.overflow = true;
+    return false;
+  }
+  const int r = cd.nefc++;
+  for (int i = 0; i < nv; ++i) cd.efc_J[r * kMaxDofs + i] = jac[i];
+  cd.efc_pos[r] = pos;
+  cd.efc_margin[r] = margin;
+  cd.efc_type[r] = type;
+  cd.efc_id[r] = id;
+  return true;
+}
+
+// mj_instantiateLimit for hinges and slides: a row per side within the margin of the range, its distance
+// positive inside the range, its Jacobian -side on the joint's dof.
+template <class S>
+void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
+                             TreeConstraintData<S>& cd) {
+  if (!cm.opt.limit) return;
+  S jac[kMaxDofs];
+  for (int j = 0; j < m.njnt; ++j) {
+    const TreeLimit<S>& lim = cm.limit[j];
+    const TreeJoint<S>& jn = m.joint[j];
+    if (!lim.limited || (jn.type != JointType::kHinge && jn.type != JointType::kSlide)) continue;
+    const S q = d.qpos[jn.qpos_adr];
+    for (int side = -1; side <= 1; side += 2) {
+      const S dist = (lim.range[(side + 1) / 2] - q) * double(side);
+      if (!(value(dist) < value(lim.margin))) continue;
+      for (int i = 0; i < m.nv; ++i) jac[i] = 0.0;
+      jac[jn.dof_adr] = -double(side);
+      if (!tree_add_row(m.nv, cd, jac, dist, lim.margin, EfcType::kLimitJoint, j)) return;
+    }
+  }
+}
+
+// The contact frame's rows of the relative velocity at the contact (body of geom2 minus body of geom1):
+// the normal row, and for condim 3 the two tangent rows. jac: dim x nv.
+template <class S>
+void tree_contact_frame_rows(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
+                             const TreeContact<S>& c, int rows, S* jac) {
+  const int nv = m.nv;
+  S dif[3 * kMaxDofs];
+  tree_jac_dif(m, d, c.pos, cm.geom[c.geom1].body, cm.geom[c.geom2].body, dif);
+  for (int r = 0; r < rows; ++r)
+    for (int i = 0; i < nv; ++i)
+      jac[r * nv + i] = c.frame[r].x * dif[i] + c.frame[r].y * dif[nv + i] + c.frame[r].z * dif[2 * nv + i];
+}
+
+// mj_instantiateContact: condim 1 gives one row; condim 3 (pyramidal) the edge pairs n +- mu_k t_k. Other
+// condims (torsional, rolling friction) return false: not supported.
+template <class S>
+bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
+                               TreeConstraintData<S>& cd) {
+  const int nv = m.nv;
+  S jac[3 * kMaxDofs], edge[kMaxDofs];
+  for (int i = 0; i < cd.ncon; ++i) {
+    TreeContact<S>& c = cd.contact[i];
+    if (c.exclude) continue;
+    if (c.dim != 1 && c.dim != 3) return false;
+    if (nv == 0) continue;
+    if (cd.nefc + (c.dim == 1 ? 1 : 4) > kMaxEfc) {
+      cd.overflow = true;
+      return true;
+    }
+    c.efc_address = cd.nefc;
+    tree_contact_frame_rows(m, cm, d, c, c.dim, jac);
+    if (c.dim == 1) {
+      tree_add_row(nv, cd, jac, c.dist, c.includemargin, EfcType::kContactFrictionless, i);
+      continue;
+    }
+    for (int k = 1; k < c.dim; ++k)
+      for (int sign = 1; sign >= -1; sign -= 2) {
+        for (int v = 0; v < nv; ++v) edge[v] = jac[v] + jac[k * nv + v] * (c.friction[k - 1] * double(sign));
+        tree_add_row(nv, cd, edge, c.dist, c.includemargin, EfcType::kContactPyramidal, i);
+      }
+  }
+  return true;
+}
+
+// mj_diagApprox: an approximation of the diagonal of J M^-1 J' from the inverse weights at qpos0.
+template <class S>
+void tree_diag_approx(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
+  for (int r = 0; r < cd.nefc; ++r) {
+    const int id = cd.efc_id[r];
+    if (cd.efc_type[r] == EfcType::kLimitJoint) {
+      cd.efc_diagApprox[r] = cm.dof_invweight0[m.joint[id].dof_adr];
+      continue;
+    }
+    const TreeContact<S>& c = cd.contact[id];
+    const int b1 = cm.geom[c.geom1].body, b2 = cm.geom[c.geom2].body;
+    const S tran = cm.body_invweight0[b1][0] + cm.body_invweight0[b2][0];
+    if (cd.efc_type[r] == EfcType::kContactFrictionless) {
+      cd.efc_diagApprox[r] = tran;
+      continue;
+    }
+    // Pyramidal (condim 3): every edge pair j < 2 sees the translational weights.
+    const int j = (r - c.efc_address) / 2;
+    cd.efc_diagApprox[r] = tran + c.friction[j] * c.friction[j] * tran;
+  }
+}
+
+// The row's solref, solimp (getsolparam): refsafe keeps the time constant at least two steps.
+template <class S>
+void tree_row_params(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int r, S solref[2],
+                     S solimp[5]) {
+  const int id = cd.efc_id[r];
+  const bool limit = cd.efc_type[r] == EfcType::kLimitJoint;
+  const S* ref = limit ? cm.limit[id].solref : cd.contact[id].solref;
+  const S* imp = limit ? cm.limit[id].solimp : cd.contact[id].solimp;
+  for (int k = 0; k < 2; ++k) solref[k] = ref[k];
+  for (int k = 0; k < 5; ++k) solimp[k] = imp[k];
+}
+
+// mj_makeImpedance: impedance at pos - margin, R = (1 - imp) / imp diagApprox, K and B from solref; then the
+// pyramid's common R = 2 mu^2 R_normal with mu = friction[0] sqrt(1 / impratio), and D = 1 / R.
+template <class S>
+void tree_make_impedance(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
+  using tree_constraint_detail::kMinVal;
+  for (int r = 0; r < cd.nefc; ++r) {
+    S solref[2], solimp[5];
+    tree_row_params(cm, cd, r, solref, solimp);
+    const S imp = mujoco_impedance(solimp, S(cd.efc_pos[r] - cd.efc_margin[r]));
+    const MujocoSpring<S> sp = mujoco_spring(solref, solimp, cm.opt.refsafe, cm.opt.timestep);
+    S R = (1.0 - imp) * cd.efc_diagApprox[r] / imp;
+    if (!(value(R) > kMinVal)) R = S(kMinVal);
+    cd.efc_R[r] = R, cd.efc_imp[r] = imp, cd.efc_K[r] = sp.K, cd.efc_B[r] = sp.B;
+  }
+  for (int r = 0; r < cd.nefc; ++r) {
+    if (cd.efc_type[r] != EfcType::kContactPyramidal) continue;
+    TreeContact<S>& c = cd.contact[cd.efc_id[r]];
+    const S R1 = cd.efc_R[r] / (cm.opt.impratio > kMinVal ? cm.opt.impratio : kMinVal);
+    c.mu = c.friction[0] * sqrt(R1 / cd.efc_R[r]);
+    const S Rpy = c.mu * c.mu * cd.efc_R[r] * 2.0;
+    const int rows = 2 * (c.dim - 1);
+    for (int k = 0; k < rows; ++k) cd.efc_R[r + k] = Rpy;
+    r += rows - 1;
+  }
+  for (int r = 0; r < cd.nefc; ++r) {
+    cd.efc_D[r] = 1.0 / cd.efc_R[r];
+    cd.efc_diagApprox[r] = cd.efc_R[r] * cd.efc_imp[r] / (1.0 - cd.efc_imp[r]);
+  }
+}
+
+// mj_makeConstraint: the rows at the current positions (kinematics, com frame and collision done). Returns
+// false if a contact has a condim other than 1 or 3.
+template <class S>
+bool tree_make_constraint(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
+                          TreeConstraintData<S>& cd) {
+  cd.nefc = 0;
+  tree_instantiate_limits(m, cm, d, cd);
+  if (!tree_instantiate_contacts(m, cm, d, cd)) return false;
+  tree_diag_approx(m, cm, cd);
+  tree_make_impedance(cm, cd);
+  return true;
+}
+
+// mj_referenceConstraint: efc_vel = J qvel and aref = -B vel - K imp (pos - margin).
+template <class S>
+void tree_reference_constraint(const TreeModel<S>& m, const TreeData<S>& d, TreeConstraintData<S>& cd) {
+  for (int r = 0; r < cd.nefc; ++r) {
+    S vel = 0.0;
+    for (int i = 0; i < m.nv; ++i) vel += cd.efc_J[r * kMaxDofs + i] * d.qvel[i];
+    cd.efc_vel[r] = vel;
+    cd.efc_aref[r] = -cd.efc_B[r] * vel - cd.efc_K[r] * cd.efc_imp[r] * (cd.efc_pos[r] - cd.efc_margin[r]);
+  }
+}
+
+}  // namespace sg

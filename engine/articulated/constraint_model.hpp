@@ -1,0 +1,103 @@
+#pragma once
+// What the constraint stage needs beyond the smooth tree (TreeModel): geoms on the bodies, joint limits,
+// the inverse weights MuJoCo's compiler computes at qpos0 (mj_setConst: body_invweight0, dof_invweight0, the
+// diagonal approximation R starts from) and the solver options. A separate struct, so that TreeModel and
+// everything built on it stay as they are.
+#include "engine/articulated/tree_model.hpp"
+#include "engine/collision/geom_type.hpp"
+#include "engine/core/quat.hpp"
+#include "engine/core/vec3.hpp"
+
+namespace sg {
+
+inline constexpr int kMaxTreeGeoms = 64;
+
+template <class S>
+struct TreeGeom {
+  GeomType type = GeomType::sphere;
+  int body = 0;
+  int contype = 1, conaffinity = 1;
+  int condim = 3;
+  int priority = 0;
+  Vec3<S> size{};  // MuJoCo's size vector
+  Vec3<S> pos{};   // frame in the body frame
+  Quat<S> quat{};
+  S rbound{};  // bounding sphere radius (0 for a plane), a cheap filter before the narrow phase
+  S friction[3] = {S(1.0), S(0.005), S(0.0001)};
+  S solmix = S(1.0);
+  S solref[2] = {S(0.02), S(1.0)};
+  S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
+  S margin{}, gap{};
+};
+
+// A hinge or slide limit: rows when qpos is within margin of range[0] or range[1].
+template <class S>
+struct TreeLimit {
+  bool limited = false;
+  S range[2] = {};
+  S margin{};
+  S solref[2] = {S(0.02), S(1.0)};
+  S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
+};
+
+struct TreeConstraintOptions {
+  double timestep = 0.002;  // refsafe: solref[0] >= 2 timestep
+  double impratio = 1.0;
+  bool refsafe = true;
+  bool filterparent = true;  // bodies do not collide with their (welded) parent
+  bool contact = true;
+  bool limit = true;
+  int iterations = 100;
+  double tolerance = 1e-8;
+};
+
+template <class S>
+struct TreeConstraintModel {
+  int ngeom = 0;
+  TreeGeom<S> geom[kMaxTreeGeoms];
+  TreeLimit<S> limit[kMaxJoints];
+  S body_invweight0[kMaxTreeBodies][2] = {};  // translation, rotation
+  S dof_invweight0[kMaxDofs] = {};
+  TreeConstraintOptions opt;
+};
+
+// MuJoCo's body_weldid: the body itself if it has dofs, else the body it is welded to (0: the world).
+template <class S>
+int tree_weld_id(const TreeModel<S>& m, int b) {
+  while (b > 0 && m.body[b].dof_num == 0) b = m.body[b].parent;
+  return b;
+}
+
+}  // namespace sg
+
+namespace sg {
+
+// The same constraint model over another scalar (a double model lifted to duals, to seed a parameter).
+template <class T, class S>
+void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintModel<T>& out) {
+  out.ngeom = in.ngeom;
+  out.opt = in.opt;
+  for (int g = 0; g < in.ngeom; ++g) {
+    const TreeGeom<S>& a = in.geom[g];
+    TreeGeom<T>& b = out.geom[g];
+    b.type = a.type, b.body = a.body, b.contype = a.contype, b.conaffinity = a.conaffinity;
+    b.condim = a.condim, b.priority = a.priority;
+    b.size = Vec3<T>(a.size), b.pos = Vec3<T>(a.pos), b.quat = Quat<T>(a.quat), b.rbound = T(a.rbound);
+    for (int k = 0; k < 3; ++k) b.friction[k] = T(a.friction[k]);
+    b.solmix = T(a.solmix), b.margin = T(a.margin), b.gap = T(a.gap);
+    for (int k = 0; k < 2; ++k) b.solref[k] = T(a.solref[k]);
+    for (int k = 0; k < 5; ++k) b.solimp[k] = T(a.solimp[k]);
+  }
+  for (int j = 0; j < kMaxJoints; ++j) {
+    const TreeLimit<S>& a = in.limit[j];
+    TreeLimit<T>& b = out.limit[j];
+    b.limited = a.limited, b.margin = T(a.margin);
+    for (int k = 0; k < 2; ++k) b.range[k] = T(a.range[k]), b.solref[k] = T(a.solref[k]);
+    for (int k = 0; k < 5; ++k) b.solimp[k] = T(a.solimp[k]);
+  }
+  for (int b = 0; b < kMaxTreeBodies; ++b)
+    for (int k = 0; k < 2; ++k) out.body_invweight0[b][k] = T(in.body_invweight0[b][k]);
+  for (int v = 0; v < kMaxDofs; ++v) out.dof_invweight0[v] = T(in.dof_invweight0[v]);
+}
+
+}  // namespace sg

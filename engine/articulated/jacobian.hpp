@@ -1,0 +1,46 @@
+#pragma once
+// mj_jac (MuJoCo 2.2.2 engine_support.c): the translational and rotational Jacobians of a point moving with
+// a body, over the nv dofs. Each dof on the body's path to the world contributes its com-based motion cdof:
+// rotation w and the velocity v of the tree's centre of mass, so the point moves at v + w x (point - com).
+#include "engine/articulated/spatial.hpp"
+#include "engine/articulated/tree_data.hpp"
+#include "engine/articulated/tree_model.hpp"
+
+namespace sg {
+
+// jacp, jacr: 3 x nv, row-major (row k at k * nv), either may be null. Dofs off the path stay zero.
+template <class S>
+void tree_jac(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& point, int body, S* jacp, S* jacr) {
+  const int nv = m.nv;
+  for (int k = 0; k < 3 * nv; ++k) {
+    if (jacp) jacp[k] = 0.0;
+    if (jacr) jacr[k] = 0.0;
+  }
+  const Vec3<S> offset = point - d.subtree_com[m.body[body].root];
+  // A jointless body moves with the nearest ancestor that has dofs.
+  while (body > 0 && m.body[body].dof_num == 0) body = m.body[body].parent;
+  if (body == 0) return;
+  for (int i = m.body[body].dof_adr + m.body[body].dof_num - 1; i >= 0; i = m.dof_parent[i]) {
+    const Spatial<S>& c = d.cdof[i];
+    if (jacr)
+      for (int k = 0; k < 3; ++k) jacr[k * nv + i] = c.rot[k];
+    if (jacp) {
+      const Vec3<S> v = c.tran + cross(c.rot, offset);
+      for (int k = 0; k < 3; ++k) jacp[k * nv + i] = v[k];
+    }
+  }
+}
+
+// mj_jacDifPair's dense case for one point: the translational Jacobian of the point on body b2 minus that
+// of the same point on body b1 (the relative velocity at a contact, 3 x nv).
+template <class S>
+void tree_jac_dif(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& point, int b1, int b2,
+                  S* jacdif) {
+  const int nv = m.nv;
+  S j1[3 * kMaxDofs];
+  tree_jac(m, d, point, b1, j1, static_cast<S*>(nullptr));
+  tree_jac(m, d, point, b2, jacdif, static_cast<S*>(nullptr));
+  for (int k = 0; k < 3 * nv; ++k) jacdif[k] -= j1[k];
+}
+
+}  // namespace sg
