@@ -30,12 +30,14 @@ void tree_fwd_velocity(const TreeModel<S>& m, TreeData<S>& d) {
 }
 
 // mj_fwdAcceleration: qacc of the unconstrained system. False if qM is not positive definite (a massless
-// dof without armature); qacc is then left zero.
+// dof without armature); qacc is then left zero. qfrc_actuator (actuation.hpp) is added last, as MuJoCo
+// does, when given.
 template <class S>
-bool tree_fwd_acceleration(const TreeModel<S>& m, TreeData<S>& d) {
+bool tree_fwd_acceleration(const TreeModel<S>& m, TreeData<S>& d, const S* qfrc_actuator = nullptr) {
   const int nv = m.nv;
   for (int i = 0; i < nv; ++i) {
     d.qfrc_smooth[i] = d.qfrc_passive[i] - d.qfrc_bias[i] + d.qfrc_applied[i];
+    if (qfrc_actuator) d.qfrc_smooth[i] += qfrc_actuator[i];
     d.qacc[i] = 0.0;
   }
   for (int k = 0; k < nv * nv; ++k) d.qLD[k] = d.qM[k];

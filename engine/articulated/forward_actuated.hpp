@@ -1,0 +1,51 @@
+#pragma once
+// mj_forward with actuators: the stages of forward_smooth.hpp and forward_constrained.hpp with MuJoCo
+// 2.2.2's actuation calls in place (mj_transmission at the end of the position stage, actuator_velocity
+// first in the velocity stage, mj_fwdActuation before mj_fwdAcceleration), and qfrc_actuator added to
+// qfrc_smooth.
+#include "engine/articulated/actuation.hpp"
+#include "engine/articulated/forward_constrained.hpp"
+#include "engine/articulated/forward_smooth.hpp"
+
+namespace sg {
+
+// Every actuation quantity of ad from the state in d and the controls ad.ctrl; the position stage
+// (tree_fwd_position) must have run.
+template <class S>
+void tree_actuation(const TreeModel<S>& m, const TreeActuatorModel<S>& am, const TreeData<S>& d,
+                    TreeActuatorData<S>& ad) {
+  tree_transmission(m, am, d, ad);
+  tree_actuator_velocity(m, am, d, ad);
+  tree_fwd_actuation(m, am, ad);
+}
+
+// tree_forward with actuators: qacc = qM^-1 (qfrc_passive - qfrc_bias + qfrc_applied + qfrc_actuator).
+template <class S>
+bool tree_forward(const TreeModel<S>& m, const TreeActuatorModel<S>& am, TreeData<S>& d,
+                  TreeActuatorData<S>& ad) {
+  tree_fwd_position(m, d);
+  tree_fwd_velocity(m, d);
+  tree_actuation(m, am, d, ad);
+  return tree_fwd_acceleration(m, d, ad.qfrc_actuator);
+}
+
+// tree_forward_constrained with actuators (the actuation stages read nothing the constraint stages write).
+template <class S>
+TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
+                                           const TreeActuatorModel<S>& am, TreeData<S>& d,
+                                           TreeConstraintData<S>& cd, TreeActuatorData<S>& ad,
+                                           TreeNewtonWorkspace& ws) {
+  tree_fwd_position(m, d);
+  tree_geom_kinematics(cm, d, cd);
+  tree_collision(m, cm, cd);
+  if (!tree_make_constraint(m, cm, d, cd)) return TreeForwardStatus::kUnsupportedCondim;
+  tree_fwd_velocity(m, d);
+  tree_reference_constraint(m, d, cd);
+  tree_actuation(m, am, d, ad);
+  if (!tree_fwd_acceleration(m, d, ad.qfrc_actuator)) return TreeForwardStatus::kSingularMass;
+  for (int i = 0; i < m.nv; ++i) cd.qacc_smooth[i] = d.qacc[i];
+  if (!tree_solve_constraints(m, cm, d, cd, ws)) return TreeForwardStatus::kSolverFailed;
+  return TreeForwardStatus::kOk;
+}
+
+}  // namespace sg
