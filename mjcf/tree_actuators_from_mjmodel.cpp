@@ -84,12 +84,13 @@ std::string map_actuators(const mjModel* m, const TreeModel<double>& tree, TreeA
   if (!m) return "no model";
   static_assert(kActuatorPrm == mjNGAIN && kActuatorPrm == mjNBIAS);
   if (m->nu > kMaxActuators) return "too many actuators: " + std::to_string(m->nu);
-  if (m->na > 0) return "the model has activation states (na > 0): not supported";
   out = TreeActuatorModel<double>{};
   for (int i = 0; i < m->nu; ++i) {
     if (std::string why = actuator_refusal(m, tree, i); !why.empty()) return actuator_label(m, i) + " " + why;
     copy_actuator(m, i, out.actuator[i]);
   }
+  // Every actuator being stateless, there are no activations; checked in case a future kind slips by.
+  if (m->na > 0) return "the model has activation states (na > 0): not supported";
   out.nu = m->nu;
   out.opt.actuation = !(m->opt.disableflags & mjDSBL_ACTUATION);
   out.opt.clampctrl = !(m->opt.disableflags & mjDSBL_CLAMPCTRL);

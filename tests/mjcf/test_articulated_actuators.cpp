@@ -326,6 +326,31 @@ TEST_CASE("articulated actuators: actuation disabled gives zero forces, as in Mu
   CHECK(ta.qfrc_actuator[0] == 0.0);
 }
 
+TEST_CASE("articulated actuators: a NaN or huge control zeroes every control, as in MuJoCo") {
+  std::string error;
+  ModelPtr m = load_xml_text(kModels[1].xml, error);
+  REQUIRE(m);
+  const std::unique_ptr<Mapped> mm = map_model(m.get());
+  DataPtr d = make_reference_data(m.get());
+  auto t = std::make_unique<TreeData<double>>();
+  auto ta = std::make_unique<TreeActuatorData<double>>();
+  std::mt19937 rng(3);
+  // MuJoCo warns about the bad control (and would append to MUJOCO_LOG.TXT): silenced for this test.
+  void (*const warning)(const char*) = mju_user_warning;
+  mju_user_warning = [](const char*) {};
+  for (double bad : {std::nan(""), 2e10}) {
+    random_state(m.get(), d.get(), rng, 1.0);
+    d->ctrl[3] = bad;
+    mj_forward(m.get(), d.get());
+    copy_state(m.get(), d.get(), *t, *ta);
+    REQUIRE(tree_forward(mm->tree, mm->act, *t, *ta));
+    CHECK(rel_err(ta->actuator_force, d->actuator_force, m->nu) <= kActTol);
+    CHECK(rel_err(t->qacc, d->qacc, m->nv) <= kQaccTol);
+    CHECK(ta->actuator_force[1] == doctest::Approx(-3.0 * ta->actuator_velocity[1]));  // ctrl 0: bias only
+  }
+  mju_user_warning = warning;
+}
+
 TEST_CASE("articulated actuators match MuJoCo's mj_forward on the DeepMind humanoid's motors") {
   if (!std::filesystem::exists(kHumanoid)) {
     std::printf("SOFTGRAD_TEST_SKIPPED: %s is missing (libmujoco-samples)\n", kHumanoid);
@@ -338,4 +363,238 @@ TEST_CASE("articulated actuators match MuJoCo's mj_forward on the DeepMind human
   CHECK(m->nu == 21);
   const Worst w = compare_model("humanoid", m.get(), 1.0);
   CHECK(w.clamped_ctrl > 100);
+}
+
+namespace {
+
+// What lane 1 of the derivative check differentiates by: a position actuator's kp (gainprm[0] = kp and
+// biasprm[1] = -kp move together, as <position kp> compiles) or an actuator's gear[0].
+struct Param {
+  enum Kind { kKp, kGear } kind;
+  int actuator;
+};
+
+template <class S>
+void move_param(TreeActuatorModel<S>& am, const Param& p, const S& delta) {
+  TreeActuator<S>& a = am.actuator[p.actuator];
+  if (p.kind == Param::kKp) {
+    a.gainprm[0] += delta;
+    a.biasprm[1] -= delta;
+  } else {
+    a.gear[0] += delta;
+  }
+}
+
+// Central differences of the double qacc in ctrl[k] (lane 0) and the parameter (lane 1).
+void central_differences(const mjModel* m, const mjData* d, const Mapped& mm, int k, const Param& p, double h,
+                         std::vector<double> fd[2]) {
+  auto t = std::make_unique<TreeData<double>>();
+  auto ta = std::make_unique<TreeActuatorData<double>>();
+  for (int lane = 0; lane < 2; ++lane) {
+    fd[lane].assign(static_cast<std::size_t>(m->nv), 0.0);
+    for (int sign = -1; sign <= 1; sign += 2) {
+      TreeActuatorModel<double> act = mm.act;
+      copy_state(m, d, *t, *ta);
+      if (lane == 0) ta->ctrl[k] += sign * h;
+      if (lane == 1) move_param(act, p, sign * h);
+      REQUIRE(tree_forward(mm.tree, act, *t, *ta));
+      for (int i = 0; i < m->nv; ++i) fd[lane][static_cast<std::size_t>(i)] += sign * t->qacc[i] / (2.0 * h);
+    }
+  }
+}
+
+// Dual tangents of qacc in ctrl[k] and the parameter against central differences; the Rev gradient of
+// sum_i qacc_i against the tangents' sums. ctrl[k] is set inside its range (the clamp has slope zero
+// outside, where the difference quotient straddling the bound would disagree).
+void check_derivatives(const std::string& name, mjModel* m, int k, const Param& p, double ctrl_k) {
+  CAPTURE(name);
+  const std::unique_ptr<Mapped> mm = map_model(m);
+  DataPtr d = make_reference_data(m);
+  std::mt19937 rng(7);
+  random_state(m, d.get(), rng, 1.0);
+  d->ctrl[k] = ctrl_k;
+  const int nv = m->nv;
+
+  using D = Dual<2>;
+  auto dual_tree = std::make_unique<TreeModel<D>>();
+  auto dual_act = std::make_unique<TreeActuatorModel<D>>();
+  tree_convert(mm->tree, *dual_tree);
+  tree_actuator_convert(mm->act, *dual_act);
+  D seed = 0.0;
+  seed.d[1] = 1.0;
+  move_param(*dual_act, p, seed);
+  auto td = std::make_unique<TreeData<D>>();
+  auto tad = std::make_unique<TreeActuatorData<D>>();
+  copy_state(m, d.get(), *td, *tad);
+  tad->ctrl[k].d[0] = 1.0;
+  REQUIRE(tree_forward(*dual_tree, *dual_act, *td, *tad));
+
+  std::vector<double> fd[2];
+  central_differences(m, d.get(), *mm, k, p, 1e-5, fd);
+  for (int lane = 0; lane < 2; ++lane) {
+    std::vector<double> tangent(static_cast<std::size_t>(nv));
+    for (int i = 0; i < nv; ++i) tangent[static_cast<std::size_t>(i)] = td->qacc[i].d[lane];
+    const double err = rel_err(tangent.data(), fd[lane].data(), nv);
+    double scale = 0.0;
+    for (double x : fd[lane]) scale = std::fmax(scale, std::fabs(x));
+    const std::string by = lane == 0 ? "ctrl" : p.kind == Param::kKp ? "kp" : "gear";
+    MESSAGE(name << ": dual tangent of qacc in " << by << " (scale " << scale
+                 << "), relative error against central differences " << err);
+    CHECK(scale > 1e-3);  // the seed does move qacc: the comparison means something
+    CHECK(err <= 1e-7);
+  }
+
+  RevTape& tape = RevTape::current();
+  tape.clear();
+  auto rev_tree = std::make_unique<TreeModel<Rev>>();
+  auto rev_act = std::make_unique<TreeActuatorModel<Rev>>();
+  tree_convert(mm->tree, *rev_tree);
+  tree_actuator_convert(mm->act, *rev_act);
+  const Rev prm = Rev::variable(0.0);
+  move_param(*rev_act, p, prm);
+  auto tr = std::make_unique<TreeData<Rev>>();
+  auto tar = std::make_unique<TreeActuatorData<Rev>>();
+  copy_state(m, d.get(), *tr, *tar);
+  const Rev c = Rev::variable(d->ctrl[k]);
+  tar->ctrl[k] = c;
+  REQUIRE(tree_forward(*rev_tree, *rev_act, *tr, *tar));
+  Rev total = 0.0;
+  for (int i = 0; i < nv; ++i) total = total + tr->qacc[i];
+  const std::vector<double> adj = reverse_sweep(tape, total.i);
+  double want[2] = {0.0, 0.0};
+  for (int i = 0; i < nv; ++i) want[0] += td->qacc[i].d[0], want[1] += td->qacc[i].d[1];
+  const double got[2] = {adj[static_cast<std::size_t>(c.i)], adj[static_cast<std::size_t>(prm.i)]};
+  for (int lane = 0; lane < 2; ++lane) {
+    CAPTURE(lane);
+    CHECK(got[lane] == doctest::Approx(want[lane]).epsilon(1e-10));
+  }
+  tape.clear();
+}
+
+}  // namespace
+
+TEST_CASE("articulated actuated qacc: Dual tangents in ctrl and kp match central differences") {
+  std::string error;
+  ModelPtr m = load_xml_text(kModels[1].xml, error);
+  REQUIRE(m);
+  // Actuator 0 is <position kp="20"> on h1, unlimited; actuator 2 <position kp="7"> on h2, ctrl in range.
+  check_derivatives("position actuator 0", m.get(), 0, {Param::kKp, 0}, 0.4);
+  check_derivatives("position actuator 2", m.get(), 2, {Param::kKp, 2}, 0.2);
+  ModelPtr b = load_xml_text(kModels[2].xml, error);
+  REQUIRE(b);
+  check_derivatives("ball and free joints", b.get(), 3, {Param::kKp, 3}, 0.3);
+  if (std::filesystem::exists(kHumanoid)) {
+    ModelPtr h = load_xml_file(kHumanoid, error);
+    REQUIRE(h);
+    check_derivatives("humanoid", h.get(), 5, {Param::kGear, 5}, 0.3);
+  }
+}
+
+// tree_forward_constrained with actuators: a position actuator pushes an arm against its hinge limit
+// (contacts off, limits on), the constraint solve and the actuation together against mj_forward.
+TEST_CASE("articulated actuators in the constrained forward pass match MuJoCo's mj_forward") {
+  const char* xml = R"(
+<mujoco>
+  <option><flag contact="disable"/></option>
+  <worldbody>
+    <body pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0" limited="true" range="-30 45"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.04"/>
+      <body pos="0.4 0 0">
+        <joint name="elbow" type="hinge" axis="0 1 0" limited="true" range="-60 20" damping="0.1"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    <position joint="shoulder" kp="30" ctrllimited="true" ctrlrange="-2 2"/>
+    <motor joint="elbow" gear="2" forcelimited="true" forcerange="-1 1"/>
+  </actuator>
+</mujoco>)";
+  std::string error;
+  ModelPtr m = load_xml_text(xml, error);
+  INFO(error);
+  REQUIRE(m);
+  const std::unique_ptr<Mapped> mm = map_model(m.get());
+  auto cm = std::make_unique<TreeConstraintModel<double>>();
+  REQUIRE(mjcf::tree_constraints_from_mjmodel(m.get(), mm->tree, *cm).empty());
+  DataPtr d(mj_makeData(m.get()));
+  auto t = std::make_unique<TreeData<double>>();
+  auto ta = std::make_unique<TreeActuatorData<double>>();
+  auto cd = std::make_unique<TreeConstraintData<double>>();
+  auto ws = std::make_unique<TreeNewtonWorkspace>();
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  double worst_force = 0.0, worst_qacc = 0.0;
+  int limited = 0;
+  for (int s = 0; s < 30; ++s) {
+    // Near or past the limits (shoulder at 45 deg = 0.785, elbow at -60 deg = -1.047), pushed outwards.
+    d->qpos[0] = 0.8 + 0.05 * u(rng);
+    d->qpos[1] = -1.06 + 0.05 * u(rng);
+    for (int v = 0; v < m->nv; ++v) d->qvel[v] = u(rng);
+    d->ctrl[0] = 2.5 + u(rng);
+    d->ctrl[1] = -1.0 + u(rng);
+    mj_forward(m.get(), d.get());
+    copy_state(m.get(), d.get(), *t, *ta);
+    REQUIRE(tree_forward_constrained(mm->tree, *cm, mm->act, *t, *cd, *ta, *ws) == TreeForwardStatus::kOk);
+    REQUIRE(cd->nefc == d->nefc);
+    limited += d->nefc;
+    worst_force = std::fmax(worst_force, rel_err(ta->actuator_force, d->actuator_force, m->nu));
+    worst_qacc = std::fmax(worst_qacc, rel_err(t->qacc, d->qacc, m->nv));
+  }
+  MESSAGE("arm at its limits: " << limited << " limit rows over 30 states; worst relative errors: "
+                                << "actuator_force " << worst_force << ", qacc " << worst_qacc);
+  CHECK(limited > 20);  // the limits bit in most states
+  CHECK(worst_force <= kActTol);
+  CHECK(worst_qacc <= kSolveTol);
+}
+
+TEST_CASE("articulated tree_actuators_from_mjmodel refuses what actuation.hpp cannot compute") {
+  const char* body =
+      R"(<worldbody><site name="s0"/><body><joint name="a" type="hinge" limited="true" range="-90 90"/><site name="s1"/>
+    <geom type="capsule" fromto="0 0 0 0.3 0 0" size=".05"/></body></worldbody>)";
+  const struct {
+    const char* actuators;
+    const char* reason;
+  } cases[] = {
+      {R"(<general name="lowpass" joint="a" dyntype="filter" dynprm="0.1"/>)",
+       "'lowpass' has filter dynamics"},
+      {R"(<general name="int" joint="a" dyntype="integrator"/>)", "'int' has integrator dynamics"},
+      {R"(<muscle name="biceps" joint="a"/>)", "'biceps' has muscle dynamics"},
+      {R"(<motor name="thrust" site="s1" gear="1 0 0 0 0 0"/>)", "'thrust' has a site transmission"},
+      {R"(<motor joint="a"/><general joint="a" gaintype="user"/>)", "actuator 1 has a user gain"},
+      {R"(<general joint="a" biastype="user"/>)", "actuator 0 has a user bias"},
+  };
+  for (const auto& c : cases) {
+    std::string error;
+    ModelPtr m = load_xml_text(
+        std::string("<mujoco>") + body + "<actuator>" + c.actuators + "</actuator></mujoco>", error);
+    INFO(c.reason << ": " << error);
+    REQUIRE(m);
+    TreeModel<double> tree;
+    REQUIRE(mjcf::tree_from_mjmodel(m.get(), tree).empty());
+    TreeActuatorModel<double> am;
+    const std::string why = mjcf::tree_actuators_from_mjmodel(m.get(), tree, am);
+    MESSAGE(why);
+    CHECK(why.find(c.reason) != std::string::npos);
+  }
+}
+
+TEST_CASE("articulated tree_actuators_from_mjmodel refuses arm26's muscles (tendon transmission)") {
+  const char* arm26 = "/usr/share/mujoco/model/tendon_arm/arm26.xml";
+  if (!std::filesystem::exists(arm26)) {
+    std::printf("SOFTGRAD_TEST_SKIPPED: %s is missing (libmujoco-samples)\n", arm26);
+    return;
+  }
+  std::string error;
+  ModelPtr m = load_xml_file(arm26, error);
+  INFO(error);
+  REQUIRE(m);
+  TreeModel<double> tree;
+  REQUIRE(mjcf::tree_from_mjmodel(m.get(), tree).empty());
+  TreeActuatorModel<double> am;
+  const std::string why = mjcf::tree_actuators_from_mjmodel(m.get(), tree, am);
+  MESSAGE(why);
+  CHECK(why.find("actuator 0 '") != std::string::npos);
+  CHECK(why.find("tendon transmission") != std::string::npos);
 }
