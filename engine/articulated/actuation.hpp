@@ -4,8 +4,6 @@
 // mj_fwdActuation: ctrl clamped to ctrlrange, force = gain ctrl + bias, force clamped to forcerange,
 // qfrc_actuator = moment^T force. Clamps compare values and pass the bound through, so a clamped control
 // carries the bound's derivative (zero for a constant range), as mju_clip's branches would.
-#include <cmath>
-
 #include "engine/articulated/actuator_data.hpp"
 #include "engine/articulated/actuator_model.hpp"
 #include "engine/articulated/tree_data.hpp"
@@ -22,6 +20,8 @@ SG_INLINE S actuator_clip(const S& x, const S& lo, const S& hi) {
   return x;
 }
 
+inline constexpr double kActuatorPi = 3.14159265358979323846;  // mjPI
+
 // mju_quat2Vel(q, dt = 1): the rotation vector of q, wrapped to an angle in (-pi, pi] about the axis of
 // q's vector part. Near the identity the series 2 v / w replaces atan2(s, w) / s, whose derivative is
 // singular at s = 0 (MuJoCo's value there is 0 either way).
@@ -32,7 +32,7 @@ SG_INLINE Vec3<S> actuator_quat_to_vel(const S* q) {
   if (value(s2) < 1e-24) return v * (S(2.0) / q[0]);
   const S s = sqrt(s2);
   S speed = 2.0 * atan2(s, q[0]);
-  if (value(speed) > M_PI) speed -= 2.0 * M_PI;
+  if (value(speed) > kActuatorPi) speed -= 2.0 * kActuatorPi;
   const S inv = 1.0 / s;
   return Vec3<S>{v.x * inv, v.y * inv, v.z * inv} * speed;
 }
