@@ -4,7 +4,8 @@
 // affine gain, no or affine bias, control and force ranges, and the actuation and clampctrl disable flags.
 // <motor>, <position>, <velocity> and <general> of those kinds map; refused, with the actuator named: other
 // transmissions (tendon, site, slider-crank, body), activation dynamics (integrator, filter, muscle, user),
-// muscle and user gains and biases, actlimited, and more actuators than the model holds.
+// muscle and user gains and biases, actlimited (MuJoCo 2.2.2's compiler already rejects it without
+// dynamics: kept as a guard), and more actuators than the model holds.
 #include <mujoco/mujoco.h>
 
 #include <string>
