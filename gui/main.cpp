@@ -61,7 +61,9 @@ int main(int argc, char** argv) {
           ? app->apply_preset(args.preset)
           : app->open_scene(args.scene.empty() ? sg::gui::default_scene_file() : args.scene, args.overrides);
   if (!opened) {
-    std::fprintf(stderr, "softgrad-gui: %s\n", app->document().error().c_str());
+    // A scene that failed to load says why in the document; an unknown preset in the app's message.
+    const std::string& why = app->document().error().empty() ? app->message() : app->document().error();
+    std::fprintf(stderr, "softgrad-gui: %s\n", why.c_str());
     return 2;
   }
   sg::gui::AppShell shell(app->make_workbench(), settings);

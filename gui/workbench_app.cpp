@@ -77,7 +77,8 @@ bool WorkbenchApp::open_scene_text(const std::string& text, const std::string& s
 bool WorkbenchApp::apply_preset(const std::string& name) {
   const Preset* preset = find_preset(name);
   if (!preset) {
-    message_ = "unknown preset \"" + name + "\"";
+    message_ = "unknown preset \"" + name + "\"; the presets are:";
+    for (const Preset& p : preset_table()) message_ += std::string(" ") + p.name;
     return false;
   }
   const bool ok = open_scene((options_.scenes_folder / preset->scene).string(), preset->overrides);

@@ -364,6 +364,9 @@ TEST_CASE("workbench: every preset loads") {
   REQUIRE(app->open_scene((k_scenes / "toy_point_mass.json").string()));
   CHECK(app->plots().note().empty());
   CHECK_FALSE(app->apply_preset("no_such_preset"));
+  // The message names the preset and lists the real ones (softgrad-gui --preset prints it).
+  CHECK(app->message().find("unknown preset \"no_such_preset\"") != std::string::npos);
+  CHECK(app->message().find("falling_smoothed") != std::string::npos);
 }
 
 TEST_CASE("workbench: exports write SVG, CSV, JSON and PNG files into the out folder") {
