@@ -45,6 +45,14 @@ void AppShell::apply(Action action) {
     case Action::kQuit:
       state_.quit_requested = true;
       break;
+    case Action::kCancelRun:
+      // Esc closes the shortcut overview when it is open, and only that; otherwise it cancels the run.
+      if (state_.show_help) {
+        state_.show_help = false;
+      } else if (workbench_.on_action) {
+        workbench_.on_action(action);
+      }
+      break;
     default:
       if (workbench_.on_action) workbench_.on_action(action);
       break;

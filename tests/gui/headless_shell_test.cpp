@@ -76,6 +76,25 @@ TEST_CASE("F1 toggles the shortcut overlay, but not while a text field has focus
   CHECK_FALSE(shell.state().show_help);
 }
 
+TEST_CASE("Esc closes the shortcut overlay and cancels nothing then; with it closed, Esc cancels the run") {
+  AppShell shell(make_demo_workbench(), AppSettings{});
+  int cancels = 0;
+  shell.workbench().on_action = [&](Action a) { cancels += a == Action::kCancelRun; };
+  auto runner = make_runner(shell, 800, 600);
+  run_frames(*runner, 2);
+  runner->press_key(GLFW_KEY_F1);
+  run_frames(*runner, 1);
+  REQUIRE(shell.state().show_help);
+  runner->press_key(GLFW_KEY_ESCAPE);
+  run_frames(*runner, 1);
+  CHECK_FALSE(shell.state().show_help);
+  CHECK(cancels == 0);
+  run_frames(*runner, 2);  // the key is up again
+  runner->press_key(GLFW_KEY_ESCAPE);
+  run_frames(*runner, 1);
+  CHECK(cancels == 1);
+}
+
 TEST_CASE("dragging in the viewport orbits the camera") {
   AppShell shell(make_demo_workbench(), AppSettings{});
   auto runner = make_runner(shell, 1000, 700);
