@@ -58,6 +58,20 @@ TEST_CASE("penalty toy: coarse gradients oscillate with sign flips, fine and ada
   CHECK(coarse_wrong >= 7);  // most coarse gradients are far off
 }
 
+TEST_CASE("penalty toy, fine preset: FD with a step of h shows no spike over the whole sweep") {
+  // The toy_fine preset (gui/presets.cpp) sets gradient.fd_eps=1e-4: with the scene's 1e-6, FD steps across
+  // the O(h) jumps of the fine loss and spikes to +-62 at 46 of the 2000 points (measured), which a plot's
+  // autofit then scales to, flattening the +-0.8 curve the preset is about.
+  const SweepResult fine =
+      run_sweep(test::shipped("toy_point_mass.json", {"integrator.substeps=1000", "gradient.fd_eps=1e-4"}));
+  REQUIRE(fine.points.size() == 2000);
+  for (const auto& p : fine.points) {
+    INFO("q0 = " << p.value << ": AD " << p.grad << ", FD " << p.grad_fd);
+    CHECK(std::fabs(p.grad) <= 1.0 + 1e-9);
+    CHECK(std::fabs(p.grad_fd) <= 1.5);
+  }
+}
+
 TEST_CASE("falling mass: the hard gradient is zero where the smoothed one is informative") {
   // Loss: the final vertical velocity. Heights below about 1.226 m land (final velocity 0), above they
   // still fall (-4.905 m/s): a jump between flat pieces.
