@@ -1,0 +1,83 @@
+// model.tree -> JointTreeModel: bodies in file order (each parent earlier, -1 the world), their joints in
+// order, MuJoCo's layout built by tree_add_body / tree_add_joint. Quaternions and axes are normalised as
+// MuJoCo's compiler does (the scene rules refuse zero ones).
+#include "engine/problem/tree_from_config.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace sg {
+namespace {
+
+using nlohmann::json;
+
+Vec3<double> vec3(const json& j) {
+  return {j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>()};
+}
+
+Quat<double> unit_quat(const json& j) {
+  return normalized(Quat<double>{j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>(),
+                                 j.at(3).get<double>()});
+}
+
+Vec3<double> unit_vec3(const json& j) {
+  const Vec3<double> v = vec3(j);
+  return v * (1.0 / std::sqrt(dot(v, v)));
+}
+
+JointType joint_type(const std::string& word) {
+  if (word == "slide") return JointType::kSlide;
+  if (word == "ball") return JointType::kBall;
+  return JointType::kHinge;
+}
+
+void read_joint(const json& j, int body, const std::string& path, JointTreeModel<double>& m) {
+  const int k = tree_add_joint(m.tree, body, joint_type(j.at("type").get<std::string>()), vec3(j.at("pos")),
+                               unit_vec3(j.at("axis")));
+  if (k < 0)
+    throw std::invalid_argument(path + ": more joints or dofs than a tree holds (" +
+                                std::to_string(kMaxJoints) + " joints, " + std::to_string(kMaxDofs) +
+                                " dofs)");
+  m.tree.joint[k].stiffness = j.at("stiffness").get<double>();
+  TreeJointParams<double>& p = m.joint[k];
+  p.damping = j.at("damping").get<double>();
+  p.armature = j.at("armature").get<double>();
+  p.springref = j.at("springref").get<double>();
+  p.qpos = j.at("qpos").get<double>();
+  p.qvel = j.at("qvel").get<double>();
+  p.ball_qpos = unit_quat(j.at("ball_qpos"));
+  p.ball_qvel = vec3(j.at("ball_qvel"));
+}
+
+void read_body(const json& b, int index, JointTreeModel<double>& m) {
+  const std::string path = "model.tree.bodies." + std::to_string(index);
+  const int parent = b.at("parent").get<int>() + 1;  // scene -1 (world) is tree body 0
+  const int id = tree_add_body(m.tree, parent, vec3(b.at("pos")), unit_quat(b.at("quat")));
+  if (id < 0) throw std::invalid_argument(path + ".parent: not the world or an earlier body");
+  TreeBody<double>& body = m.tree.body[id];
+  body.mass = b.at("mass").get<double>();
+  body.inertia = vec3(b.at("inertia"));
+  body.ipos = vec3(b.at("ipos"));
+  body.iquat = unit_quat(b.at("iquat"));
+  const json& joints = b.at("joints");
+  for (std::size_t k = 0; k < joints.size(); ++k)
+    read_joint(joints[k], id, path + ".joints." + std::to_string(k), m);
+}
+
+}  // namespace
+
+JointTreeModel<double> read_tree(const json& c) {
+  JointTreeModel<double> m;
+  const json& model = c.at("model");
+  m.tree.gravity = vec3(model.at("gravity"));
+  const json& bodies = model.at("tree").at("bodies");
+  if (bodies.empty() || bodies.size() >= static_cast<std::size_t>(kMaxTreeBodies))
+    throw std::invalid_argument("model.tree.bodies: expected 1 to " + std::to_string(kMaxTreeBodies - 1) +
+                                " bodies");
+  for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies[i], static_cast<int>(i), m);
+  tree_index_rotations(m);
+  return m;
+}
+
+}  // namespace sg
