@@ -23,7 +23,8 @@ TEST_CASE("simulate runs the pendulum chain and records every body's pose") {
   REQUIRE(j["q"].size() == 201);
   CHECK(j["q"][0].size() == 4 * 7);  // pos and quat of each of the 4 bodies
   CHECK(j["v"][0].size() == 4 * 6);
-  // At rest at the start, the tip hangs 0.9 m from the shoulder (1.5 m up), turned by 0.9 rad about +y: towards -x.
+  // At rest at the start, the tip hangs 0.9 m from the shoulder (1.5 m up), turned by 0.9 rad about +y:
+  // towards -x.
   CHECK(j["q"][0][3 * 7 + 0].get<double>() == doctest::Approx(-0.9 * std::sin(0.9)).epsilon(1e-12));
   CHECK(j["q"][0][3 * 7 + 2].get<double>() == doctest::Approx(1.5 - 0.9 * std::cos(0.9)).epsilon(1e-12));
   CHECK(std::isfinite(j["loss"].get<double>()));

@@ -161,8 +161,9 @@ TEST_CASE("slide, hinge and ball joints with springs follow mj_step over 1 s") {
   SUBCASE("RK4: with a ball joint softgrad's rotation-vector RK4 is fourth order, MuJoCo's is not") {
     // MuJoCo's mj_RungeKutta moves the ball's quaternion stage by stage by mj_integratePos with combined
     // angular velocities, which is not a fourth-order method on the rotation group; softgrad integrates the
-    // rotation vector (engine-notes section 3). Against Tsit5 at 1e-12 after 1 s, halving the step: softgrad's
-    // error went 4.3e-6 -> 2.6e-7 (16.7-fold, fourth order), MuJoCo's 5.2e-5 -> 1.3e-5 (4-fold, second order).
+    // rotation vector (engine-notes section 3). Against Tsit5 at 1e-12 after 1 s, halving the step:
+    // softgrad's error went 4.3e-6 -> 2.6e-7 (16.7-fold, fourth order), MuJoCo's 5.2e-5 -> 1.3e-5 (4-fold,
+    // second order).
     const sg::Problem ref_p =
         load(write_scene("mixed_tree_ref", mixed_scene(xml, "tsit5", 500)),
              {"integrator.rtol=1e-12", "integrator.atol=1e-12", "integrator.max_steps=1000000"});
@@ -180,7 +181,8 @@ TEST_CASE("slide, hinge and ball joints with springs follow mj_step over 1 s") {
       const Difference diff = compare_with_mj_step(p, xml);
       sg_err[k] = max_diff(diff.sg_final, ref);
       mj_err[k] = max_diff(diff.mj_final, ref);
-      MESSAGE("mixed tree, RK4 at h = " << h << ": softgrad's error " << sg_err[k] << ", mj_step's " << mj_err[k]);
+      MESSAGE("mixed tree, RK4 at h = " << h << ": softgrad's error " << sg_err[k] << ", mj_step's "
+                                        << mj_err[k]);
     }
     CHECK(sg_err[1] < 1e-6);
     CHECK(sg_err[0] / sg_err[1] > 12.0);  // fourth order: 16
