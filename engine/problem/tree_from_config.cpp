@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/articulated/kinematics.hpp"
+
 namespace sg {
 namespace {
 
@@ -16,14 +18,19 @@ Vec3<double> vec3(const json& j) {
   return {j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>()};
 }
 
+// A zero quaternion becomes the identity and a zero axis stays zero (mju_normalize4, mju_normalize3): the
+// scene rules refuse the ones a joint reads, and a hinge's unused ball_qpos must not turn into NaN.
 Quat<double> unit_quat(const json& j) {
-  return normalized(Quat<double>{j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>(),
-                                 j.at(3).get<double>()});
+  double q[4];
+  for (int k = 0; k < 4; ++k) q[k] = j.at(k).get<double>();
+  normalize_quat(q);
+  return {q[0], q[1], q[2], q[3]};
 }
 
 Vec3<double> unit_vec3(const json& j) {
   const Vec3<double> v = vec3(j);
-  return v * (1.0 / std::sqrt(dot(v, v)));
+  const double n = std::sqrt(dot(v, v));
+  return n < kTreeMinVal ? v : v * (1.0 / n);
 }
 
 JointType joint_type(const std::string& word) {
