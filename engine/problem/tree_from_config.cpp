@@ -4,10 +4,13 @@
 #include "engine/problem/tree_from_config.hpp"
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/articulated/kinematics.hpp"
+#include "engine/model/tree_system.hpp"
 
 namespace sg {
 namespace {
@@ -72,6 +75,29 @@ void read_body(const json& b, int index, JointTreeModel<double>& m) {
     read_joint(joints[k], id, path + ".joints." + std::to_string(k), m);
 }
 
+// A dof that moves no mass and has no armature has no acceleration (qM is singular): refused by name at
+// load, not found as a non-finite state in the first step.
+void check_inertia(const JointTreeModel<double>& m) {
+  const auto sys = std::make_unique<TreeSystem<double>>(&m, 0.0);  // TreeData is large for the stack
+  std::vector<double> y(static_cast<std::size_t>(sys->dim()));
+  sys->initial_state(y.data());
+  sys->forward(y.data());
+  const TreeModel<double>& t = sys->tree();
+  for (int i = 0; i < t.nv; ++i) {
+    if (sys->data().qM[i * t.nv + i] > kTreeMinVal) continue;
+    const int j = t.dof_joint[i], b = t.joint[j].body;
+    const std::string body = "model.tree.bodies." + std::to_string(b - 1);
+    throw std::invalid_argument(body + ".joints." + std::to_string(j - t.body[b].jnt_adr) +
+                                ": the joint moves no mass (a singular inertia matrix): give " + body +
+                                " or a body below it mass and inertia, or the joint armature");
+  }
+  for (int i = 0; i < t.nv; ++i)
+    if (!std::isfinite(sys->data().qacc[i]))
+      throw std::invalid_argument(
+          "model.tree.bodies: the inertia matrix is singular at the start (joints "
+          "that move no mass in some direction); add mass, inertia or armature");
+}
+
 }  // namespace
 
 JointTreeModel<double> read_tree(const json& c) {
@@ -84,6 +110,7 @@ JointTreeModel<double> read_tree(const json& c) {
                                 " bodies");
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies[i], static_cast<int>(i), m);
   tree_index_rotations(m);
+  check_inertia(m);
   return m;
 }
 

@@ -113,3 +113,15 @@ TEST_CASE("an unknown key inside a tree body or joint is an error with a suggest
                                        "tree.json");
   CHECK(contains(message_at(r, "model.tree.bodies.0.joints.0.dampnig"), "unknown key"));
 }
+
+TEST_CASE("a joint that moves no mass is refused at load, naming the joint") {
+  const sg::ProblemLoad p = sg::load_problem_text(
+      kTwoLinks, "tree.json", {"model.tree.bodies.1.mass=0", "model.tree.bodies.1.inertia=[0,0,0]"});
+  CHECK_FALSE(p.ok());
+  CHECK(contains(p.errors, "model.tree.bodies.1.joints.0: the joint moves no mass"));
+  // Armature alone makes it move.
+  CHECK(sg::load_problem_text(kTwoLinks, "tree.json",
+                              {"model.tree.bodies.1.mass=0", "model.tree.bodies.1.inertia=[0,0,0]",
+                               "model.tree.bodies.1.joints.0.armature=0.01"})
+            .ok());
+}
