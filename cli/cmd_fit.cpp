@@ -67,8 +67,7 @@ bool read_measured(const FitArgs& args, const Problem& problem, IdentifySetup& s
     setup.rollouts.clear();
     setup.rollout_data.clear();
   }
-  const int bodies =
-      problem.data.type == ModelType::rigid ? problem.data.rigid.count : problem.data.model.count;
+  const int bodies = scored_body_count(problem.data);
   for (std::size_t k = 0; k < args.data.size(); ++k) {
     TrajectoryData& into = k == 0 ? setup.data : setup.rollout_data[k - 1];
     std::string error;

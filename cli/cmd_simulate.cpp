@@ -29,7 +29,7 @@ struct SimulateArgs {
 std::string positions_csv(const Trajectory& tr, double noise, unsigned long seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, noise > 0.0 ? noise : 1.0);
-  const std::size_t stride = tr.layout == "rigid" ? 7 : 3;
+  const std::size_t stride = tr.layout == "particles" ? 3 : 7;
   std::ostringstream out;
   out.precision(17);
   out << "t,body,x,y,z\n";

@@ -41,7 +41,7 @@ void register_validate(CLI::App& app, int& exit_code) {
     std::printf("%s: ok\n", args->scene.scene.c_str());
     exit_code = kExitOk;
     const auto& model = problem->config.at("model");
-    if (problem->data.type == ModelType::rigid && !model.value("file", std::string()).empty())
+    if (problem->data.type != ModelType::particles && !model.value("file", std::string()).empty())
       exit_code = check_against_mujoco(*problem, args->scene.scene, args->mujoco);
   });
 }

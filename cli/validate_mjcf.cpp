@@ -8,6 +8,7 @@
 #include "engine/scene/mjcf_source.hpp"
 #ifdef SOFTGRAD_HAVE_MJCF
 #include "mjcf/compare_steps.hpp"
+#include "mjcf/compare_tree_steps.hpp"
 #endif
 
 namespace sg::cli {
@@ -29,11 +30,39 @@ bool has_box_pair(const RigidModel<double>& m) {
   return false;
 }
 
+// A joint tree: the scene's own fixed-step method (RK4 or Euler) at its step, else Euler at the step.
+int check_tree_against_mujoco(const Problem& problem, const std::string& file, const MujocoCheckArgs& args) {
+  const IntegratorSettings& s = problem.integrator;
+  const bool rk4 = s.method == Method::rk4;
+  mjcf::TreeStepComparison c;
+  try {
+    c = mjcf::compare_tree_with_mj_step(problem.data.tree, file, args.steps, s.fixed_step(), rk4);
+  } catch (const std::exception& e) {
+    std::printf("mj_step comparison: not possible: %s\n", e.what());
+    return kExitFailed;
+  }
+  const int version = mj_version();
+  std::printf(
+      "mj_step comparison with %s (MuJoCo %d.%d.%d): %ld %s steps of %g s from the scene's initial "
+      "state\n",
+      file.c_str(), version / 100, version / 10 % 10, version % 10, c.steps, rk4 ? "RK4" : "Euler",
+      c.timestep);
+  if (s.method != Method::rk4 && s.method != Method::euler)
+    std::printf("  (the scene integrates with %s; the comparison uses Euler at its dt)\n",
+                problem.config.at("integrator").at("type").get<std::string>().c_str());
+  const bool ok = c.qpos <= args.tolerance && c.qvel <= args.tolerance;
+  std::printf("  max |dqpos| %.3g (step %ld), |dqvel| %.3g: %s (tolerance %g)\n", c.qpos, c.worst_step,
+              c.qvel, ok ? "ok" : "DIFFERENT", args.tolerance);
+  if (std::isnan(c.qpos) || std::isnan(c.qvel)) std::printf("  (not finite: a run blew up; never \"ok\")\n");
+  return ok ? kExitOk : kExitFailed;
+}
+
 }  // namespace
 
 int check_against_mujoco(const Problem& problem, const std::string& scene_file, const MujocoCheckArgs& args) {
   const std::string file =
       scene::mjcf_file_path(scene_file, problem.config.at("model").at("file").get<std::string>());
+  if (problem.data.type == ModelType::tree) return check_tree_against_mujoco(problem, file, args);
   mjcf::StepComparison c;
   try {
     c = mjcf::compare_with_mj_step(problem.data.rigid, file, args.steps);

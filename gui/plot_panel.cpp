@@ -113,7 +113,7 @@ void PlotPanel::set_trajectory(const Trajectory* trajectory) {
 
 int PlotPanel::body_count() const {
   if (!source_ || source_->q.empty()) return 0;
-  return static_cast<int>(source_->q[0].size() / (source_->layout == "rigid" ? 7 : 3));
+  return static_cast<int>(source_->q[0].size() / (source_->layout == "particles" ? 3 : 7));
 }
 
 void PlotPanel::set_body(int body) {
@@ -280,7 +280,7 @@ void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
     int body = body_;
-    const bool rigid = source_->layout == "rigid";
+    const bool rigid = source_->layout != "particles";
     if (ImGui::SliderInt("##body", &body, 0, bodies - 1, rigid ? "body %d" : "particle %d")) set_body(body);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Which body the trajectory plots show");
   }

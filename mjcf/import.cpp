@@ -6,10 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/articulated/tree_model.hpp"
 #include "engine/model/rigid_model.hpp"
 #include "mjcf/check_supported.hpp"
 #include "mjcf/map_model.hpp"
 #include "mjcf/mujoco_sim.hpp"
+#include "mjcf/tree_keys.hpp"
 
 namespace sg::mjcf {
 namespace {
@@ -81,9 +83,15 @@ scene::MjcfKeys fail(const std::string& path, std::vector<std::string> messages)
 }
 
 scene::MjcfKeys import_file(const std::string& path) {
-  if (const long bodies = count_body_elements(path); bodies > kMaxBodies)
+  // The larger of the two models' capacities (free bodies, a tree's bodies); each import checks its own.
+  const long bodies = count_body_elements(path);
+  const auto too_many = [&](long limit) {
     return fail(path, {std::to_string(bodies) + " <body> elements; softgrad imports at most " +
-                       std::to_string(kMaxBodies) + " free bodies"});
+                       std::to_string(kMaxBodies) + " free bodies or a tree of " +
+                       std::to_string(kMaxTreeBodies - 1) + " bodies" +
+                       (limit == kMaxBodies ? " (this model has free bodies only)" : "")});
+  };
+  if (bodies > kMaxTreeBodies - 1) return too_many(kMaxTreeBodies - 1);
   WarningCollector warnings;
   std::string error;
   const auto sim = mjcmp::load_mujoco_file(path, &error);
@@ -97,8 +105,14 @@ scene::MjcfKeys import_file(const std::string& path) {
                          " (refused: the model is not what the file says)");
     return fail(path, std::move(problems));
   }
-  if (auto problems = unsupported(sim->m, sim->d); !problems.empty()) return fail(path, std::move(problems));
   scene::MjcfKeys out;
+  if (has_joint_tree(sim->m)) {  // hinge, slide or ball joints: a joint tree
+    if (auto problems = tree_unsupported(sim->m); !problems.empty()) return fail(path, std::move(problems));
+    out.keys = tree_scene_keys(sim->m);
+    return out;
+  }
+  if (bodies > kMaxBodies) return too_many(kMaxBodies);
+  if (auto problems = unsupported(sim->m, sim->d); !problems.empty()) return fail(path, std::move(problems));
   out.keys = scene_keys(sim->m, sim->d);
   return out;
 }

@@ -339,6 +339,11 @@ template <class Observer, class LossFn>
 BacksolveRun backsolve_adjoint(const ProblemData<Rev>& pd, const IntegratorSettings& cfg,
                                SimWorkspace<Rev>& ws, Observer& obs, LossFn loss_of,
                                const std::vector<int>& leaves) {
+  if (pd.type == ModelType::tree) {
+    if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<Rev>>>();
+    auto sys = std::make_unique<TreeSystem<Rev>>(&pd.tree, cfg.fixed_step());
+    return backsolve_detail::run_method(*sys, cfg, ws.y, *ws.tree, obs, loss_of, leaves);
+  }
   if (pd.type == ModelType::rigid) {
     if (!ws.rigid) ws.rigid = std::make_unique<RkWorkspace<RigidSystem<Rev>>>();
     auto sys = std::make_unique<RigidSystem<Rev>>(&pd.rigid, cfg.fixed_step());

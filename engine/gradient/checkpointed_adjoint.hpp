@@ -196,6 +196,16 @@ AdjointRun checkpointed_adjoint(const ProblemData<Rev>& pd, ValuesTwin<ValuesObs
                                 int threads = 1) {
   using adjoint_detail::Pair;
   SimWorkspace<double>& vws = *twin.ws;
+  if (pd.type == ModelType::tree) {
+    if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<Rev>>>();
+    if (!vws.tree) vws.tree = std::make_unique<RkWorkspace<TreeSystem<double>>>();
+    auto sys = std::make_unique<TreeSystem<Rev>>(&pd.tree, cfg.fixed_step());
+    auto values_sys = std::make_unique<TreeSystem<double>>(&twin.pd->tree, cfg.fixed_step());
+    return adjoint_detail::run_method(
+        Pair<TreeSystem<Rev>, TreeSystem<double>, Observer, LossFn, ValuesObserver, ValuesLossFn>{
+            *sys, *values_sys, ws.y, *ws.tree, vws.y, *vws.tree, obs, loss_of, *twin.obs, twin.loss_of},
+        cfg, leaves, segment_steps, threads);
+  }
   if (pd.type == ModelType::rigid) {
     if (!ws.rigid) ws.rigid = std::make_unique<RkWorkspace<RigidSystem<Rev>>>();
     if (!vws.rigid) vws.rigid = std::make_unique<RkWorkspace<RigidSystem<double>>>();

@@ -18,6 +18,7 @@
 #include "engine/gradient/segment_replay.hpp"
 #include "engine/model/particle_system.hpp"
 #include "engine/model/rigid_system.hpp"
+#include "engine/model/tree_system.hpp"
 
 namespace sg::adjoint_detail {
 
@@ -29,6 +30,12 @@ std::unique_ptr<RigidSystem<S>> replica_of(const RigidSystem<S>& sys) {
 template <class S>
 std::unique_ptr<ParticleSystem<S>> replica_of(const ParticleSystem<S>& sys) {
   return std::make_unique<ParticleSystem<S>>(ParticleSystem<S>{sys.model, sys.timestep});
+}
+
+// The same model (its tape leaves included); the run's tree and scratch are the replica's own.
+template <class S>
+std::unique_ptr<TreeSystem<S>> replica_of(const TreeSystem<S>& sys) {
+  return std::make_unique<TreeSystem<S>>(&sys.model(), 0.0);
 }
 
 // Whose turn it is to sweep, and the seed the sweeps hand down.

@@ -9,6 +9,7 @@
 #include "engine/integrate/observer.hpp"
 #include "engine/model/particle_system.hpp"
 #include "engine/model/rigid_system.hpp"
+#include "engine/model/tree_system.hpp"
 
 namespace sg {
 
@@ -37,16 +38,23 @@ struct DataMismatch {
   const TrajectoryData* data = nullptr;
   const RigidSystem<S>* rigid = nullptr;
   const ParticleSystem<S>* particles = nullptr;
+  const TreeSystem<S>* tree = nullptr;
   S sum = 0.0;
   std::vector<S>* residuals = nullptr;  // when set: every position error, in data order (3 per sample)
 
   void bind(const RigidSystem<S>& sys) { rigid = &sys; }
   void bind(const ParticleSystem<S>& sys) { particles = &sys; }
+  void bind(const TreeSystem<S>& sys) { tree = &sys; }
+  S position(const S* y, int body, int axis) const {
+    if (rigid) return rigid->coordinate(y, 0, body, axis);
+    if (tree) return tree->coordinate(y, 0, body, axis);
+    return particles->coordinate(y, 0, body, axis);
+  }
   void on_output(long i, double, const S* y, int) {
     if (i < 0 || i >= static_cast<long>(data->by_step.size())) return;
     for (const PositionSample& s : data->by_step[static_cast<std::size_t>(i)])
       for (int axis = 0; axis < 3; ++axis) {
-        const S x = rigid ? rigid->coordinate(y, 0, s.body, axis) : particles->coordinate(y, 0, s.body, axis);
+        const S x = position(y, s.body, axis);
         const S e = x - s.pos[axis];
         sum += e * e;
         if (residuals) residuals->push_back(e);

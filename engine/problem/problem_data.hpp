@@ -7,13 +7,14 @@
 #include <string>
 
 #include "engine/integrate/settings.hpp"
+#include "engine/model/joint_tree_model.hpp"
 #include "engine/model/particle_model.hpp"
 #include "engine/model/rigid_model.hpp"
 #include "engine/problem/loss.hpp"
 
 namespace sg {
 
-enum class ModelType : unsigned char { particles, rigid };
+enum class ModelType : unsigned char { particles, rigid, tree };
 
 // Everything a run may differentiate with respect to, in one trivially copyable block.
 template <class S>
@@ -21,8 +22,17 @@ struct ProblemData {
   ModelType type = ModelType::particles;
   ParticleModel<S> model;  // used when type == particles
   RigidModel<S> rigid;     // used when type == rigid
+  JointTreeModel<S> tree;  // used when type == tree
   LossSpec<S> loss;
 };
+
+// The bodies a loss term or a data file may name: particles, free bodies or the tree's bodies.
+template <class S>
+int scored_body_count(const ProblemData<S>& p) {
+  if (p.type == ModelType::rigid) return p.rigid.count;
+  if (p.type == ModelType::tree) return p.tree.bodies();
+  return p.model.count;
+}
 
 template <class T, class S>
 ProblemData<T> convert_problem(const ProblemData<S>& p) {
@@ -30,6 +40,7 @@ ProblemData<T> convert_problem(const ProblemData<S>& p) {
   r.type = p.type;
   r.model = convert_model<T>(p.model);
   r.rigid = convert_model<T>(p.rigid);
+  r.tree = convert_model<T>(p.tree);
   r.loss.count = p.loss.count;
   for (int i = 0; i < p.loss.count; ++i) {
     const LossTerm<S>& t = p.loss.terms[i];
@@ -43,6 +54,8 @@ template <class S, class F>
 void visit_problem_params(ProblemData<S>& p, F&& f) {
   if (p.type == ModelType::rigid) {
     visit_model_params(p.rigid, f);
+  } else if (p.type == ModelType::tree) {
+    visit_model_params(p.tree, f);
   } else {
     visit_model_params(p.model, f);
   }

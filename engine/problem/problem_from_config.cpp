@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "engine/problem/problem.hpp"
+#include "engine/problem/tree_from_config.hpp"
 
 #include "engine/collision/geom_type.hpp"
 #include "engine/scene/describe.hpp"
@@ -255,14 +256,19 @@ Problem problem_from_config(const json& c) {
   Problem p;
   p.config = c;
   p.name = c.value("name", std::string("untitled"));
-  const bool rigid = c.at("model").value("type", std::string("particles")) == "rigid";
-  if (rigid) {
+  const std::string type = c.at("model").value("type", std::string("particles"));
+  if (type == "rigid") {
     p.data.type = ModelType::rigid;
     p.data.rigid = read_rigid(c);
+  } else if (type == "tree") {
+    p.data.type = ModelType::tree;
+    p.data.tree = read_tree(c);
+    if (c.at("contact").at("model").get<std::string>() != "none")
+      throw std::invalid_argument("contact.model: joint trees have no contacts yet; set contact.model=none");
   } else {
     p.data.model = read_model(c);
   }
-  p.data.loss = read_loss(c, rigid ? p.data.rigid.count : p.data.model.count);
+  p.data.loss = read_loss(c, scored_body_count(p.data));
   p.integrator = read_integrator(c);
   const json& g = c.at("gradient");
   p.gradient.fd_eps = g.at("fd_eps").get<double>();

@@ -34,6 +34,7 @@ void sweep_parameter(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto parameter = ctx.text("sweep.parameter");
   if (!parameter) return;
   if (ctx.is_rigid() && ctx.count("model.bodies") == 0) return;  // the missing bodies are reported instead
+  if (ctx.is_tree() && ctx.count("model.tree.bodies") == 0) return;
   const auto candidates = differentiable_paths(ctx.config());
   if (std::find(candidates.begin(), candidates.end(), *parameter) != candidates.end()) return;
   std::string message = "\"" + shorten(*parameter) + "\" is not a differentiable parameter";
@@ -42,12 +43,14 @@ void sweep_parameter(const RuleContext& ctx, std::vector<Issue>& errors) {
 }
 
 void loss_bodies(const RuleContext& ctx, std::vector<Issue>& errors) {
-  const bool rigid = ctx.is_rigid();
-  const auto scored = ctx.value(rigid ? "model.bodies" : "model.particles");
+  // Tree bodies count like free bodies; the message names them the same way.
+  const bool rigid = ctx.is_rigid() || ctx.is_tree();
+  const auto scored =
+      ctx.value(ctx.is_tree() ? "model.tree.bodies" : (rigid ? "model.bodies" : "model.particles"));
   const auto terms = ctx.value("loss.terms");
   if (!scored || !terms || !scored->is_array() || !terms->is_array()) return;
   const std::size_t n = scored->size();
-  if (rigid && n == 0) return;  // reported by the rigid rules as a missing body
+  if (rigid && n == 0) return;  // reported by the rigid or tree rules as a missing body
   const std::string noun = rigid ? (n == 1 ? "body" : "bodies") : (n == 1 ? "particle" : "particles");
   for (std::size_t i = 0; i < terms->size(); ++i) {
     const std::string path = "loss.terms." + std::to_string(i) + ".body";
@@ -120,7 +123,8 @@ const std::vector<Rule>& rules() {
                                           step_to_outputs_needs_no_events,
                                           reverse_mode_needs_frozen_steps,
                                           check_mujoco_parameters,
-                                          check_rigid_rules};
+                                          check_rigid_rules,
+                                          check_tree_rules};
   return table;
 }
 

@@ -7,10 +7,12 @@
 namespace sg::scene {
 namespace {
 
-// The model the resolved config simulates; anything but "rigid" counts as the particle model.
+// The model the resolved config simulates; anything but "rigid" or "tree" counts as the particle model.
 ModelScope model_scope(const nlohmann::json& resolved) {
   const auto type = get_path(resolved, "model.type");
-  return type && *type == "rigid" ? ModelScope::rigid : ModelScope::particles;
+  if (type && *type == "rigid") return ModelScope::rigid;
+  if (type && *type == "tree") return ModelScope::tree;
+  return ModelScope::particles;
 }
 
 void collect(const SchemaNode& schema, const nlohmann::json& node, const std::string& prefix,
@@ -20,6 +22,7 @@ void collect(const SchemaNode& schema, const nlohmann::json& node, const std::st
     const auto it = node.find(child->key);
     if (it == node.end()) continue;
     const std::string path = child_path(prefix, child->key);
+    if (scope == ModelScope::tree && path == "model.plane") continue;  // a tree has no ground plane yet
     if (child->is_object()) {
       collect(*child, *it, path, scope, out);
       continue;

@@ -12,7 +12,7 @@ enum class FieldKind { number, integer, boolean, choice, text, number_or_inf, ve
 
 // Which model.type a differentiable field belongs to: differentiable_paths() lists a field only for the
 // model that reads it, so that a sweep cannot pick a parameter the simulation ignores.
-enum class ModelScope { all, particles, rigid };
+enum class ModelScope { all, particles, rigid, tree };
 
 struct FieldSpec {
   std::string path;  // with "*" for array indices: "model.particles.*.mass"

@@ -65,16 +65,18 @@ Issue syntax_issue(const std::string& text, std::size_t bytes_read, const std::s
   return Issue{"", "malformed JSON: " + reason, line, static_cast<int>(offset - line_start) + 1};
 }
 
-// The schema's default sweep parameter names a particle; a rigid scene sweeps its first body's height.
+// The schema's default sweep parameter names a particle; a rigid scene sweeps its first body's height, a
+// tree scene gravity's z (every tree has it).
 void default_rigid_sweep(json& config) {
-  if (get_path(config, "model.type") != json("rigid")) return;
+  const auto type = get_path(config, "model.type");
+  if (type != json("rigid") && type != json("tree")) return;
   const auto sweep = config.find("sweep");
   if (sweep == config.end()) {
     config["sweep"] = json::object();
   } else if (!sweep->is_object() || sweep->contains("parameter")) {
     return;
   }
-  config["sweep"]["parameter"] = "model.bodies.0.pos.2";
+  config["sweep"]["parameter"] = *type == json("tree") ? "model.gravity.2" : "model.bodies.0.pos.2";
 }
 
 LoadResult failed(const std::string& source, Issue issue) {

@@ -13,14 +13,24 @@ std::atomic<MjcfImporter> g_importer{nullptr};
 
 void overlay(json& base, const json& over, const std::string& path, std::vector<Issue>& errors);
 
-// Scene entries change the imported bodies' keys; a body the MJCF does not have would be a default sphere.
-void overlay_bodies(json& base, const json& over, std::vector<Issue>& errors) {
+// Arrays whose entries the scene changes key by key: the free bodies, a tree's bodies and their joints.
+bool merged_by_index(const std::string& path) {
+  if (path == "model.bodies" || path == "model.tree.bodies") return true;
+  const std::string joints = ".joints";
+  return path.rfind("model.tree.bodies.", 0) == 0 && path.size() > joints.size() &&
+         path.compare(path.size() - joints.size(), joints.size(), joints) == 0;
+}
+
+// Scene entries change the imported entries' keys; an entry the MJCF does not have would be a default one.
+void overlay_bodies(json& base, const json& over, const std::string& at, std::vector<Issue>& errors) {
+  const bool free_bodies = at == "model.bodies";
   for (std::size_t i = 0; i < over.size(); ++i) {
-    const std::string path = "model.bodies." + std::to_string(i);
+    const std::string path = at + "." + std::to_string(i);
     if (i >= base.size()) {
       errors.push_back({path, "the MJCF model has " + std::to_string(base.size()) +
-                                  " free bodies; the scene's model.bodies entries change the imported "
-                                  "bodies' keys and cannot add bodies"});
+                                  (free_bodies ? " free bodies" : " entries here") + "; the scene's " + at +
+                                  " entries change the imported keys and cannot add " +
+                                  (free_bodies ? "bodies" : "entries")});
       return;
     }
     if (base[i].is_object() && over[i].is_object()) {
@@ -37,8 +47,8 @@ void overlay(json& base, const json& over, const std::string& path, std::vector<
     const auto it = base.find(item.key());
     if (it != base.end() && it->is_object() && item.value().is_object()) {
       overlay(*it, item.value(), child, errors);
-    } else if (child == "model.bodies" && it != base.end() && it->is_array() && item.value().is_array()) {
-      overlay_bodies(*it, item.value(), errors);
+    } else if (merged_by_index(child) && it != base.end() && it->is_array() && item.value().is_array()) {
+      overlay_bodies(*it, item.value(), child, errors);
     } else {
       base[item.key()] = item.value();
     }
@@ -86,11 +96,13 @@ void expand_mjcf(json& doc, const std::string& source, std::vector<Issue>& error
   for (const auto& message : imported.errors) errors.push_back({"model.file", message});
   if (!imported.errors.empty()) return;
   json merged = std::move(imported.keys);
+  // The importer says which model the file is (free bodies: rigid; joints: tree); the scene's "mjcf" goes.
+  const bool tree = merged.value("model", json::object()).value("type", json()) == json("tree");
   std::vector<Issue> overlay_errors;
   overlay(merged, doc, "", overlay_errors);
   errors.insert(errors.end(), overlay_errors.begin(), overlay_errors.end());
   if (!overlay_errors.empty()) return;
-  merged["model"]["type"] = "rigid";
+  merged["model"]["type"] = tree ? "tree" : "rigid";
   doc = std::move(merged);
 }
 

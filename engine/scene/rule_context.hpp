@@ -47,6 +47,7 @@ class RuleContext {
     return v && v->is_array() ? v->size() : 0;
   }
   bool is_rigid() const { return text("model.type") == std::optional<std::string>("rigid"); }
+  bool is_tree() const { return text("model.type") == std::optional<std::string>("tree"); }
 
  private:
   const nlohmann::json& config_;
@@ -59,5 +60,7 @@ using Rule = std::function<void(const RuleContext&, std::vector<Issue>&)>;
 void check_mujoco_parameters(const RuleContext& ctx, std::vector<Issue>& errors);
 // model.type "rigid": bodies, contact model, supported body pairs, force windows, CFD (rigid_rules.cpp).
 void check_rigid_rules(const RuleContext& ctx, std::vector<Issue>& errors);
+// model.type "tree": parents, orientations, capacities, what trees do not have yet (tree_rules.cpp).
+void check_tree_rules(const RuleContext& ctx, std::vector<Issue>& errors);
 
 }  // namespace sg::scene

@@ -116,5 +116,7 @@ inline FieldSpec gradient_in_first(int n, FieldSpec spec) {
 std::vector<FieldSpec> geom_contact_rows(const std::string& prefix);
 // model.bodies, its entries and their applied forces. Defined in schema_rigid_rows.cpp.
 std::vector<FieldSpec> rigid_body_rows();
+// model.tree.bodies, their joints. Defined in schema_tree_rows.cpp.
+std::vector<FieldSpec> tree_body_rows();
 
 }  // namespace sg::scene::rows

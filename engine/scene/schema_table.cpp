@@ -27,9 +27,10 @@ std::vector<FieldSpec> build_table() {
       text("name", "untitled", "Scene name; defaults to the file's stem."),
       text("description", "", "Free-form description of the scene."),
 
-      choice("model.type", {"particles", "rigid", "mjcf"}, "particles",
-             "Which model the scene simulates: point masses or 3-D rigid bodies; the other block is ignored. "
-             "mjcf imports the rigid bodies from model.file and reads as rigid once loaded."),
+      choice("model.type", {"particles", "rigid", "tree", "mjcf"}, "particles",
+             "Which model the scene simulates: point masses, free 3-D rigid bodies or a joint tree; the "
+             "other blocks are ignored. mjcf imports the model from model.file and reads as rigid (free "
+             "bodies) or tree (joints) once loaded."),
       text("model.file", "",
            "MJCF file of a model.type mjcf scene, relative to the scene file; after loading, the record of "
            "where the rigid model came from."),
@@ -53,6 +54,7 @@ std::vector<FieldSpec> build_table() {
           particles_only(vector("model.particles.*.vel", {0, 0, 0}, any(), diff, "Initial velocity in m/s.")),
       });
   append(t, rigid_body_rows());
+  append(t, tree_body_rows());
   append(
       t,
       {
@@ -190,8 +192,9 @@ std::vector<FieldSpec> build_table() {
                        "Loss = sum of weight * kind(quantity of body along axis - target)."),
           choice("loss.terms.*.quantity", {"position", "velocity"}, "position",
                  "Final-state quantity to score."),
-          integer("loss.terms.*.body", 0, at_least(0),
-                  "Index of the particle (model.type rigid: of the body) scored."),
+          integer(
+              "loss.terms.*.body", 0, at_least(0),
+              "Index of the particle (model.type rigid: of the body; tree: of model.tree.bodies) scored."),
           choice("loss.terms.*.axis", {"x", "y", "z"}, "z", "Component of the quantity."),
           choice("loss.terms.*.kind", {"value", "abs", "square"}, "value",
                  "Applied to (component - target): as is, absolute value or square."),

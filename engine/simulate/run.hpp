@@ -1,6 +1,7 @@
 #pragma once
 // Runs one simulation of a problem over its whole horizon with the chosen integrator and evaluates the
 // loss on the final state. The workspace is the caller's so that sweeps reuse it across points.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -8,6 +9,7 @@
 #include "engine/integrate/fixed_solve.hpp"
 #include "engine/model/particle_system.hpp"
 #include "engine/model/rigid_system.hpp"
+#include "engine/model/tree_system.hpp"
 #include "engine/problem/problem.hpp"
 
 namespace sg {
@@ -17,8 +19,10 @@ template <class S>
 struct SimWorkspace {
   std::unique_ptr<RkWorkspace<ParticleSystem<S>>> particles;
   std::unique_ptr<RkWorkspace<RigidSystem<S>>> rigid;
-  S y[RigidModel<S>::kMaxDim > ParticleModel<S>::kMaxDim ? RigidModel<S>::kMaxDim
-                                                         : ParticleModel<S>::kMaxDim];
+  std::unique_ptr<RkWorkspace<TreeSystem<S>>> tree;
+  static constexpr int kMaxDim =
+      std::max({RigidModel<S>::kMaxDim, ParticleModel<S>::kMaxDim, JointTreeModel<S>::kMaxDim});
+  S y[kMaxDim];
 };
 
 template <class S>
@@ -59,6 +63,12 @@ RunOutput<S> run_simulation(const ProblemData<S>& pd, const IntegratorSettings& 
     // The system carries per-run contact scratch: build it on the heap once per run, outside the steps.
     auto sys = std::make_unique<RigidSystem<S>>(&pd.rigid, cfg.fixed_step());
     return solve_system(*sys, pd, cfg, ws.y, *ws.rigid, obs);
+  }
+  if (pd.type == ModelType::tree) {
+    if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<S>>>();
+    // The system owns the run's tree and its TreeData scratch: on the heap, once per run.
+    auto sys = std::make_unique<TreeSystem<S>>(&pd.tree, cfg.fixed_step());
+    return solve_system(*sys, pd, cfg, ws.y, *ws.tree, obs);
   }
   if (!ws.particles) ws.particles = std::make_unique<RkWorkspace<ParticleSystem<S>>>();
   const ParticleSystem<S> sys{&pd.model, cfg.fixed_step()};

@@ -52,6 +52,26 @@ struct Recorder {
       out->contacts.push_back(contact_marks(sys, y));
     };
   }
+  // Tree bodies as rigid ones (the same layout, so plots and the 3-D view read them alike): the body
+  // frame's pose and the world velocities of its origin, angular in the world frame.
+  void bind(const TreeSystem<Dual1>& sys) {
+    decode = [this, &sys](const Dual1* y) {
+      const int n = sys.model().bodies();
+      std::vector<double> q, v, f(static_cast<std::size_t>(n), 0.0);
+      sys.coordinate(y, 1, 0, 0);  // fills the poses and velocities of every body
+      const TreeData<Dual1>& d = sys.data();
+      for (int b = 1; b <= n; ++b) {
+        const Vec3<Dual1> vel = sys.point_velocity(b), w = sys.angular_velocity(b);
+        for (const Dual1& x :
+             {d.xpos[b].x, d.xpos[b].y, d.xpos[b].z, d.xquat[b].w, d.xquat[b].x, d.xquat[b].y, d.xquat[b].z})
+          q.push_back(x.v);
+        for (const Dual1& x : {vel.x, vel.y, vel.z, w.x, w.y, w.z}) v.push_back(x.v);
+      }
+      out->q.push_back(std::move(q));
+      out->v.push_back(std::move(v));
+      out->force.push_back(std::move(f));
+    };
+  }
   static std::vector<ContactMark> contact_marks(const RigidSystem<Dual1>& sys, const Dual1* y) {
     Contact<Dual1> found[kMaxRigidContacts];
     const bool cfd = sys.model().cfd.enabled;
@@ -82,7 +102,9 @@ struct Recorder {
 Trajectory simulate_trajectory(const Problem& problem, double value) {
   Trajectory tr;
   tr.value = value;
-  tr.layout = problem.data.type == ModelType::rigid ? "rigid" : "particles";
+  tr.layout = problem.data.type == ModelType::rigid  ? "rigid"
+              : problem.data.type == ModelType::tree ? "tree"
+                                                     : "particles";
   ProblemData<Dual1> pd = convert_problem<Dual1>(problem.data);
   *parameter_slot(pd, problem.sweep.parameter) = seeded<Dual1>(value, 0);
   const auto outputs = static_cast<std::size_t>(problem.integrator.steps + 1);

@@ -30,9 +30,10 @@ struct EventMark {
 struct Trajectory {
   double value = 0.0;                // the swept parameter
   std::vector<double> t;             // output times
-  std::string layout = "particles";  // "particles" or "rigid"
+  std::string layout = "particles";  // "particles", "rigid" or "tree"
   // Per output time. particles: q and v have 3 entries per particle; rigid: q has pos (3) and quat (4,
-  // w x y z) per body, v has linear (3, world) and angular (3, body frame) velocity per body.
+  // w x y z) per body, v has linear (3, world) and angular (3, body frame) velocity per body; tree: q as
+  // rigid for each body frame, v the frame origin's linear and the body's angular velocity, both world.
   std::vector<std::vector<double>> q, v;
   std::vector<std::vector<double>> force;          // per output time: contact force per particle or body
   std::vector<std::vector<ContactMark>> contacts;  // per output time (rigid bodies)

@@ -20,6 +20,8 @@ std::unique_ptr<DeviceProblemHost> prepare_device_problem(const Problem& problem
 }
 
 std::string device_path_refusal(const Problem& problem) {
+  if (problem.data.type == ModelType::tree)
+    return "joint trees (model.type tree) run on the CPU only (use --device cpu)";
   if (problem.gradient.reverse) return "gradient.mode reverse runs on the CPU only (use --device cpu)";
   if (problem.gradient.backsolve) return "gradient.mode backsolve runs on the CPU only (use --device cpu)";
   if (problem.integrator.method == Method::dopri8)

@@ -77,6 +77,11 @@ class DeviceRunner {
     }
     S* y = reinterpret_cast<S*>(scratch_->state);
     if (pd->type == ModelType::rigid) return solve<RigidSystem<S>>(*pd, pd->rigid, cfg, y);
+    if (pd->type == ModelType::tree) {  // device_path_refusal keeps trees on the CPU; never run one here
+      SolveStats refused;
+      refused.status = Status::invalid;
+      return loss_sample(refused, S(0.0));
+    }
     return solve<ParticleSystem<S>>(*pd, pd->model, cfg, y);
   }
 

@@ -32,7 +32,7 @@ plot::Figure trajectory_figure(const Trajectory& tr, int particle) {
   // Particles: 3 entries per particle in q and v. Rigid bodies: q = pos (3) + quat (4), v = linear (3) +
   // angular (3) per body; `particle` is then the body index and the plots show its centre and linear
   // velocity.
-  const bool rigid = tr.layout == "rigid";
+  const bool rigid = tr.layout != "particles";  // rigid and tree bodies share a layout
   const auto q_base = static_cast<std::size_t>((rigid ? 7 : 3) * particle);
   const auto v_base = static_cast<std::size_t>((rigid ? 6 : 3) * particle);
   const std::string who = rigid ? "Body " + std::to_string(particle) + ": " : "";

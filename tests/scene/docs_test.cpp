@@ -32,5 +32,5 @@ TEST_CASE("the JSON examples in docs/scene-format.md load without errors") {
     ++examples;
     at = end + close.size();
   }
-  CHECK(examples == 2);  // the particle example and the rigid example
+  CHECK(examples == 3);  // the particle, rigid and joint-tree examples
 }

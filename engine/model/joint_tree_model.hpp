@@ -1,0 +1,129 @@
+#pragma once
+// The joint-tree model of a scene (model.type "tree"): engine/articulated's TreeModel plus what a scene
+// says per joint and what a run starts from. Per-joint numbers (damping, armature, springref, the start)
+// are held per joint, not per dof, so that every scene key has exactly one slot to differentiate; a run
+// expands them onto the dofs (TreeSystem). Scene body i is tree body i + 1 (tree body 0 is the world).
+#include <string>
+
+#include "engine/articulated/tree_model.hpp"
+#include "engine/core/scalar.hpp"
+
+namespace sg {
+
+// model.tree.bodies.N.joints.M: the numbers that are not in TreeJoint.
+template <class S>
+struct TreeJointParams {
+  S damping{}, armature{}, springref{};
+  S qpos{}, qvel{};  // hinge, slide: the start
+  Quat<S> ball_qpos{S(1.0), S(0.0), S(0.0), S(0.0)};
+  Vec3<S> ball_qvel{};  // local angular velocity, as MuJoCo's ball qvel
+};
+
+template <class S>
+struct JointTreeModel {
+  // The ODE state: qpos (quaternions held fixed within a step), a rotation vector per ball or free joint,
+  // qvel.
+  static constexpr int kMaxDim = kMaxQpos + 3 * kMaxJoints + kMaxDofs;
+
+  TreeModel<S> tree;
+  TreeJointParams<S> joint[kMaxJoints];
+  int rot_count = 0;             // ball and free joints
+  int rot_adr[kMaxJoints] = {};  // each one's first phi index after qpos; -1 for hinge and slide
+
+  SG_HD int bodies() const { return tree.nbody - 1; }
+  SG_HD int dim() const { return tree.nq + 3 * rot_count + tree.nv; }
+  SG_HD int vel_offset() const { return tree.nq + 3 * rot_count; }
+};
+
+// After the joints are added: where each rotating joint's phi lives.
+template <class S>
+void tree_index_rotations(JointTreeModel<S>& m) {
+  m.rot_count = 0;
+  for (int j = 0; j < m.tree.njnt; ++j) {
+    const JointType t = m.tree.joint[j].type;
+    const bool rotates = t == JointType::kBall || t == JointType::kFree;
+    m.rot_adr[j] = rotates ? m.tree.nq + 3 * m.rot_count++ : -1;
+  }
+}
+
+namespace tree_detail {
+template <class T, class S>
+Vec3<T> vec(const Vec3<S>& v) {
+  return {T(value(v.x)), T(value(v.y)), T(value(v.z))};
+}
+template <class T, class S>
+Quat<T> quat(const Quat<S>& q) {
+  return {T(value(q.w)), T(value(q.x)), T(value(q.y)), T(value(q.z))};
+}
+}  // namespace tree_detail
+
+// The same model over another scalar, values only (a parameter's tangent is seeded afterwards).
+template <class T, class S>
+JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
+  using tree_detail::quat;
+  using tree_detail::vec;
+  JointTreeModel<T> out;
+  const TreeModel<S>& a = in.tree;
+  TreeModel<T>& b = out.tree;
+  b.nbody = a.nbody, b.njnt = a.njnt, b.nq = a.nq, b.nv = a.nv;
+  for (int i = 0; i < a.nbody; ++i) {
+    const TreeBody<S>& x = a.body[i];
+    TreeBody<T>& y = b.body[i];
+    y.parent = x.parent, y.root = x.root, y.jnt_adr = x.jnt_adr, y.jnt_num = x.jnt_num;
+    y.dof_adr = x.dof_adr, y.dof_num = x.dof_num;
+    y.pos = vec<T>(x.pos), y.quat = quat<T>(x.quat), y.ipos = vec<T>(x.ipos), y.iquat = quat<T>(x.iquat);
+    y.mass = T(value(x.mass)), y.inertia = vec<T>(x.inertia);
+  }
+  for (int j = 0; j < a.njnt; ++j) {
+    const TreeJoint<S>& x = a.joint[j];
+    TreeJoint<T>& y = b.joint[j];
+    y.type = x.type, y.body = x.body, y.qpos_adr = x.qpos_adr, y.dof_adr = x.dof_adr;
+    y.pos = vec<T>(x.pos), y.axis = vec<T>(x.axis), y.stiffness = T(value(x.stiffness));
+    const TreeJointParams<S>& p = in.joint[j];
+    out.joint[j] = {T(value(p.damping)), T(value(p.armature)), T(value(p.springref)), T(value(p.qpos)),
+                    T(value(p.qvel)),    quat<T>(p.ball_qpos), vec<T>(p.ball_qvel)};
+    out.rot_adr[j] = in.rot_adr[j];
+  }
+  for (int v = 0; v < a.nv; ++v) {
+    b.dof_body[v] = a.dof_body[v], b.dof_joint[v] = a.dof_joint[v], b.dof_parent[v] = a.dof_parent[v];
+    b.armature[v] = T(value(a.armature[v])), b.damping[v] = T(value(a.damping[v]));
+  }
+  for (int q = 0; q < a.nq; ++q)
+    b.qpos0[q] = T(value(a.qpos0[q])), b.qpos_spring[q] = T(value(a.qpos_spring[q]));
+  b.gravity = vec<T>(a.gravity);
+  out.rot_count = in.rot_count;
+  return out;
+}
+
+// Calls f(path, S&) for every differentiable number with its scene path. Every joint visits every key, the
+// ones its type does not read included (their gradient is 0), so the list matches the scene's schema.
+template <class S, class F>
+void visit_model_params(JointTreeModel<S>& m, F&& f) {
+  auto vec = [&](const std::string& p, Vec3<S>& v) {
+    for (int k = 0; k < 3; ++k) f(p + "." + std::to_string(k), v[k]);
+  };
+  vec("model.gravity", m.tree.gravity);
+  for (int i = 1; i < m.tree.nbody; ++i) {
+    TreeBody<S>& b = m.tree.body[i];
+    const std::string p = "model.tree.bodies." + std::to_string(i - 1);
+    vec(p + ".pos", b.pos);
+    f(p + ".mass", b.mass);
+    vec(p + ".inertia", b.inertia);
+    vec(p + ".ipos", b.ipos);
+    for (int k = 0; k < b.jnt_num; ++k) {
+      const int j = b.jnt_adr + k;
+      const std::string q = p + ".joints." + std::to_string(k);
+      TreeJointParams<S>& jp = m.joint[j];
+      vec(q + ".pos", m.tree.joint[j].pos);
+      f(q + ".stiffness", m.tree.joint[j].stiffness);
+      f(q + ".springref", jp.springref);
+      f(q + ".damping", jp.damping);
+      f(q + ".armature", jp.armature);
+      f(q + ".qpos", jp.qpos);
+      f(q + ".qvel", jp.qvel);
+      vec(q + ".ball_qvel", jp.ball_qvel);
+    }
+  }
+}
+
+}  // namespace sg

@@ -1,0 +1,249 @@
+#pragma once
+// A joint tree (model.type "tree") as a dynamical system for the integrators: MuJoCo's smooth dynamics
+// (engine/articulated, no contacts or limits yet) on the state y = [qpos, phi, qvel]. Ball and free joints
+// rotate exactly under Runge-Kutta as the rigid model's free bodies do (engine-notes section 3): their
+// quaternion in qpos is held fixed within a step, the rotation vector phi accumulates
+// phi' = dexp^-1(phi, w) with w the joint's local angular velocity, and after each accepted step the
+// quaternion becomes q (x) exp(phi) and phi 0. Hinge and slide coordinates integrate qpos' = qvel, a free
+// joint's position its world velocity, as mj_integratePos does.
+//
+// The system owns the run's TreeModel (scene numbers per joint expanded onto dofs) and the TreeData scratch:
+// built once per run outside the steps (run.hpp puts it on the heap); the steps allocate nothing.
+#include <limits>
+
+#include "engine/articulated/forward_smooth.hpp"
+#include "engine/core/status.hpp"
+#include "engine/model/joint_tree_model.hpp"
+#include "engine/rigid/rotation.hpp"
+
+namespace sg {
+
+// What a tree system carries from one step to the next, for checkpoints: nothing (no modes).
+struct TreeMemo {};
+
+template <class S>
+class TreeSystem {
+ public:
+  using Scalar = S;
+  static constexpr int kMaxDim = JointTreeModel<S>::kMaxDim;
+  static constexpr bool kFoldsState = true;  // phi is folded into the quaternions after each step
+  static constexpr bool kHybrid = false;     // no contacts, so no modes or events
+
+  // The timestep is unused: no law here depends on it (the signature matches the other systems').
+  SG_HD TreeSystem(const JointTreeModel<S>* model, double /*timestep*/) : model_(model) {
+    expand_joint_params();
+  }
+  TreeSystem(const TreeSystem&) = delete;
+  TreeSystem& operator=(const TreeSystem&) = delete;
+
+  SG_HD int dim() const { return model_->dim(); }
+  SG_HD const JointTreeModel<S>& model() const { return *model_; }
+  SG_HD const TreeModel<S>& tree() const { return tree_; }
+  SG_HD void begin_interval(long) const {}
+  SG_HD bool forces_change_at(long) const { return false; }
+  using Memo = TreeMemo;
+  SG_HD Memo memo() const { return {}; }
+  SG_HD void restore(const Memo&) const {}
+  SG_HD void set_frozen(bool) const {}  // no modes to freeze
+
+  SG_HD void initial_state(S* y) const {
+    const TreeModel<S>& m = tree_;
+    for (int i = 0; i < dim(); ++i) y[i] = S(0.0);
+    for (int q = 0; q < m.nq; ++q) y[q] = m.qpos0[q];  // free joints start at their body's pose
+    S* v = y + model_->vel_offset();
+    for (int j = 0; j < m.njnt; ++j) {
+      const TreeJoint<S>& jn = m.joint[j];
+      const TreeJointParams<S>& p = model_->joint[j];
+      if (jn.type == JointType::kHinge || jn.type == JointType::kSlide) {
+        y[jn.qpos_adr] = p.qpos;
+        v[jn.dof_adr] = p.qvel;
+      } else if (jn.type == JointType::kBall) {
+        const Quat<S> q = normalized(p.ball_qpos);
+        y[jn.qpos_adr] = q.w, y[jn.qpos_adr + 1] = q.x, y[jn.qpos_adr + 2] = q.y, y[jn.qpos_adr + 3] = q.z;
+        for (int k = 0; k < 3; ++k) v[jn.dof_adr + k] = p.ball_qvel[k];
+      }
+    }
+  }
+
+  // The configuration and velocity a state stands for, in data_: qpos with phi folded in, qvel.
+  SG_HD void load_state(const S* y) const {
+    const TreeModel<S>& m = tree_;
+    for (int q = 0; q < m.nq; ++q) data_.qpos[q] = y[q];
+    for (int j = 0; j < m.njnt; ++j) {
+      const int r = model_->rot_adr[j];
+      if (r < 0) continue;
+      const int at = m.joint[j].qpos_adr + (m.joint[j].type == JointType::kFree ? 3 : 0);
+      const Quat<S> q = integrate_rotation(quat_from(y + at), Vec3<S>{y[r], y[r + 1], y[r + 2]});
+      data_.qpos[at] = q.w, data_.qpos[at + 1] = q.x, data_.qpos[at + 2] = q.y, data_.qpos[at + 3] = q.z;
+    }
+    const S* v = y + model_->vel_offset();
+    for (int i = 0; i < m.nv; ++i) data_.qvel[i] = v[i], data_.qfrc_applied[i] = S(0.0);
+  }
+
+  // qacc at y (in data_.qacc), every smooth quantity of mj_forward on the way.
+  SG_HD void forward(const S* y) const {
+    load_state(y);
+    // A singular joint-space inertia (a massless dof without armature) has no qacc: NaN makes the
+    // solver stop with a non-finite state instead of running on with zero acceleration.
+    if (!tree_forward(tree_, data_)) poison_qacc();
+  }
+
+  // ODE right-hand side: qpos' = qvel (quaternions 0), phi' = dexp^-1(phi, w), qvel' = qacc.
+  SG_HD SG_NOINLINE void rhs(const S* y, S* ydot) const {
+    const TreeModel<S>& m = tree_;
+    forward(y);
+    const S* v = y + model_->vel_offset();
+    for (int i = 0; i < dim(); ++i) ydot[i] = S(0.0);
+    for (int j = 0; j < m.njnt; ++j) {
+      const TreeJoint<S>& jn = m.joint[j];
+      const int r = model_->rot_adr[j];
+      int dof = jn.dof_adr;
+      if (jn.type == JointType::kHinge || jn.type == JointType::kSlide) {
+        ydot[jn.qpos_adr] = v[dof];
+        continue;
+      }
+      if (jn.type == JointType::kFree) {
+        for (int c = 0; c < 3; ++c) ydot[jn.qpos_adr + c] = v[dof + c];
+        dof += 3;
+      }
+      const Vec3<S> rate =
+          dexp_inv(Vec3<S>{y[r], y[r + 1], y[r + 2]}, Vec3<S>{v[dof], v[dof + 1], v[dof + 2]});
+      ydot[r] = rate.x, ydot[r + 1] = rate.y, ydot[r + 2] = rate.z;
+    }
+    S* a = ydot + model_->vel_offset();
+    for (int i = 0; i < m.nv; ++i) a[i] = data_.qacc[i];
+  }
+
+  // After an accepted step: each quaternion q <- normalise(q (x) exp(phi)), phi <- 0.
+  SG_HD void after_accept(S* y) const {
+    for (int j = 0; j < tree_.njnt; ++j) {
+      const int r = model_->rot_adr[j];
+      if (r < 0) continue;
+      const int at = tree_.joint[j].qpos_adr + (tree_.joint[j].type == JointType::kFree ? 3 : 0);
+      const Quat<S> q = integrate_rotation(quat_from(y + at), Vec3<S>{y[r], y[r + 1], y[r + 2]});
+      y[at] = q.w, y[at + 1] = q.x, y[at + 2] = q.y, y[at + 3] = q.z;
+      y[r] = y[r + 1] = y[r + 2] = S(0.0);
+    }
+  }
+
+  // The derivative at a just-folded state: only phi' changes, to dexp^-1(0, w) = w.
+  SG_HD void after_accept_derivative(const S* y, S* ydot) const {
+    const S* v = y + model_->vel_offset();
+    for (int j = 0; j < tree_.njnt; ++j) {
+      const int r = model_->rot_adr[j];
+      if (r < 0) continue;
+      const int dof = tree_.joint[j].dof_adr + (tree_.joint[j].type == JointType::kFree ? 3 : 0);
+      for (int k = 0; k < 3; ++k) ydot[r + k] = v[dof + k];
+    }
+  }
+
+  // The continuous adjoint's side of the fold (as RigidSystem::fold_adjoint): the adjoint of (q, phi)
+  // becomes that of (q (x) exp(phi), 0): a_q' = a_q (x) exp(phi), a_phi' = dexp^-1(-phi, a_phi).
+  SG_HD void fold_adjoint(const double* y, double* a) const {
+    for (int j = 0; j < tree_.njnt; ++j) {
+      const int r = model_->rot_adr[j];
+      if (r < 0) continue;
+      const int at = tree_.joint[j].qpos_adr + (tree_.joint[j].type == JointType::kFree ? 3 : 0);
+      const Vec3<double> phi(y[r], y[r + 1], y[r + 2]);
+      const Quat<double> aq = Quat<double>(a[at], a[at + 1], a[at + 2], a[at + 3]) * quat_exp(phi);
+      const Vec3<double> ap =
+          dexp_inv(Vec3<double>(-phi.x, -phi.y, -phi.z), Vec3<double>(a[r], a[r + 1], a[r + 2]));
+      a[at] = aq.w, a[at + 1] = aq.x, a[at + 2] = aq.y, a[at + 3] = aq.z;
+      a[r] = ap.x, a[r + 1] = ap.y, a[r + 2] = ap.z;
+    }
+  }
+
+  // MuJoCo 2.2.2's mj_Euler: with dof damping the velocity update is implicit in the damping,
+  // qacc <- (qM + h diag(damping))^-1 qM qacc; then qvel += h qacc and mj_integratePos with the new qvel.
+  template <class H>
+  SG_HD void step_euler(S* y, const H& h) const {
+    forward(y);
+    damp_implicitly(h);
+    S* v = y + model_->vel_offset();
+    for (int i = 0; i < tree_.nv; ++i) v[i] += h * data_.qacc[i];
+    tree_integrate_pos(tree_, y, v, h);
+  }
+
+  // Moreau's midpoint (no impulses without contacts): forces at q + h/2 v, q+ = q + h/2 (v + v+).
+  template <class H>
+  SG_HD void step_moreau(S* y, const H& h) const {
+    S mid[kMaxDim];
+    for (int i = 0; i < dim(); ++i) mid[i] = y[i];
+    S* v = y + model_->vel_offset();
+    tree_integrate_pos(tree_, mid, v, 0.5 * h);
+    forward(mid);
+    S avg[kMaxDofs];
+    for (int i = 0; i < tree_.nv; ++i) {
+      const S v_new = v[i] + h * data_.qacc[i];
+      avg[i] = 0.5 * (v[i] + v_new);
+      v[i] = v_new;
+    }
+    tree_integrate_pos(tree_, y, avg, h);
+  }
+
+  // Position (0) or velocity (1) of scene body `body` (tree body body + 1) along `axis`, for losses: the
+  // body frame's origin xpos and that point's world velocity.
+  SG_HD S coordinate(const S* y, int quantity, int body, int axis) const {
+    load_state(y);
+    tree_kinematics(tree_, data_);
+    if (quantity == 0) return data_.xpos[body + 1][axis];
+    tree_com_pos(tree_, data_);
+    tree_com_vel(tree_, data_);
+    return point_velocity(body + 1)[axis];
+  }
+
+  // The world velocity of body b's frame origin from its com-based velocity (MuJoCo's mj_objectVelocity):
+  // v = v_c + w x (xpos - subtree_com[root]). Needs kinematics, com_pos and com_vel of the current state.
+  SG_HD Vec3<S> point_velocity(int b) const {
+    const Spatial<S>& c = data_.cvel[b];
+    return c.tran + cross(c.rot, data_.xpos[b] - data_.subtree_com[tree_.body[b].root]);
+  }
+  SG_HD Vec3<S> angular_velocity(int b) const { return data_.cvel[b].rot; }
+  // The state's data after load_state + kinematics (the trajectory recorder reads poses from it).
+  SG_HD const TreeData<S>& data() const { return data_; }
+
+ private:
+  // The scene's per-joint damping, armature and spring rest onto the run's dofs and qpos.
+  SG_HD void expand_joint_params() {
+    tree_ = model_->tree;
+    for (int j = 0; j < tree_.njnt; ++j) {
+      const TreeJoint<S>& jn = tree_.joint[j];
+      const TreeJointParams<S>& p = model_->joint[j];
+      for (int k = 0; k < joint_dof_count(jn.type); ++k) {
+        tree_.damping[jn.dof_adr + k] = p.damping;
+        tree_.armature[jn.dof_adr + k] = p.armature;
+      }
+      if (jn.type == JointType::kHinge || jn.type == JointType::kSlide)
+        tree_.qpos_spring[jn.qpos_adr] = p.springref;
+    }
+  }
+
+  // (qM + h D) qacc' = qM qacc, with qM and qacc from the last forward().
+  template <class H>
+  SG_HD void damp_implicitly(const H& h) const {
+    const int nv = tree_.nv;
+    bool any = false;
+    for (int i = 0; i < nv; ++i) any = any || value(tree_.damping[i]) > 0.0;
+    if (!any) return;
+    S rhs[kMaxDofs];
+    for (int i = 0; i < nv; ++i) {
+      rhs[i] = S(0.0);
+      for (int k = 0; k < nv; ++k) rhs[i] += data_.qM[i * nv + k] * data_.qacc[k];
+    }
+    for (int k = 0; k < nv * nv; ++k) data_.qLD[k] = data_.qM[k];
+    for (int i = 0; i < nv; ++i) data_.qLD[i * nv + i] += h * tree_.damping[i];
+    if (!cholesky_factor(data_.qLD, nv, nv)) return poison_qacc();
+    cholesky_solve(data_.qLD, nv, nv, rhs);
+    for (int i = 0; i < nv; ++i) data_.qacc[i] = rhs[i];
+  }
+
+  SG_HD void poison_qacc() const {
+    for (int i = 0; i < tree_.nv; ++i) data_.qacc[i] = S(std::numeric_limits<double>::quiet_NaN());
+  }
+
+  const JointTreeModel<S>* model_;
+  TreeModel<S> tree_;
+  mutable TreeData<S> data_;
+};
+
+}  // namespace sg

@@ -1,0 +1,117 @@
+// model.tree -> JointTreeModel: bodies in file order (each parent earlier, -1 the world), their joints in
+// order, MuJoCo's layout built by tree_add_body / tree_add_joint. Quaternions and axes are normalised as
+// MuJoCo's compiler does (the scene rules refuse zero ones).
+#include "engine/problem/tree_from_config.hpp"
+
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/articulated/kinematics.hpp"
+#include "engine/model/tree_system.hpp"
+
+namespace sg {
+namespace {
+
+using nlohmann::json;
+
+Vec3<double> vec3(const json& j) {
+  return {j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>()};
+}
+
+// A zero quaternion becomes the identity and a zero axis stays zero (mju_normalize4, mju_normalize3): the
+// scene rules refuse the ones a joint reads, and a hinge's unused ball_qpos must not turn into NaN.
+Quat<double> unit_quat(const json& j) {
+  double q[4];
+  for (int k = 0; k < 4; ++k) q[k] = j.at(k).get<double>();
+  normalize_quat(q);
+  return {q[0], q[1], q[2], q[3]};
+}
+
+Vec3<double> unit_vec3(const json& j) {
+  const Vec3<double> v = vec3(j);
+  const double n = std::sqrt(dot(v, v));
+  return n < kTreeMinVal ? v : v * (1.0 / n);
+}
+
+JointType joint_type(const std::string& word) {
+  if (word == "slide") return JointType::kSlide;
+  if (word == "ball") return JointType::kBall;
+  return JointType::kHinge;
+}
+
+void read_joint(const json& j, int body, const std::string& path, JointTreeModel<double>& m) {
+  const int k = tree_add_joint(m.tree, body, joint_type(j.at("type").get<std::string>()), vec3(j.at("pos")),
+                               unit_vec3(j.at("axis")));
+  if (k < 0)
+    throw std::invalid_argument(path + ": more joints or dofs than a tree holds (" +
+                                std::to_string(kMaxJoints) + " joints, " + std::to_string(kMaxDofs) +
+                                " dofs)");
+  m.tree.joint[k].stiffness = j.at("stiffness").get<double>();
+  TreeJointParams<double>& p = m.joint[k];
+  p.damping = j.at("damping").get<double>();
+  p.armature = j.at("armature").get<double>();
+  p.springref = j.at("springref").get<double>();
+  p.qpos = j.at("qpos").get<double>();
+  p.qvel = j.at("qvel").get<double>();
+  p.ball_qpos = unit_quat(j.at("ball_qpos"));
+  p.ball_qvel = vec3(j.at("ball_qvel"));
+}
+
+void read_body(const json& b, int index, JointTreeModel<double>& m) {
+  const std::string path = "model.tree.bodies." + std::to_string(index);
+  const int parent = b.at("parent").get<int>() + 1;  // scene -1 (world) is tree body 0
+  const int id = tree_add_body(m.tree, parent, vec3(b.at("pos")), unit_quat(b.at("quat")));
+  if (id < 0) throw std::invalid_argument(path + ".parent: not the world or an earlier body");
+  TreeBody<double>& body = m.tree.body[id];
+  body.mass = b.at("mass").get<double>();
+  body.inertia = vec3(b.at("inertia"));
+  body.ipos = vec3(b.at("ipos"));
+  body.iquat = unit_quat(b.at("iquat"));
+  const json& joints = b.at("joints");
+  for (std::size_t k = 0; k < joints.size(); ++k)
+    read_joint(joints[k], id, path + ".joints." + std::to_string(k), m);
+}
+
+// A dof that moves no mass and has no armature has no acceleration (qM is singular): refused by name at
+// load, not found as a non-finite state in the first step.
+void check_inertia(const JointTreeModel<double>& m) {
+  const auto sys = std::make_unique<TreeSystem<double>>(&m, 0.0);  // TreeData is large for the stack
+  std::vector<double> y(static_cast<std::size_t>(sys->dim()));
+  sys->initial_state(y.data());
+  sys->forward(y.data());
+  const TreeModel<double>& t = sys->tree();
+  for (int i = 0; i < t.nv; ++i) {
+    if (sys->data().qM[i * t.nv + i] > kTreeMinVal) continue;
+    const int j = t.dof_joint[i], b = t.joint[j].body;
+    const std::string body = "model.tree.bodies." + std::to_string(b - 1);
+    throw std::invalid_argument(body + ".joints." + std::to_string(j - t.body[b].jnt_adr) +
+                                ": the joint moves no mass (a singular inertia matrix): give " + body +
+                                " or a body below it mass and inertia, or the joint armature");
+  }
+  for (int i = 0; i < t.nv; ++i)
+    if (!std::isfinite(sys->data().qacc[i]))
+      throw std::invalid_argument(
+          "model.tree.bodies: the inertia matrix is singular at the start (joints "
+          "that move no mass in some direction); add mass, inertia or armature");
+}
+
+}  // namespace
+
+JointTreeModel<double> read_tree(const json& c) {
+  JointTreeModel<double> m;
+  const json& model = c.at("model");
+  m.tree.gravity = vec3(model.at("gravity"));
+  const json& bodies = model.at("tree").at("bodies");
+  if (bodies.empty() || bodies.size() >= static_cast<std::size_t>(kMaxTreeBodies))
+    throw std::invalid_argument("model.tree.bodies: expected 1 to " + std::to_string(kMaxTreeBodies - 1) +
+                                " bodies");
+  for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies[i], static_cast<int>(i), m);
+  tree_index_rotations(m);
+  check_inertia(m);
+  return m;
+}
+
+}  // namespace sg

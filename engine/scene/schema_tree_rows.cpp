@@ -1,0 +1,74 @@
+// Schema rows of the joint-tree model (model.type "tree"): bodies in MuJoCo's layout (each body's pose in
+// its parent, its inertial frame, its joints), numbers as MuJoCo's compiled mjModel holds them, so an MJCF
+// import writes them one to one. Scene body i is MuJoCo body i + 1; parent -1 is the world.
+#include "engine/scene/schema_rows.hpp"
+
+namespace sg::scene::rows {
+namespace {
+
+FieldSpec tree(FieldSpec spec) {
+  return only(ModelScope::tree, std::move(spec));
+}
+
+std::vector<FieldSpec> tree_joint_rows() {
+  const std::string j = "model.tree.bodies.*.joints.*";
+  return {
+      tree(choice(j + ".type", {"hinge", "slide", "ball"}, "hinge",
+                  "Joint type as MuJoCo's: hinge (rotation about axis), slide (translation along axis), "
+                  "ball (free rotation about pos).")),
+      tree(vector(j + ".pos", {0, 0, 0}, any(), diff, "Joint anchor in m, in the body's frame.")),
+      tree(vector(j + ".axis", {0, 0, 1}, any(), fixed,
+                  "Hinge or slide axis in the body's frame; normalised on loading (not 0).")),
+      tree(number(j + ".stiffness", 0, at_least(0), diff,
+                  "Joint spring stiffness (N m/rad or N/m) towards springref (a ball: towards its rest "
+                  "orientation).")),
+      tree(number(j + ".springref", 0, any(), diff, "Hinge or slide: the spring's rest coordinate.")),
+      tree(number(j + ".damping", 0, at_least(0), diff,
+                  "Damping of each of the joint's dofs (N m s/rad or N s/m), MuJoCo's dof damping.")),
+      tree(number(j + ".armature", 0, at_least(0), diff,
+                  "Armature inertia added to each of the joint's dofs (MuJoCo's armature).")),
+      tree(number(j + ".qpos", 0, any(), diff,
+                  "Hinge or slide: the initial coordinate (rad or m), MuJoCo's qpos of this joint.")),
+      tree(number(j + ".qvel", 0, any(), diff, "Hinge or slide: the initial velocity (rad/s or m/s).")),
+      tree(vector(j + ".ball_qpos", {1, 0, 0, 0}, any(), fixed,
+                  "Ball: the initial orientation relative to the rest pose, a quaternion (w, x, y, z); "
+                  "normalised on loading (not 0).")),
+      tree(vector(j + ".ball_qvel", {0, 0, 0}, any(), diff,
+                  "Ball: the initial angular velocity in rad/s, in the body's frame (MuJoCo's ball qvel).")),
+  };
+}
+
+}  // namespace
+
+std::vector<FieldSpec> tree_body_rows() {
+  const std::string b = "model.tree.bodies.*";
+  std::vector<FieldSpec> t = {
+      tree(object_array("model.tree.bodies", 0, 31,
+                        "Bodies of a joint tree, each after its parent; 0 to 31 entries (at least 1 when "
+                        "model.type is tree).",
+                        0)),
+      tree(text(b + ".name", "", "Body name (from the MJCF file); for reading only.")),
+      tree(integer(b + ".parent", -1, at_least(-1),
+                   "Index of the parent body in model.tree.bodies, an earlier entry; -1 is the world.")),
+      tree(vector(b + ".pos", {0, 0, 0}, closed(-1e6, 1e6), diff,
+                  "Body frame's position in m in the parent's frame, before the joints move it.")),
+      tree(vector(b + ".quat", {1, 0, 0, 0}, any(), fixed,
+                  "Body frame's orientation in the parent's frame (w, x, y, z); normalised on loading "
+                  "(not 0).")),
+      tree(number(b + ".mass", 1, at_least(0), diff, "Mass in kg.")),
+      tree(vector(b + ".inertia", {0.001, 0.001, 0.001}, at_least(0), diff,
+                  "Principal moments of inertia in kg m^2 about the centre of mass.")),
+      tree(vector(b + ".ipos", {0, 0, 0}, any(), diff, "Centre of mass in m, in the body's frame.")),
+      tree(vector(b + ".iquat", {1, 0, 0, 0}, any(), fixed,
+                  "Principal axes of inertia in the body's frame (w, x, y, z); normalised on loading "
+                  "(not 0).")),
+      tree(object_array(b + ".joints", 0, 4,
+                        "Joints connecting the body to its parent, applied in order; 0 to 4 entries (none: "
+                        "welded to the parent).",
+                        0)),
+  };
+  for (auto& spec : tree_joint_rows()) t.push_back(std::move(spec));
+  return t;
+}
+
+}  // namespace sg::scene::rows

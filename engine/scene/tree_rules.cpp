@@ -1,0 +1,111 @@
+// Cross-field rules of the joint-tree model (model.type "tree"): the tree's shape (parents before
+// children), orientations that can be normalised, the engine's capacities, and what trees do not have yet
+// (contacts, impulse steps).
+#include <cmath>
+#include <string>
+
+#include "engine/articulated/tree_model.hpp"
+#include "engine/scene/describe.hpp"
+#include "engine/scene/rule_context.hpp"
+#include "engine/scene/text_limits.hpp"
+
+namespace sg::scene {
+namespace {
+
+using nlohmann::json;
+
+std::string body_path(std::size_t i) {
+  return "model.tree.bodies." + std::to_string(i);
+}
+
+void tree_needs_bodies(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto bodies = ctx.value("model.tree.bodies");
+  if (!bodies || !bodies->is_array() || !bodies->empty()) return;
+  errors.push_back({"model.tree.bodies", "model.type \"tree\" needs at least one body, got 0 entries"});
+}
+
+// MuJoCo's body order: a parent precedes its children, so -1 (the world) or an earlier index.
+void parents_precede(const RuleContext& ctx, std::vector<Issue>& errors) {
+  for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i) {
+    const std::string path = body_path(i) + ".parent";
+    const auto parent = ctx.number(path);
+    if (!parent || *parent < static_cast<double>(i)) continue;
+    errors.push_back(
+        {path, "parent " + format_number(*parent) + " must be -1 (the world) or an earlier body (0 to " +
+                   std::to_string(static_cast<long>(i) - 1) + "): a parent precedes its children"});
+  }
+}
+
+// A direction or orientation that normalisation cannot rescue.
+void not_zero(const RuleContext& ctx, const std::string& path, const char* what, std::vector<Issue>& errors) {
+  const auto v = ctx.value(path);
+  if (!v || !v->is_array()) return;
+  double norm2 = 0.0;
+  for (const json& x : *v)
+    if (x.is_number()) norm2 += x.get<double>() * x.get<double>();
+  if (norm2 > 1e-30) return;
+  errors.push_back({path, std::string("a zero ") + what + " has no direction (it is normalised on loading)"});
+}
+
+void orientations(const RuleContext& ctx, std::vector<Issue>& errors) {
+  for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i) {
+    const std::string b = body_path(i);
+    not_zero(ctx, b + ".quat", "quaternion", errors);
+    not_zero(ctx, b + ".iquat", "quaternion", errors);
+    for (std::size_t k = 0; k < ctx.count(b + ".joints"); ++k) {
+      const std::string j = b + ".joints." + std::to_string(k);
+      const auto type = ctx.text(j + ".type");
+      if (type && *type == "ball")
+        not_zero(ctx, j + ".ball_qpos", "quaternion", errors);
+      else
+        not_zero(ctx, j + ".axis", "axis", errors);
+    }
+  }
+}
+
+// engine/articulated's fixed capacities (tree_model.hpp).
+void capacity(const RuleContext& ctx, std::vector<Issue>& errors) {
+  long joints = 0, dofs = 0;
+  for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i)
+    for (std::size_t k = 0; k < ctx.count(body_path(i) + ".joints"); ++k) {
+      const auto type = ctx.text(body_path(i) + ".joints." + std::to_string(k) + ".type");
+      ++joints;
+      dofs += type && *type == "ball" ? 3 : 1;
+    }
+  if (joints > kMaxJoints || dofs > kMaxDofs)
+    errors.push_back({"model.tree.bodies", "the tree has " + std::to_string(joints) + " joints and " +
+                                               std::to_string(dofs) + " dofs; at most " +
+                                               std::to_string(kMaxJoints) + " joints and " +
+                                               std::to_string(kMaxDofs) + " dofs fit"});
+}
+
+void no_contacts_yet(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto model = ctx.text("contact.model");
+  if (!model || *model == "none") return;
+  errors.push_back(
+      {"contact.model", "\"" + shorten(*model) +
+                            "\": contacts over joints are not implemented yet; model.type \"tree\" "
+                            "needs contact.model=none"});
+}
+
+void no_moreau(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto type = ctx.text("integrator.type");
+  if (!type || *type != "moreau") return;
+  errors.push_back({"integrator.type",
+                    "\"moreau\" steps impulsive contact, which joint trees do not have "
+                    "yet (choose euler, rk4 or an adaptive method)"});
+}
+
+}  // namespace
+
+void check_tree_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
+  if (!ctx.is_tree()) return;
+  tree_needs_bodies(ctx, errors);
+  parents_precede(ctx, errors);
+  orientations(ctx, errors);
+  capacity(ctx, errors);
+  no_contacts_yet(ctx, errors);
+  no_moreau(ctx, errors);
+}
+
+}  // namespace sg::scene

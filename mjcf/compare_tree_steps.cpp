@@ -1,0 +1,64 @@
+#include "mjcf/compare_tree_steps.hpp"
+
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+#include "engine/integrate/fixed_solve.hpp"
+#include "engine/model/tree_system.hpp"
+#include "mjcf/mujoco_sim.hpp"
+
+namespace sg::mjcf {
+namespace {
+
+// The larger of a running maximum and a new difference; NaN sticks (a run that blew up is never "ok").
+double worse(double so_far, double diff) {
+  return std::isnan(so_far) || std::isnan(diff) ? NAN : std::max(so_far, diff);
+}
+
+}  // namespace
+
+TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model,
+                                             const std::string& mjcf_path, long steps, double timestep,
+                                             bool rk4) {
+  std::string error;
+  const auto sim = mjcmp::load_mujoco_file(mjcf_path, &error);
+  if (!sim) throw std::runtime_error(mjcf_path + ": " + error);
+  mjModel* m = sim->m;
+  mjData* d = sim->d;
+  const TreeModel<double>& t = model.tree;
+  if (m->nq != t.nq || m->nv != t.nv)
+    throw std::runtime_error("the MJCF's qpos or qvel size differs from the scene's tree");
+  m->opt.timestep = timestep;
+  m->opt.integrator = rk4 ? mjINT_RK4 : mjINT_EULER;
+  const auto sys = std::make_unique<TreeSystem<double>>(&model, timestep);
+  const auto ws = std::make_unique<RkWorkspace<TreeSystem<double>>>();
+  std::vector<double> y(static_cast<std::size_t>(sys->dim()));
+  sys->initial_state(y.data());
+  const double* v = y.data() + model.vel_offset();
+  mj_resetData(m, d);
+  for (int i = 0; i < t.nq; ++i) d->qpos[i] = y[static_cast<std::size_t>(i)];
+  for (int i = 0; i < t.nv; ++i) d->qvel[i] = v[i];
+  IntegratorSettings one;
+  one.method = rk4 ? Method::rk4 : Method::euler;
+  one.dt = timestep;
+  one.steps = 1;
+  TreeStepComparison c;
+  c.rk4 = rk4, c.timestep = timestep, c.steps = steps;
+  NullObserver obs;
+  for (long s = 1; s <= steps; ++s) {
+    mj_step(m, d);
+    if (solve_fixed(*sys, one, y.data(), *ws, obs).status != Status::ok) {
+      c.qpos = c.qvel = NAN;
+      return c;
+    }
+    double dq = 0.0;
+    for (int i = 0; i < t.nq; ++i) dq = worse(dq, std::fabs(d->qpos[i] - y[static_cast<std::size_t>(i)]));
+    for (int i = 0; i < t.nv; ++i) c.qvel = worse(c.qvel, std::fabs(d->qvel[i] - v[i]));
+    if (!(dq <= c.qpos)) c.worst_step = s;
+    c.qpos = worse(c.qpos, dq);
+  }
+  return c;
+}
+
+}  // namespace sg::mjcf

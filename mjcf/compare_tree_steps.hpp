@@ -1,0 +1,25 @@
+#pragma once
+// `softgrad validate` on an MJCF joint tree: the file's own mjModel under mj_step next to the scene's tree
+// under softgrad, step by step from the scene's start, with the largest differences of qpos and qvel.
+#include <string>
+
+#include "engine/model/joint_tree_model.hpp"
+
+namespace sg::mjcf {
+
+struct TreeStepComparison {
+  bool rk4 = false;  // RK4 (the scene's integrator) or semi-implicit Euler
+  double timestep = 0.0;
+  long steps = 0;
+  double qpos = 0.0, qvel = 0.0;  // largest |difference| over all steps and coordinates
+  long worst_step = 0;            // where qpos differs most
+};
+
+// Both engines take `steps` steps of `timestep` (RK4 when rk4, else Euler: mj_Euler with its implicit
+// damping) from the scene's initial state. Throws std::runtime_error when the file does not load or its
+// qpos/qvel sizes differ from the tree's.
+TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model,
+                                             const std::string& mjcf_path, long steps, double timestep,
+                                             bool rk4);
+
+}  // namespace sg::mjcf

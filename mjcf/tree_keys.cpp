@@ -1,0 +1,165 @@
+#include "mjcf/tree_keys.hpp"
+
+#include <cstdio>
+
+#include "mjcf/names.hpp"
+
+namespace sg::mjcf {
+namespace {
+
+using nlohmann::json;
+using Messages = std::vector<std::string>;
+
+constexpr int kMaxSceneBodies = 31;  // model.tree.bodies' schema bound (the world not counted)
+constexpr int kMaxBodyJoints = 4;    // model.tree.bodies.*.joints' schema bound
+
+json numbers(const mjtNum* v, int n) {
+  return json(std::vector<double>(v, v + n));
+}
+
+std::string joint_name(const mjModel* m, int j) {
+  return element(m, mjOBJ_JOINT, j, "joint") + " (" + joint_type_word(m->jnt_type[j]) + ") on " +
+         element(m, mjOBJ_BODY, m->jnt_bodyid[j], "body");
+}
+
+void elements(const mjModel* m, Messages& out) {
+  struct List {
+    int count;
+    mjtObj type;
+    const char* kind;
+    const char* why;
+  };
+  const List lists[] = {
+      {m->nu, mjOBJ_ACTUATOR, "actuator", "actuators are not supported over joints yet"},
+      {m->ntendon, mjOBJ_TENDON, "tendon", "tendons are not supported"},
+      {m->neq, mjOBJ_EQUALITY, "equality", "equality constraints are not supported"},
+      {m->nkey, mjOBJ_KEY, "keyframe",
+       "keyframes are not supported (set the start with model.tree.bodies.N.joints.M.qpos, qvel, ball_qpos, "
+       "ball_qvel)"},
+  };
+  for (const List& l : lists)
+    for (int i = 0; i < l.count; ++i) out.push_back(element(m, l.type, i, l.kind) + ": " + l.why);
+  if (m->opt.viscosity > 0 || m->opt.density > 0)
+    out.push_back("option viscosity/density: fluid forces are not supported");
+  if (m->opt.integrator == mjINT_IMPLICIT)
+    out.push_back("option integrator \"implicit\" is not supported (Euler or RK4)");
+  if (m->nbody - 1 > kMaxSceneBodies)
+    out.push_back(std::to_string(m->nbody - 1) + " bodies; a tree scene holds at most " +
+                  std::to_string(kMaxSceneBodies));
+}
+
+void joints(const mjModel* m, Messages& out) {
+  for (int b = 1; b < m->nbody; ++b)
+    if (m->body_jntnum[b] > kMaxBodyJoints)
+      out.push_back(element(m, mjOBJ_BODY, b, "body") + ": " + std::to_string(m->body_jntnum[b]) +
+                    " joints; a tree scene's body holds at most " + std::to_string(kMaxBodyJoints));
+  for (int j = 0; j < m->njnt; ++j) {
+    const std::string name = joint_name(m, j);
+    const int t = m->jnt_type[j];
+    if (t == mjJNT_FREE) {
+      out.push_back(name +
+                    ": a free joint in a model with other joints (a floating base) is not supported "
+                    "yet; tree scenes are fixed to the world");
+      continue;
+    }
+    if (m->jnt_limited[j])
+      out.push_back(name + ": joint limits are not implemented yet (remove limited/range)");
+    if ((t == mjJNT_HINGE || t == mjJNT_SLIDE) && m->qpos0[m->jnt_qposadr[j]] != 0.0)
+      out.push_back(name + ": ref is not supported (the joint's zero must be its rest pose)");
+    const int nv = t == mjJNT_BALL ? 3 : 1;
+    for (int k = 0; k < nv; ++k)
+      if (m->dof_frictionloss[m->jnt_dofadr[j] + k] != 0.0) {
+        out.push_back(name + ": frictionloss is not implemented yet");
+        break;
+      }
+  }
+}
+
+// MuJoCo's broad-phase filter (mj_collision): not within one welded body, not parent and child unless the
+// parent is the world (filterparent), and contype/conaffinity compatible.
+bool may_collide(const mjModel* m, int a, int b) {
+  const int wa = m->body_weldid[m->geom_bodyid[a]], wb = m->body_weldid[m->geom_bodyid[b]];
+  if (wa == wb) return false;
+  if (!(m->opt.disableflags & mjDSBL_FILTERPARENT)) {
+    const int pa = m->body_weldid[m->body_parentid[wa]], pb = m->body_weldid[m->body_parentid[wb]];
+    if ((pa == wb && wb != 0) || (pb == wa && wa != 0)) return false;
+  }
+  return (m->geom_contype[a] & m->geom_conaffinity[b]) || (m->geom_contype[b] & m->geom_conaffinity[a]);
+}
+
+void contacts(const mjModel* m, Messages& out) {
+  if (m->opt.disableflags & (mjDSBL_CONTACT | mjDSBL_CONSTRAINT)) return;
+  for (int a = 0; a < m->ngeom; ++a)
+    for (int b = a + 1; b < m->ngeom; ++b)
+      if (may_collide(m, a, b)) {
+        out.push_back(element(m, mjOBJ_GEOM, a, "geom") + " on " +
+                      element(m, mjOBJ_BODY, m->geom_bodyid[a], "body") + " and " +
+                      element(m, mjOBJ_GEOM, b, "geom") + " on " +
+                      element(m, mjOBJ_BODY, m->geom_bodyid[b], "body") +
+                      " can collide: contacts over joints are not implemented yet (add <flag "
+                      "contact=\"disable\"/> to <option>, or set contype/conaffinity so that no geoms "
+                      "collide)");
+        return;  // one pair says it; every other would repeat it
+      }
+}
+
+json joint_keys(const mjModel* m, int j, bool passive) {
+  const int t = m->jnt_type[j], dof = m->jnt_dofadr[j];
+  json out = {{"type", joint_type_word(t)},
+              {"pos", numbers(m->jnt_pos + 3 * j, 3)},
+              {"stiffness", passive ? m->jnt_stiffness[j] : 0.0},
+              {"damping", passive ? m->dof_damping[dof] : 0.0},
+              {"armature", m->dof_armature[dof]}};
+  if (t == mjJNT_BALL) return out;
+  out["axis"] = numbers(m->jnt_axis + 3 * j, 3);
+  out["springref"] = m->qpos_spring[m->jnt_qposadr[j]];
+  return out;
+}
+
+json body_keys(const mjModel* m, int b, bool passive) {
+  json joints = json::array();
+  for (int j = m->body_jntadr[b]; j < m->body_jntadr[b] + m->body_jntnum[b]; ++j)
+    joints.push_back(joint_keys(m, j, passive));
+  const char* name = mj_id2name(m, mjOBJ_BODY, b);
+  return {{"name", name ? name : ""},
+          {"parent", m->body_parentid[b] - 1},
+          {"pos", numbers(m->body_pos + 3 * b, 3)},
+          {"quat", numbers(m->body_quat + 4 * b, 4)},
+          {"mass", m->body_mass[b]},
+          {"inertia", numbers(m->body_inertia + 3 * b, 3)},
+          {"ipos", numbers(m->body_ipos + 3 * b, 3)},
+          {"iquat", numbers(m->body_iquat + 4 * b, 4)},
+          {"joints", std::move(joints)}};
+}
+
+}  // namespace
+
+bool has_joint_tree(const mjModel* m) {
+  for (int j = 0; j < m->njnt; ++j)
+    if (m->jnt_type[j] != mjJNT_FREE) return true;
+  return false;
+}
+
+std::vector<std::string> tree_unsupported(const mjModel* m) {
+  Messages out;
+  elements(m, out);
+  joints(m, out);
+  contacts(m, out);
+  return out;
+}
+
+nlohmann::json tree_scene_keys(const mjModel* m) {
+  const mjOption& o = m->opt;
+  const bool gravity = !(o.disableflags & mjDSBL_GRAVITY);
+  const bool passive = !(o.disableflags & mjDSBL_PASSIVE);
+  json bodies = json::array();
+  for (int b = 1; b < m->nbody; ++b) bodies.push_back(body_keys(m, b, passive));
+  json model = {{"type", "tree"},
+                {"gravity", gravity ? numbers(o.gravity, 3) : json({0.0, 0.0, 0.0})},
+                {"tree", {{"bodies", std::move(bodies)}}}};
+  return {{"model", std::move(model)},
+          {"contact", {{"model", "none"}}},
+          {"integrator", {{"dt", o.timestep}, {"type", o.integrator == mjINT_RK4 ? "rk4" : "euler"}}}};
+}
+
+}  // namespace sg::mjcf

@@ -1,0 +1,127 @@
+// The joint-tree part of the schema (model.type "tree"): defaults, differentiable paths in the problem's
+// order, overrides into joints, and bad input reported at its key path.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "engine/problem/load_problem.hpp"
+#include "scene_test_util.hpp"
+
+using namespace sg::scene;
+using namespace sg::scene::test;
+using nlohmann::json;
+
+namespace {
+
+// Two links on hinges about y; the second has a ball joint too.
+const char* kTwoLinks = R"({
+  "model": {
+    "type": "tree",
+    "tree": {"bodies": [
+      {"name": "upper", "parent": -1, "pos": [0, 0, 1], "ipos": [0, 0, -0.2],
+       "joints": [{"type": "hinge", "axis": [0, 2, 0], "damping": 0.1, "qpos": 0.5}]},
+      {"name": "lower", "parent": 0, "pos": [0, 0, -0.4], "quat": [2, 0, 0, 0], "mass": 0.5,
+       "joints": [{"type": "ball", "ball_qvel": [0, 1, 0]}]}
+    ]}
+  },
+  "contact": {"model": "none"},
+  "integrator": {"type": "rk4", "dt": 0.01, "steps": 10},
+  "loss": {"terms": [{"body": 1, "axis": "x"}]}
+})";
+
+LoadResult load_with(const std::vector<std::string>& sets) {
+  return load_scene_text(kTwoLinks, "tree.json", sets);
+}
+
+}  // namespace
+
+TEST_CASE("a tree scene resolves with every key and sweeps gravity by default") {
+  const LoadResult r = load_with({});
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  const json& b = r.config["model"]["tree"]["bodies"];
+  CHECK(b[1]["iquat"] == json({1.0, 0.0, 0.0, 0.0}));
+  CHECK(b[0]["joints"][0]["armature"] == 0.0);
+  CHECK(b[1]["joints"][0]["ball_qpos"] == json({1.0, 0.0, 0.0, 0.0}));
+  CHECK(r.config["sweep"]["parameter"] == "model.gravity.2");
+  // Other scenes resolve with an empty tree.
+  CHECK(load_scene_text("{}", "inline").config["model"]["tree"]["bodies"] == json::array());
+}
+
+TEST_CASE("a tree's differentiable paths are the problem's parameters, in the same order") {
+  const LoadResult r = load_with({});
+  REQUIRE(r.ok());
+  const std::vector<std::string> paths = differentiable_paths(r.config);
+  CHECK(std::find(paths.begin(), paths.end(), "model.plane.height") == paths.end());
+  CHECK(std::find(paths.begin(), paths.end(), "model.bodies.0.pos.2") == paths.end());
+  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  REQUIRE(p.ok());
+  CHECK(paths == sg::differentiable_parameters(*p.problem));
+  CHECK(paths.front() == "model.gravity.0");
+  CHECK(std::find(paths.begin(), paths.end(), "model.tree.bodies.1.joints.0.ball_qvel.1") != paths.end());
+}
+
+TEST_CASE("tree quaternions and axes are normalised on loading") {
+  const sg::ProblemLoad p = sg::load_problem_text(kTwoLinks, "tree.json");
+  REQUIRE(p.ok());
+  const sg::TreeModel<double>& t = p.problem->data.tree.tree;
+  CHECK(t.body[2].quat.w == 1.0);                    // [2, 0, 0, 0]
+  CHECK(t.joint[0].axis.y == doctest::Approx(1.0));  // [0, 2, 0]
+}
+
+TEST_CASE("overrides reach a tree's joints") {
+  const LoadResult r =
+      load_with({"model.tree.bodies.0.joints.0.qpos=1.5", "model.tree.bodies.1.joints.0.type=slide"});
+  REQUIRE(r.ok());
+  CHECK(r.config["model"]["tree"]["bodies"][0]["joints"][0]["qpos"] == 1.5);
+  CHECK(r.config["model"]["tree"]["bodies"][1]["joints"][0]["type"] == "slide");
+}
+
+TEST_CASE("bad tree input is reported at its key path") {
+  CHECK(message_at(load_with({"model.tree.bodies.0.joints.0.type=hinje"}),
+                   "model.tree.bodies.0.joints.0.type") ==
+        "expected one of hinge, slide, ball; got \"hinje\" (did you mean \"hinge\"?)");
+  CHECK(message_at(load_with({"model.tree.bodies.1.parent=1"}), "model.tree.bodies.1.parent") ==
+        "parent 1 must be -1 (the world) or an earlier body (0 to 0): a parent precedes its children");
+  CHECK(contains(message_at(load_with({"model.tree.bodies.1.parent=-2"}), "model.tree.bodies.1.parent"),
+                 "expected an integer >= -1"));
+  CHECK(contains(message_at(load_with({"model.tree.bodies.0.mass=nan"}), "model.tree.bodies.0.mass"), "NaN"));
+  CHECK(contains(message_at(load_with({"model.tree.bodies.0.mass=-1"}), "model.tree.bodies.0.mass"), ">= 0"));
+  CHECK(message_at(load_with({"model.tree.bodies.1.quat=[0,0,0,0]"}), "model.tree.bodies.1.quat") ==
+        "a zero quaternion has no direction (it is normalised on loading)");
+  CHECK(message_at(load_with({"model.tree.bodies.0.joints.0.axis=[0,0,0]"}),
+                   "model.tree.bodies.0.joints.0.axis") ==
+        "a zero axis has no direction (it is normalised on loading)");
+  CHECK(contains(message_at(load_with({"model.tree.bodies.0.joints.0.pos=[0,nan,0]"}),
+                            "model.tree.bodies.0.joints.0.pos"),
+                 "NaN"));
+  CHECK(contains(
+      message_at(load_with({"model.tree.bodies.0.joints.0.axis=[0,1]"}), "model.tree.bodies.0.joints.0.axis"),
+      "array of 3 numbers"));
+  CHECK(contains(message_at(load_with({"contact.model=penalty"}), "contact.model"),
+                 "contacts over joints are not implemented yet"));
+  CHECK(contains(message_at(load_with({"integrator.type=moreau"}), "integrator.type"), "\"moreau\""));
+  CHECK(message_at(load_with({"loss.terms.0.body=2"}), "loss.terms.0.body") ==
+        "body index 2 out of range (the scene has 2 bodies)");
+  CHECK(message_at(load_with({"model.tree.bodies=[]"}), "model.tree.bodies") ==
+        "model.type \"tree\" needs at least one body, got 0 entries");
+}
+
+TEST_CASE("an unknown key inside a tree body or joint is an error with a suggestion") {
+  const LoadResult r = load_scene_text(R"({"model": {"type": "tree", "tree": {"bodies": [
+      {"joints": [{"damping": 1, "dampnig": 2}]}]}}, "contact": {"model": "none"}})",
+                                       "tree.json");
+  CHECK(contains(message_at(r, "model.tree.bodies.0.joints.0.dampnig"), "unknown key"));
+}
+
+TEST_CASE("a joint that moves no mass is refused at load, naming the joint") {
+  const sg::ProblemLoad p = sg::load_problem_text(
+      kTwoLinks, "tree.json", {"model.tree.bodies.1.mass=0", "model.tree.bodies.1.inertia=[0,0,0]"});
+  CHECK_FALSE(p.ok());
+  CHECK(contains(p.errors, "model.tree.bodies.1.joints.0: the joint moves no mass"));
+  // Armature alone makes it move.
+  CHECK(sg::load_problem_text(kTwoLinks, "tree.json",
+                              {"model.tree.bodies.1.mass=0", "model.tree.bodies.1.inertia=[0,0,0]",
+                               "model.tree.bodies.1.joints.0.armature=0.01"})
+            .ok());
+}
