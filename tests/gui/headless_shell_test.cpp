@@ -76,7 +76,7 @@ TEST_CASE("F1 toggles the shortcut overlay, but not while a text field has focus
   CHECK_FALSE(shell.state().show_help);
 }
 
-TEST_CASE("Esc closes the shortcut overlay and cancels nothing then; with it closed, Esc cancels the run") {
+TEST_CASE("Esc closes the shortcut overlay and cancels nothing then, with it closed Esc cancels the run") {
   AppShell shell(make_demo_workbench(), AppSettings{});
   int cancels = 0;
   shell.workbench().on_action = [&](Action a) { cancels += a == Action::kCancelRun; };
