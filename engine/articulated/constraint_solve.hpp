@@ -12,6 +12,7 @@
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/contact/dense_cholesky.hpp"
+#include "engine/contact/exact_line_search.hpp"
 #include "engine/core/scalar.hpp"
 
 namespace sg {
@@ -88,21 +89,7 @@ inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
     curvature += ws.dir[p] * Md;
   }
   for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws.J + r * kMaxDofs, ws.dir, nv);
-  double alpha = 1.0;
-  for (int it = 0; it < 50; ++it) {
-    double d1 = base + alpha * curvature, d2 = curvature;
-    for (int r = 0; r < nefc; ++r) {
-      const double jar = ws.jar[r] + alpha * ws.jdir[r];
-      if (!(jar < 0.0)) continue;
-      d1 += ws.D[r] * jar * ws.jdir[r];
-      d2 += ws.D[r] * ws.jdir[r] * ws.jdir[r];
-    }
-    if (!(d2 > 0.0)) break;
-    const double step = d1 / d2;
-    alpha -= step;
-    if (std::fabs(step) <= 1e-15 * (1.0 + std::fabs(alpha))) break;
-  }
-  return alpha;
+  return exact_line_search(base, curvature, ws.jar, ws.jdir, ws.D, nefc, 50, 1e-15);
 }
 
 // Newton from qacc_smooth until a full step leaves the active set unchanged (the piece's exact minimiser)

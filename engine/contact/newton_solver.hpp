@@ -13,6 +13,7 @@
 
 #include "engine/contact/constraint_rows.hpp"
 #include "engine/contact/dense_cholesky.hpp"
+#include "engine/contact/exact_line_search.hpp"
 
 namespace sg {
 
@@ -470,20 +471,7 @@ SG_HD SG_NOINLINE bool solve_newton(ConstraintRow<S>* rows, int count, const S* 
       curvature += ws.mass[i] * ws.dir[i] * ws.dir[i];
     }
     for (int r = 0; r < count; ++r) ws.jdir[r] = row_times(ws, r, ws.dir);
-    double alpha = 1.0;
-    for (int ls = 0; ls < 20; ++ls) {
-      double d1 = base + alpha * curvature, d2 = curvature;
-      for (int r = 0; r < count; ++r) {
-        const double jar = ws.jar[r] + alpha * ws.jdir[r];
-        if (!(jar < 0.0)) continue;
-        d1 += ws.D[r] * jar * ws.jdir[r];
-        d2 += ws.D[r] * ws.jdir[r] * ws.jdir[r];
-      }
-      if (!(d2 > 0.0)) break;
-      const double step = d1 / d2;
-      alpha -= step;
-      if (std::fabs(step) <= 1e-14 * (1.0 + std::fabs(alpha))) break;
-    }
+    const double alpha = exact_line_search(base, curvature, ws.jar, ws.jdir, ws.D, count, 20, 1e-14);
     for (int i = 0; i < n; ++i) ws.a[i] += alpha * ws.dir[i];
   }
   for (int r = 0; r < count; ++r) ws.guesses.rows[slot][r] = ws.active[r];
