@@ -11,6 +11,7 @@
 #include "engine/gradient/point_eval.hpp"
 #include "engine/problem/load_problem.hpp"
 #include "engine/simulate/run.hpp"
+#include "engine/sweep/sweep.hpp"
 #include "mjcf/mujoco_sim.hpp"
 #include "tests/mjcf/mjcf_test_util.hpp"
 
@@ -286,6 +287,31 @@ TEST_CASE("an actuated cart-pole follows mj_step with the same controls to round
     CHECK(diff.qvel < 1e-9);
     CHECK(std::fabs(diff.sg_final[0]) > 0.05);  // the actuators moved the cart
   }
+}
+
+TEST_CASE("the shipped crane follows mj_step's RK4 with its controls, and AD in the control equals FD") {
+  // Tolerances as for the pendulum chain: 1e-10 (qpos), 1e-9 (qvel); AD vs central FD 1e-6 relative.
+  const sg::Problem p = load(sg::test::source_path("scenes/crane.json"));
+  REQUIRE(p.data.tree.act.nu == 2);
+  CHECK(p.data.tree.ctrl[0] == 0.3);
+  const Difference diff = compare_with_mj_step(p, sg::test::source_path("scenes/mjcf/crane.xml"));
+  MESSAGE("crane, RK4: max |qpos diff| " << diff.qpos << ", max |qvel diff| " << diff.qvel);
+  CHECK(diff.qpos < 1e-10);
+  CHECK(diff.qvel < 1e-9);
+  const sg::Problem swept = load(sg::test::source_path("scenes/crane.json"), {"sweep.points=7"});
+  const sg::SweepResult r = sg::run_sweep(swept);
+  REQUIRE(r.points.size() == 7);
+  double worst = 0.0;
+  for (const sg::PointResult& pt : r.points) {
+    CAPTURE(pt.value);
+    REQUIRE(pt.status == "ok");
+    worst = std::max(worst, std::fabs(pt.grad - pt.grad_fd) / std::max(1.0, std::fabs(pt.grad)));
+  }
+  MESSAGE("crane: loss " << r.points.front().loss << " .. " << r.points.back().loss << " m, grad "
+                         << r.points.front().grad << " .. " << r.points.back().grad
+                         << ", worst relative AD-FD " << worst);
+  CHECK(worst < 1e-6);
+  CHECK(r.points.back().loss > r.points.front().loss + 0.1);  // pushing harder moves the load further
 }
 
 TEST_CASE("joint limits, ref, free joints in a tree and unsupported actuators are refused by name") {
