@@ -121,7 +121,9 @@ void contacts(const mjModel* m, Messages& out) {
 
 json joint_keys(const mjModel* m, int j, bool passive) {
   const int t = m->jnt_type[j], dof = m->jnt_dofadr[j];
-  json out = {{"type", joint_type_word(t)},
+  const char* name = mj_id2name(m, mjOBJ_JOINT, j);
+  json out = {{"name", name ? name : ""},
+              {"type", joint_type_word(t)},
               {"pos", numbers(m->jnt_pos + 3 * j, 3)},
               {"stiffness", passive ? m->jnt_stiffness[j] : 0.0},
               {"damping", passive ? m->dof_damping[dof] : 0.0},

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/articulated/kinematics.hpp"
@@ -78,8 +79,22 @@ void read_body(const json& b, int index, JointTreeModel<double>& m) {
 // model.tree.actuators.N -> a MuJoCo actuator on the named joint: motor (gain 1), position (gain kp, bias
 // -kp q), velocity (gain kv, bias -kv qdot), general (affine gain and bias from gainprm, biasprm), as
 // MuJoCo's compiler writes them; gear scales the joint coordinate (hinge and slide only, the rules say).
-void read_actuator(const json& a, const std::string& path, JointTreeModel<double>& m) {
-  const int body = a.at("body").get<int>() + 1, k = a.at("joint").get<int>();
+// The (tree body, joint in body) an actuator's joint_name names (the rules made it unique), else its body and
+// joint indices.
+std::pair<int, int> actuated_joint(const json& a, const json& bodies) {
+  const std::string name = a.at("joint_name").get<std::string>();
+  if (!name.empty())
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const json& joints = bodies[i].at("joints");
+      for (std::size_t k = 0; k < joints.size(); ++k)
+        if (joints[k].at("name").get<std::string>() == name)
+          return {static_cast<int>(i) + 1, static_cast<int>(k)};
+    }
+  return {a.at("body").get<int>() + 1, a.at("joint").get<int>()};
+}
+
+void read_actuator(const json& a, const json& bodies, const std::string& path, JointTreeModel<double>& m) {
+  const auto [body, k] = actuated_joint(a, bodies);
   if (body < 1 || body >= m.tree.nbody || k < 0 || k >= m.tree.body[body].jnt_num)
     throw std::invalid_argument(path + ": no joint " + std::to_string(k) + " on body " +
                                 std::to_string(body - 1));
@@ -148,7 +163,7 @@ JointTreeModel<double> read_tree(const json& c) {
   const json& tree = model.at("tree");
   if (tree.contains("actuators"))
     for (std::size_t i = 0; i < tree.at("actuators").size(); ++i)
-      read_actuator(tree.at("actuators")[i], "model.tree.actuators." + std::to_string(i), m);
+      read_actuator(tree.at("actuators")[i], bodies, "model.tree.actuators." + std::to_string(i), m);
   check_inertia(m);
   return m;
 }

@@ -13,6 +13,7 @@ FieldSpec tree(FieldSpec spec) {
 std::vector<FieldSpec> tree_joint_rows() {
   const std::string j = "model.tree.bodies.*.joints.*";
   return {
+      tree(text(j + ".name", "", "Joint name (from the MJCF file); actuators can name their joint by it.")),
       tree(choice(j + ".type", {"hinge", "slide", "ball"}, "hinge",
                   "Joint type as MuJoCo's: hinge (rotation about axis), slide (translation along axis), "
                   "ball (free rotation about pos).")),
@@ -49,6 +50,9 @@ std::vector<FieldSpec> tree_actuator_rows() {
       tree(text(a + ".name", "", "Actuator name (from the MJCF file); for reading only.")),
       tree(integer(a + ".body", 0, at_least(0), "Index in model.tree.bodies of the actuated joint's body.")),
       tree(integer(a + ".joint", 0, at_least(0), "Index of the actuated joint in that body's joints.")),
+      tree(text(a + ".joint_name", "",
+                "The actuated joint by its name (model.tree.bodies.*.joints.*.name); when not empty, it "
+                "replaces body and joint.")),
       tree(choice(a + ".kind", {"motor", "position", "velocity", "general"}, "motor",
                   "motor: force = ctrl; position: kp (ctrl - q); velocity: kv (ctrl - qdot); general: "
                   "(gainprm.0 + gainprm.1 q + gainprm.2 qdot) ctrl + biasprm.0 + biasprm.1 q + biasprm.2 "

@@ -79,8 +79,37 @@ void capacity(const RuleContext& ctx, std::vector<Issue>& errors) {
                                                std::to_string(kMaxDofs) + " dofs fit"});
 }
 
-// An actuator names an existing hinge or slide joint by body and joint index.
+// The body and joint path of the joint called `name`, or empty when none or several are.
+std::vector<std::string> joints_named(const RuleContext& ctx, const std::string& name) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i)
+    for (std::size_t k = 0; k < ctx.count(body_path(i) + ".joints"); ++k) {
+      const std::string j = body_path(i) + ".joints." + std::to_string(k);
+      const auto n = ctx.text(j + ".name");
+      if (n && *n == name) out.push_back(j);
+    }
+  return out;
+}
+
+// An actuator's joint_name names exactly one hinge or slide joint.
+void actuator_joint_name(const RuleContext& ctx, const std::string& a, const std::string& name,
+                         std::vector<Issue>& errors) {
+  const std::vector<std::string> found = joints_named(ctx, name);
+  if (found.size() != 1) {
+    errors.push_back({a + ".joint_name", "\"" + shorten(name) + "\" names " +
+                                             (found.empty() ? "no joint" : "several joints") +
+                                             " (model.tree.bodies.*.joints.*.name)"});
+    return;
+  }
+  const auto type = ctx.text(found[0] + ".type");
+  if (type && *type == "ball")
+    errors.push_back({a + ".joint_name", "actuators on ball joints are not supported (hinge or slide only)"});
+}
+
+// An actuator names an existing hinge or slide joint by body and joint index (or by joint_name).
 void actuator_joint(const RuleContext& ctx, const std::string& a, std::vector<Issue>& errors) {
+  const auto name = ctx.text(a + ".joint_name");
+  if (name && !name->empty()) return actuator_joint_name(ctx, a, *name, errors);
   const auto body = ctx.number(a + ".body"), joint = ctx.number(a + ".joint");
   if (!body || !joint) return;
   const std::size_t bodies = ctx.count("model.tree.bodies");

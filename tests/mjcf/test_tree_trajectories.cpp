@@ -280,6 +280,7 @@ TEST_CASE("an actuated cart-pole follows mj_step with the same controls to round
     REQUIRE(p.data.tree.act.nu == 4);
     CHECK(p.config["model"]["tree"]["actuators"][1]["kind"] == "position");
     CHECK(p.config["model"]["tree"]["actuators"][3]["kind"] == "general");
+    CHECK(p.config["model"]["tree"]["bodies"][0]["joints"][0]["name"] == "slider");
     const Difference diff = compare_with_mj_step(p, xml);
     MESSAGE("actuated cart-pole, " << std::string(integrator) << ": max |qpos diff| " << diff.qpos << ", max |qvel diff| "
                                    << diff.qvel << ", final cart x " << diff.sg_final[0]);

@@ -158,3 +158,23 @@ TEST_CASE("tree actuators resolve, differentiate ctrl and gear, and bad ones are
       message_at(load_with({act, "model.tree.actuators.0.kind=muscle"}), "model.tree.actuators.0.kind"),
       "muscle"));
 }
+
+TEST_CASE("an actuator can name its joint; an unknown or ambiguous name is reported at joint_name") {
+  const std::string act = R"(model.tree.actuators=[{"joint_name": "elbow", "gear": 2}])";
+  const LoadResult r = load_with({act, "model.tree.bodies.0.joints.0.name=elbow"});
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  REQUIRE(p.ok());
+  CHECK(p.problem->data.tree.act.actuator[0].joint == 0);
+  CHECK(p.problem->data.tree.act.actuator[0].gear[0] == 2.0);
+  CHECK(message_at(load_with({act}), "model.tree.actuators.0.joint_name") ==
+        "\"elbow\" names no joint (model.tree.bodies.*.joints.*.name)");
+  CHECK(contains(message_at(load_with({act, "model.tree.bodies.0.joints.0.name=elbow",
+                                       "model.tree.bodies.1.joints.0.name=elbow"}),
+                            "model.tree.actuators.0.joint_name"),
+                 "names several joints"));
+  CHECK(contains(message_at(load_with({act, "model.tree.bodies.1.joints.0.name=elbow"}),
+                            "model.tree.actuators.0.joint_name"),
+                 "ball joints are not supported"));
+}
