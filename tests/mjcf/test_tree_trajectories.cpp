@@ -282,8 +282,9 @@ TEST_CASE("an actuated cart-pole follows mj_step with the same controls to round
     CHECK(p.config["model"]["tree"]["actuators"][3]["kind"] == "general");
     CHECK(p.config["model"]["tree"]["bodies"][0]["joints"][0]["name"] == "slider");
     const Difference diff = compare_with_mj_step(p, xml);
-    MESSAGE("actuated cart-pole, " << std::string(integrator) << ": max |qpos diff| " << diff.qpos << ", max |qvel diff| "
-                                   << diff.qvel << ", final cart x " << diff.sg_final[0]);
+    MESSAGE("actuated cart-pole, " << std::string(integrator) << ": max |qpos diff| " << diff.qpos
+                                   << ", max |qvel diff| " << diff.qvel << ", final cart x "
+                                   << diff.sg_final[0]);
     CHECK(diff.qpos < 1e-10);
     CHECK(diff.qvel < 1e-9);
     CHECK(std::fabs(diff.sg_final[0]) > 0.05);  // the actuators moved the cart
