@@ -29,6 +29,8 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
   const TreeModel<double>& t = model.tree;
   if (m->nq != t.nq || m->nv != t.nv)
     throw std::runtime_error("the MJCF's qpos or qvel size differs from the scene's tree");
+  if (m->nu != model.act.nu && !(m->opt.disableflags & mjDSBL_ACTUATION))
+    throw std::runtime_error("the MJCF's actuators differ from the scene's tree");
   m->opt.timestep = timestep;
   m->opt.integrator = rk4 ? mjINT_RK4 : mjINT_EULER;
   const auto sys = std::make_unique<TreeSystem<double>>(&model, timestep);
@@ -39,6 +41,7 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
   mj_resetData(m, d);
   for (int i = 0; i < t.nq; ++i) d->qpos[i] = y[static_cast<std::size_t>(i)];
   for (int i = 0; i < t.nv; ++i) d->qvel[i] = v[i];
+  for (int i = 0; i < model.act.nu; ++i) d->ctrl[i] = model.ctrl[i];  // the scene's controls, constant
   IntegratorSettings one;
   one.method = rk4 ? Method::rk4 : Method::euler;
   one.dt = timestep;

@@ -30,7 +30,6 @@ void elements(const mjModel* m, Messages& out) {
     const char* why;
   };
   const List lists[] = {
-      {m->nu, mjOBJ_ACTUATOR, "actuator", "actuators are not supported over joints yet"},
       {m->ntendon, mjOBJ_TENDON, "tendon", "tendons are not supported"},
       {m->neq, mjOBJ_EQUALITY, "equality", "equality constraints are not supported"},
       {m->nkey, mjOBJ_KEY, "keyframe",
@@ -46,6 +45,23 @@ void elements(const mjModel* m, Messages& out) {
   if (m->nbody - 1 > kMaxSceneBodies)
     out.push_back(std::to_string(m->nbody - 1) + " bodies; a tree scene holds at most " +
                   std::to_string(kMaxSceneBodies));
+}
+
+// What model.tree.actuators cannot say: stateless actuators on hinge and slide joints, joint transmission.
+void actuators(const mjModel* m, Messages& out) {
+  if (m->nu > 0 && (m->opt.disableflags & mjDSBL_CLAMPCTRL))
+    out.push_back("option flag clampctrl=\"disable\" is not supported (controls are clamped to ctrlrange)");
+  for (int i = 0; i < m->nu; ++i) {
+    const std::string name = element(m, mjOBJ_ACTUATOR, i, "actuator");
+    const int trn = m->actuator_trntype[i], j = m->actuator_trnid[2 * i];
+    if (trn != mjTRN_JOINT || (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE))
+      out.push_back(name + ": only actuators on a hinge or slide joint are supported");
+    else if (m->actuator_dyntype[i] != mjDYN_NONE || m->actuator_actlimited[i])
+      out.push_back(name + ": actuator dynamics (dyntype, activations) are not supported");
+    else if ((m->actuator_gaintype[i] != mjGAIN_FIXED && m->actuator_gaintype[i] != mjGAIN_AFFINE) ||
+             (m->actuator_biastype[i] != mjBIAS_NONE && m->actuator_biastype[i] != mjBIAS_AFFINE))
+      out.push_back(name + ": only fixed or affine gains and none or affine biases are supported");
+  }
 }
 
 void joints(const mjModel* m, Messages& out) {
@@ -105,7 +121,9 @@ void contacts(const mjModel* m, Messages& out) {
 
 json joint_keys(const mjModel* m, int j, bool passive) {
   const int t = m->jnt_type[j], dof = m->jnt_dofadr[j];
-  json out = {{"type", joint_type_word(t)},
+  const char* name = mj_id2name(m, mjOBJ_JOINT, j);
+  json out = {{"name", name ? name : ""},
+              {"type", joint_type_word(t)},
               {"pos", numbers(m->jnt_pos + 3 * j, 3)},
               {"stiffness", passive ? m->jnt_stiffness[j] : 0.0},
               {"damping", passive ? m->dof_damping[dof] : 0.0},
@@ -132,6 +150,41 @@ json body_keys(const mjModel* m, int b, bool passive) {
           {"joints", std::move(joints)}};
 }
 
+// MuJoCo's gain/bias as the scene's kind: motor, position (kp), velocity (kv) when the compiled numbers are
+// exactly those, else general with the affine prm[0..2] (a fixed gain or absent bias written as zeros).
+void actuator_kind(const mjModel* m, int i, json& out) {
+  const mjtNum* g = m->actuator_gainprm + mjNGAIN * i;
+  const mjtNum* b = m->actuator_biasprm + mjNBIAS * i;
+  const bool fixed = m->actuator_gaintype[i] == mjGAIN_FIXED,
+             no_bias = m->actuator_biastype[i] == mjBIAS_NONE;
+  if (fixed && no_bias && g[0] == 1.0) {
+    out["kind"] = "motor";
+  } else if (fixed && !no_bias && b[0] == 0.0 && b[1] == -g[0] && b[2] == 0.0) {
+    out["kind"] = "position", out["kp"] = g[0];
+  } else if (fixed && !no_bias && b[0] == 0.0 && b[1] == 0.0 && b[2] == -g[0]) {
+    out["kind"] = "velocity", out["kv"] = g[0];
+  } else {
+    out["kind"] = "general";
+    out["gainprm"] = fixed ? json({g[0], 0.0, 0.0}) : numbers(g, 3);
+    out["biasprm"] = no_bias ? json({0.0, 0.0, 0.0}) : numbers(b, 3);
+  }
+}
+
+json actuator_keys(const mjModel* m, int i) {
+  const int j = m->actuator_trnid[2 * i], body = m->jnt_bodyid[j];
+  const char* name = mj_id2name(m, mjOBJ_ACTUATOR, i);
+  json out = {{"name", name ? name : ""},
+              {"body", body - 1},
+              {"joint", j - m->body_jntadr[body]},
+              {"gear", m->actuator_gear[6 * i]},
+              {"ctrllimited", m->actuator_ctrllimited[i] != 0},
+              {"ctrlrange", numbers(m->actuator_ctrlrange + 2 * i, 2)},
+              {"forcelimited", m->actuator_forcelimited[i] != 0},
+              {"forcerange", numbers(m->actuator_forcerange + 2 * i, 2)}};
+  actuator_kind(m, i, out);
+  return out;
+}
+
 }  // namespace
 
 bool has_joint_tree(const mjModel* m) {
@@ -143,6 +196,7 @@ bool has_joint_tree(const mjModel* m) {
 std::vector<std::string> tree_unsupported(const mjModel* m) {
   Messages out;
   elements(m, out);
+  actuators(m, out);
   joints(m, out);
   contacts(m, out);
   return out;
@@ -154,9 +208,14 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
   const bool passive = !(o.disableflags & mjDSBL_PASSIVE);
   json bodies = json::array();
   for (int b = 1; b < m->nbody; ++b) bodies.push_back(body_keys(m, b, passive));
+  json actuators = json::array();  // none when actuation is disabled, as mj_fwdActuation then adds none
+  if (!(o.disableflags & mjDSBL_ACTUATION))
+    for (int i = 0; i < m->nu; ++i) actuators.push_back(actuator_keys(m, i));
+  json tree = {{"bodies", std::move(bodies)}};
+  if (!actuators.empty()) tree["actuators"] = std::move(actuators);
   json model = {{"type", "tree"},
                 {"gravity", gravity ? numbers(o.gravity, 3) : json({0.0, 0.0, 0.0})},
-                {"tree", {{"bodies", std::move(bodies)}}}};
+                {"tree", std::move(tree)}};
   return {{"model", std::move(model)},
           {"contact", {{"model", "none"}}},
           {"integrator", {{"dt", o.timestep}, {"type", o.integrator == mjINT_RK4 ? "rk4" : "euler"}}}};

@@ -5,6 +5,7 @@
 // expands them onto the dofs (TreeSystem). Scene body i is tree body i + 1 (tree body 0 is the world).
 #include <string>
 
+#include "engine/articulated/actuator_model.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/core/scalar.hpp"
 
@@ -27,6 +28,10 @@ struct JointTreeModel {
 
   TreeModel<S> tree;
   TreeJointParams<S> joint[kMaxJoints];
+  // model.tree.actuators: MuJoCo's stateless actuators on hinge and slide joints, and each one's control
+  // (a scene number, so it is here and differentiable, not in TreeActuatorData).
+  TreeActuatorModel<S> act;
+  S ctrl[kMaxActuators] = {};
   int rot_count = 0;             // ball and free joints
   int rot_adr[kMaxJoints] = {};  // each one's first phi index after qpos; -1 for hinge and slide
 
@@ -56,6 +61,25 @@ Quat<T> quat(const Quat<S>& q) {
   return {T(value(q.w)), T(value(q.x)), T(value(q.y)), T(value(q.z))};
 }
 }  // namespace tree_detail
+
+// The actuators and controls over another scalar, values only.
+template <class T, class S>
+void convert_actuators(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
+  out.act.nu = in.act.nu;
+  out.act.opt = in.act.opt;
+  for (int i = 0; i < in.act.nu; ++i) {
+    const TreeActuator<S>& a = in.act.actuator[i];
+    TreeActuator<T>& b = out.act.actuator[i];
+    b.trntype = a.trntype, b.joint = a.joint, b.gaintype = a.gaintype, b.biastype = a.biastype;
+    b.ctrllimited = a.ctrllimited, b.forcelimited = a.forcelimited;
+    for (int k = 0; k < 6; ++k) b.gear[k] = T(value(a.gear[k]));
+    for (int k = 0; k < kActuatorPrm; ++k)
+      b.gainprm[k] = T(value(a.gainprm[k])), b.biasprm[k] = T(value(a.biasprm[k]));
+    for (int k = 0; k < 2; ++k)
+      b.ctrlrange[k] = T(value(a.ctrlrange[k])), b.forcerange[k] = T(value(a.forcerange[k]));
+    out.ctrl[i] = T(value(in.ctrl[i]));
+  }
+}
 
 // The same model over another scalar, values only (a parameter's tangent is seeded afterwards).
 template <class T, class S>
@@ -92,6 +116,7 @@ JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
     b.qpos0[q] = T(value(a.qpos0[q])), b.qpos_spring[q] = T(value(a.qpos_spring[q]));
   b.gravity = vec<T>(a.gravity);
   out.rot_count = in.rot_count;
+  convert_actuators(in, out);
   return out;
 }
 
@@ -123,6 +148,11 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
       f(q + ".qvel", jp.qvel);
       vec(q + ".ball_qvel", jp.ball_qvel);
     }
+  }
+  for (int i = 0; i < m.act.nu; ++i) {
+    const std::string a = "model.tree.actuators." + std::to_string(i);
+    f(a + ".ctrl", m.ctrl[i]);
+    f(a + ".gear", m.act.actuator[i].gear[0]);
   }
 }
 

@@ -1,17 +1,17 @@
 #pragma once
 // A joint tree (model.type "tree") as a dynamical system for the integrators: MuJoCo's smooth dynamics
-// (engine/articulated, no contacts or limits yet) on the state y = [qpos, phi, qvel]. Ball and free joints
-// rotate exactly under Runge-Kutta as the rigid model's free bodies do (engine-notes section 3): their
-// quaternion in qpos is held fixed within a step, the rotation vector phi accumulates
-// phi' = dexp^-1(phi, w) with w the joint's local angular velocity, and after each accepted step the
-// quaternion becomes q (x) exp(phi) and phi 0. Hinge and slide coordinates integrate qpos' = qvel, a free
-// joint's position its world velocity, as mj_integratePos does.
+// (engine/articulated, actuators included; no contacts or limits yet) on the state y = [qpos, phi, qvel].
+// Ball and free joints rotate exactly under Runge-Kutta as the rigid model's free bodies do (engine-notes
+// section 3): their quaternion in qpos is held fixed within a step, the rotation vector phi accumulates phi'
+// = dexp^-1(phi, w) with w the joint's local angular velocity, and after each accepted step the quaternion
+// becomes q (x) exp(phi) and phi 0. Hinge and slide coordinates integrate qpos' = qvel, a free joint's
+// position its world velocity, as mj_integratePos does.
 //
 // The system owns the run's TreeModel (scene numbers per joint expanded onto dofs) and the TreeData scratch:
 // built once per run outside the steps (run.hpp puts it on the heap); the steps allocate nothing.
 #include <limits>
 
-#include "engine/articulated/forward_smooth.hpp"
+#include "engine/articulated/forward_actuated.hpp"
 #include "engine/core/status.hpp"
 #include "engine/model/joint_tree_model.hpp"
 #include "engine/rigid/rotation.hpp"
@@ -85,7 +85,9 @@ class TreeSystem {
     load_state(y);
     // A singular joint-space inertia (a massless dof without armature) has no qacc: NaN makes the
     // solver stop with a non-finite state instead of running on with zero acceleration.
-    if (!tree_forward(tree_, data_)) poison_qacc();
+    const bool ok =
+        model_->act.nu > 0 ? tree_forward(tree_, model_->act, data_, act_data_) : tree_forward(tree_, data_);
+    if (!ok) poison_qacc();
   }
 
   // ODE right-hand side: qpos' = qvel (quaternions 0), phi' = dexp^-1(phi, w), qvel' = qacc.
@@ -216,6 +218,7 @@ class TreeSystem {
       if (jn.type == JointType::kHinge || jn.type == JointType::kSlide)
         tree_.qpos_spring[jn.qpos_adr] = p.springref;
     }
+    for (int i = 0; i < model_->act.nu; ++i) act_data_.ctrl[i] = model_->ctrl[i];
   }
 
   // (qM + h D) qacc' = qM qacc, with qM and qacc from the last forward().
@@ -244,6 +247,7 @@ class TreeSystem {
   const JointTreeModel<S>* model_;
   TreeModel<S> tree_;
   mutable TreeData<S> data_;
+  mutable TreeActuatorData<S> act_data_;  // the controls (from the model) and actuation's scratch
 };
 
 }  // namespace sg

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/articulated/kinematics.hpp"
@@ -75,6 +76,55 @@ void read_body(const json& b, int index, JointTreeModel<double>& m) {
     read_joint(joints[k], id, path + ".joints." + std::to_string(k), m);
 }
 
+// model.tree.actuators.N -> a MuJoCo actuator on the named joint: motor (gain 1), position (gain kp, bias
+// -kp q), velocity (gain kv, bias -kv qdot), general (affine gain and bias from gainprm, biasprm), as
+// MuJoCo's compiler writes them; gear scales the joint coordinate (hinge and slide only, the rules say).
+// The (tree body, joint in body) an actuator's joint_name names (the rules made it unique), else its body and
+// joint indices.
+std::pair<int, int> actuated_joint(const json& a, const json& bodies) {
+  const std::string name = a.at("joint_name").get<std::string>();
+  if (!name.empty())
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const json& joints = bodies[i].at("joints");
+      for (std::size_t k = 0; k < joints.size(); ++k)
+        if (joints[k].at("name").get<std::string>() == name)
+          return {static_cast<int>(i) + 1, static_cast<int>(k)};
+    }
+  return {a.at("body").get<int>() + 1, a.at("joint").get<int>()};
+}
+
+void read_actuator(const json& a, const json& bodies, const std::string& path, JointTreeModel<double>& m) {
+  const auto [body, k] = actuated_joint(a, bodies);
+  if (body < 1 || body >= m.tree.nbody || k < 0 || k >= m.tree.body[body].jnt_num)
+    throw std::invalid_argument(path + ": no joint " + std::to_string(k) + " on body " +
+                                std::to_string(body - 1));
+  const int i = tree_add_actuator(m.act, m.tree, m.tree.body[body].jnt_adr + k);
+  if (i < 0)
+    throw std::invalid_argument(path + ": more than " + std::to_string(kMaxActuators) + " actuators");
+  TreeActuator<double>& act = m.act.actuator[i];
+  act.gear[0] = a.at("gear").get<double>();
+  const std::string kind = a.at("kind").get<std::string>();
+  const double kp = a.at("kp").get<double>(), kv = a.at("kv").get<double>();
+  if (kind == "position") {
+    act.biastype = ActuatorBias::kAffine;
+    act.gainprm[0] = kp, act.biasprm[1] = -kp;
+  } else if (kind == "velocity") {
+    act.biastype = ActuatorBias::kAffine;
+    act.gainprm[0] = kv, act.biasprm[2] = -kv;
+  } else if (kind == "general") {
+    act.gaintype = ActuatorGain::kAffine, act.biastype = ActuatorBias::kAffine;
+    for (int c = 0; c < 3; ++c)
+      act.gainprm[c] = a.at("gainprm").at(c).get<double>(),
+      act.biasprm[c] = a.at("biasprm").at(c).get<double>();
+  }
+  act.ctrllimited = a.at("ctrllimited").get<bool>();
+  act.forcelimited = a.at("forcelimited").get<bool>();
+  for (int c = 0; c < 2; ++c)
+    act.ctrlrange[c] = a.at("ctrlrange").at(c).get<double>(),
+    act.forcerange[c] = a.at("forcerange").at(c).get<double>();
+  m.ctrl[i] = a.at("ctrl").get<double>();
+}
+
 // A dof that moves no mass and has no armature has no acceleration (qM is singular): refused by name at
 // load, not found as a non-finite state in the first step.
 void check_inertia(const JointTreeModel<double>& m) {
@@ -110,6 +160,10 @@ JointTreeModel<double> read_tree(const json& c) {
                                 " bodies");
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies[i], static_cast<int>(i), m);
   tree_index_rotations(m);
+  const json& tree = model.at("tree");
+  if (tree.contains("actuators"))
+    for (std::size_t i = 0; i < tree.at("actuators").size(); ++i)
+      read_actuator(tree.at("actuators")[i], bodies, "model.tree.actuators." + std::to_string(i), m);
   check_inertia(m);
   return m;
 }

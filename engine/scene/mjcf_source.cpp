@@ -13,9 +13,10 @@ std::atomic<MjcfImporter> g_importer{nullptr};
 
 void overlay(json& base, const json& over, const std::string& path, std::vector<Issue>& errors);
 
-// Arrays whose entries the scene changes key by key: the free bodies, a tree's bodies and their joints.
+// Arrays whose entries the scene changes key by key: the free bodies, a tree's bodies and their joints, its
+// actuators.
 bool merged_by_index(const std::string& path) {
-  if (path == "model.bodies" || path == "model.tree.bodies") return true;
+  if (path == "model.bodies" || path == "model.tree.bodies" || path == "model.tree.actuators") return true;
   const std::string joints = ".joints";
   return path.rfind("model.tree.bodies.", 0) == 0 && path.size() > joints.size() &&
          path.compare(path.size() - joints.size(), joints.size(), joints) == 0;

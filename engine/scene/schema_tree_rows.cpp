@@ -13,6 +13,7 @@ FieldSpec tree(FieldSpec spec) {
 std::vector<FieldSpec> tree_joint_rows() {
   const std::string j = "model.tree.bodies.*.joints.*";
   return {
+      tree(text(j + ".name", "", "Joint name (from the MJCF file); actuators can name their joint by it.")),
       tree(choice(j + ".type", {"hinge", "slide", "ball"}, "hinge",
                   "Joint type as MuJoCo's: hinge (rotation about axis), slide (translation along axis), "
                   "ball (free rotation about pos).")),
@@ -35,6 +36,40 @@ std::vector<FieldSpec> tree_joint_rows() {
                   "normalised on loading (not 0).")),
       tree(vector(j + ".ball_qvel", {0, 0, 0}, any(), diff,
                   "Ball: the initial angular velocity in rad/s, in the body's frame (MuJoCo's ball qvel).")),
+  };
+}
+
+// MuJoCo's stateless actuators on a hinge or slide joint: force = gain ctrl + bias, torque = gear force.
+std::vector<FieldSpec> tree_actuator_rows() {
+  const std::string a = "model.tree.actuators.*";
+  return {
+      tree(object_array("model.tree.actuators", 0, 32,
+                        "Actuators on the tree's hinge and slide joints (MuJoCo's <motor>, <position>, "
+                        "<velocity>, <general> on a joint); 0 to 32 entries.",
+                        0)),
+      tree(text(a + ".name", "", "Actuator name (from the MJCF file); for reading only.")),
+      tree(integer(a + ".body", 0, at_least(0), "Index in model.tree.bodies of the actuated joint's body.")),
+      tree(integer(a + ".joint", 0, at_least(0), "Index of the actuated joint in that body's joints.")),
+      tree(text(a + ".joint_name", "",
+                "The actuated joint by its name (model.tree.bodies.*.joints.*.name); when not empty, it "
+                "replaces body and joint.")),
+      tree(choice(a + ".kind", {"motor", "position", "velocity", "general"}, "motor",
+                  "motor: force = ctrl; position: kp (ctrl - q); velocity: kv (ctrl - qdot); general: "
+                  "(gainprm.0 + gainprm.1 q + gainprm.2 qdot) ctrl + biasprm.0 + biasprm.1 q + biasprm.2 "
+                  "qdot, with q and qdot the actuator length gear q and velocity gear qdot.")),
+      tree(number(a + ".ctrl", 0, any(), diff,
+                  "The control, constant over the run (MuJoCo's ctrl); clamped to ctrlrange when "
+                  "ctrllimited.")),
+      tree(number(a + ".gear", 1, any(), diff,
+                  "Transmission gear: length = gear q, joint force = gear actuator force.")),
+      tree(number(a + ".kp", 1, at_least(0), fixed, "position: the position gain.")),
+      tree(number(a + ".kv", 1, at_least(0), fixed, "velocity: the velocity gain.")),
+      tree(vector(a + ".gainprm", {1, 0, 0}, any(), fixed, "general: MuJoCo's gainprm[0..2] (affine gain).")),
+      tree(vector(a + ".biasprm", {0, 0, 0}, any(), fixed, "general: MuJoCo's biasprm[0..2] (affine bias).")),
+      tree(boolean(a + ".ctrllimited", false, "Clamp ctrl to ctrlrange.")),
+      tree(vector(a + ".ctrlrange", {0, 0}, any(), fixed, "Control range [lo, hi] when ctrllimited.")),
+      tree(boolean(a + ".forcelimited", false, "Clamp the actuator force to forcerange.")),
+      tree(vector(a + ".forcerange", {0, 0}, any(), fixed, "Force range [lo, hi] when forcelimited.")),
   };
 }
 
@@ -68,6 +103,7 @@ std::vector<FieldSpec> tree_body_rows() {
                         0)),
   };
   for (auto& spec : tree_joint_rows()) t.push_back(std::move(spec));
+  for (auto& spec : tree_actuator_rows()) t.push_back(std::move(spec));
   return t;
 }
 

@@ -79,6 +79,80 @@ void capacity(const RuleContext& ctx, std::vector<Issue>& errors) {
                                                std::to_string(kMaxDofs) + " dofs fit"});
 }
 
+// The body and joint path of the joint called `name`, or empty when none or several are.
+std::vector<std::string> joints_named(const RuleContext& ctx, const std::string& name) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i)
+    for (std::size_t k = 0; k < ctx.count(body_path(i) + ".joints"); ++k) {
+      const std::string j = body_path(i) + ".joints." + std::to_string(k);
+      const auto n = ctx.text(j + ".name");
+      if (n && *n == name) out.push_back(j);
+    }
+  return out;
+}
+
+// An actuator's joint_name names exactly one hinge or slide joint.
+void actuator_joint_name(const RuleContext& ctx, const std::string& a, const std::string& name,
+                         std::vector<Issue>& errors) {
+  const std::vector<std::string> found = joints_named(ctx, name);
+  if (found.size() != 1) {
+    errors.push_back({a + ".joint_name", "\"" + shorten(name) + "\" names " +
+                                             (found.empty() ? "no joint" : "several joints") +
+                                             " (model.tree.bodies.*.joints.*.name)"});
+    return;
+  }
+  const auto type = ctx.text(found[0] + ".type");
+  if (type && *type == "ball")
+    errors.push_back({a + ".joint_name", "actuators on ball joints are not supported (hinge or slide only)"});
+}
+
+// An actuator names an existing hinge or slide joint by body and joint index (or by joint_name).
+void actuator_joint(const RuleContext& ctx, const std::string& a, std::vector<Issue>& errors) {
+  const auto name = ctx.text(a + ".joint_name");
+  if (name && !name->empty()) return actuator_joint_name(ctx, a, *name, errors);
+  const auto body = ctx.number(a + ".body"), joint = ctx.number(a + ".joint");
+  if (!body || !joint) return;
+  const std::size_t bodies = ctx.count("model.tree.bodies");
+  if (*body >= static_cast<double>(bodies)) {
+    errors.push_back({a + ".body", "body " + format_number(*body) +
+                                       " does not exist (model.tree.bodies has " + std::to_string(bodies) +
+                                       " entries)"});
+    return;
+  }
+  const std::string b = body_path(static_cast<std::size_t>(*body));
+  const std::size_t joints = ctx.count(b + ".joints");
+  if (*joint >= static_cast<double>(joints)) {
+    errors.push_back({a + ".joint", "joint " + format_number(*joint) + " does not exist (" + b +
+                                        ".joints has " + std::to_string(joints) + " entries)"});
+    return;
+  }
+  const auto type = ctx.text(b + ".joints." + format_number(*joint) + ".type");
+  if (type && *type == "ball")
+    errors.push_back({a + ".joint", "actuators on ball joints are not supported (hinge or slide only)"});
+}
+
+// A limited range needs lo <= hi (MuJoCo's compiler refuses the others too).
+void ordered_range(const RuleContext& ctx, const std::string& a, const char* which,
+                   std::vector<Issue>& errors) {
+  const auto limited = ctx.value(a + "." + which + "limited");
+  if (!limited || !limited->is_boolean() || !limited->get<bool>()) return;
+  const auto range = ctx.value(a + "." + which + "range");
+  if (!range || !range->is_array() || range->size() != 2 || !(*range)[0].is_number() ||
+      !(*range)[1].is_number())
+    return;
+  if ((*range)[0].get<double>() <= (*range)[1].get<double>()) return;
+  errors.push_back({a + "." + which + "range", std::string("lo > hi with ") + which + "limited true"});
+}
+
+void actuators(const RuleContext& ctx, std::vector<Issue>& errors) {
+  for (std::size_t i = 0; i < ctx.count("model.tree.actuators"); ++i) {
+    const std::string a = "model.tree.actuators." + std::to_string(i);
+    actuator_joint(ctx, a, errors);
+    ordered_range(ctx, a, "ctrl", errors);
+    ordered_range(ctx, a, "force", errors);
+  }
+}
+
 void no_contacts_yet(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto model = ctx.text("contact.model");
   if (!model || *model == "none") return;
@@ -104,6 +178,7 @@ void check_tree_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   parents_precede(ctx, errors);
   orientations(ctx, errors);
   capacity(ctx, errors);
+  actuators(ctx, errors);
   no_contacts_yet(ctx, errors);
   no_moreau(ctx, errors);
 }

@@ -11,6 +11,7 @@
 #include "engine/gradient/point_eval.hpp"
 #include "engine/problem/load_problem.hpp"
 #include "engine/simulate/run.hpp"
+#include "engine/sweep/sweep.hpp"
 #include "mjcf/mujoco_sim.hpp"
 #include "tests/mjcf/mjcf_test_util.hpp"
 
@@ -65,6 +66,8 @@ Difference compare_with_mj_step(const sg::Problem& p, const std::string& xml_pat
   mj_resetData(m, d);
   for (int i = 0; i < m->nq; ++i) d->qpos[i] = rec.qpos[0][static_cast<std::size_t>(i)];
   for (int i = 0; i < m->nv; ++i) d->qvel[i] = rec.qvel[0][static_cast<std::size_t>(i)];
+  REQUIRE(m->nu == tree.act.nu);
+  for (int i = 0; i < m->nu; ++i) d->ctrl[i] = tree.ctrl[i];  // the scene's controls
   Difference worst;
   for (std::size_t k = 1; k < rec.qpos.size(); ++k) {
     mj_step(m, d);
@@ -221,18 +224,112 @@ TEST_CASE("a joint model whose geoms can collide is refused: contacts over joint
   CHECK(keys["contact"]["model"] == "none");
 }
 
-TEST_CASE("joint limits, ref, free joints in a tree and actuators are refused by name") {
+namespace {
+
+// A cart-pole with a second pole: a geared motor on the cart (ctrl clamped to ctrlrange), a position servo
+// on the first pole, a velocity servo on the second, and a general actuator with an affine gain and bias
+// and a force limit on the cart too.
+const char* kActuatedCartPole = R"(<mujoco>
+  <option timestep="0.002"><flag contact="disable"/></option>
+  <worldbody>
+    <body name="cart" pos="0 0 1">
+      <joint name="slider" type="slide" axis="1 0 0" damping="0.2"/>
+      <geom type="box" size="0.2 0.1 0.05" mass="1"/>
+      <body name="pole" pos="0 0 0">
+        <joint name="hinge" type="hinge" axis="0 1 0" damping="0.05"/>
+        <geom type="capsule" fromto="0 0 0 0 0 0.6" size="0.03" mass="0.2"/>
+        <body name="pole2" pos="0 0 0.6">
+          <joint name="hinge2" type="hinge" axis="0 1 0"/>
+          <geom type="capsule" fromto="0 0 0 0 0 0.4" size="0.02" mass="0.1"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    <motor name="push" joint="slider" gear="3" ctrllimited="true" ctrlrange="-1 1"/>
+    <position name="servo" joint="hinge" kp="4"/>
+    <velocity name="brake" joint="hinge2" kv="0.3"/>
+    <general name="spring" joint="slider" gaintype="affine" gainprm="2 0.5 0.1" biastype="affine"
+             biasprm="0.1 -1 -0.3" forcelimited="true" forcerange="-2 2"/>
+  </actuator>
+</mujoco>
+)";
+
+json cart_pole_scene(const std::string& xml, const char* integrator) {
+  json scene = json::parse(R"({
+    "model": {"type": "mjcf", "tree": {
+      "bodies": [{}, {"joints": [{"qpos": 0.3, "qvel": -0.5}]}, {"joints": [{"qvel": 1}]}],
+      "actuators": [{"ctrl": 1.7}, {"ctrl": -0.2}, {"ctrl": 0.5}, {"ctrl": 0.8}]}},
+    "loss": {"terms": [{"body": 2, "axis": "x"}]},
+    "sweep": {"parameter": "model.tree.actuators.0.ctrl", "from": -0.5, "to": 0.5}})");
+  scene["model"]["file"] = xml;
+  scene["integrator"] = {{"type", integrator}, {"steps", 500}};
+  return scene;
+}
+
+}  // namespace
+
+TEST_CASE("an actuated cart-pole follows mj_step with the same controls to round-off over 1 s") {
+  // Motor (ctrl 1.7 clamped to 1), position, velocity and general actuators: qfrc_actuator enters
+  // qfrc_smooth as in mj_fwdActuation. Tolerances as for the unactuated trees: 1e-10 (qpos), 1e-9 (qvel).
+  const std::string xml = sg::test::write_mjcf("actuated_cart_pole", kActuatedCartPole);
+  for (const char* integrator : {"rk4", "euler"}) {
+    CAPTURE(std::string(integrator));
+    const sg::Problem p =
+        load(write_scene(std::string("actuated_cart_pole_") + integrator, cart_pole_scene(xml, integrator)));
+    REQUIRE(p.data.tree.act.nu == 4);
+    CHECK(p.config["model"]["tree"]["actuators"][1]["kind"] == "position");
+    CHECK(p.config["model"]["tree"]["actuators"][3]["kind"] == "general");
+    CHECK(p.config["model"]["tree"]["bodies"][0]["joints"][0]["name"] == "slider");
+    const Difference diff = compare_with_mj_step(p, xml);
+    MESSAGE("actuated cart-pole, " << std::string(integrator) << ": max |qpos diff| " << diff.qpos
+                                   << ", max |qvel diff| " << diff.qvel << ", final cart x "
+                                   << diff.sg_final[0]);
+    CHECK(diff.qpos < 1e-10);
+    CHECK(diff.qvel < 1e-9);
+    CHECK(std::fabs(diff.sg_final[0]) > 0.05);  // the actuators moved the cart
+  }
+}
+
+TEST_CASE("the shipped crane follows mj_step's RK4 with its controls, and AD in the control equals FD") {
+  // Tolerances as for the pendulum chain: 1e-10 (qpos), 1e-9 (qvel); AD vs central FD 1e-6 relative.
+  const sg::Problem p = load(sg::test::source_path("scenes/crane.json"));
+  REQUIRE(p.data.tree.act.nu == 2);
+  CHECK(p.data.tree.ctrl[0] == 0.3);
+  const Difference diff = compare_with_mj_step(p, sg::test::source_path("scenes/mjcf/crane.xml"));
+  MESSAGE("crane, RK4: max |qpos diff| " << diff.qpos << ", max |qvel diff| " << diff.qvel);
+  CHECK(diff.qpos < 1e-10);
+  CHECK(diff.qvel < 1e-9);
+  const sg::Problem swept = load(sg::test::source_path("scenes/crane.json"), {"sweep.points=7"});
+  const sg::SweepResult r = sg::run_sweep(swept);
+  REQUIRE(r.points.size() == 7);
+  double worst = 0.0;
+  for (const sg::PointResult& pt : r.points) {
+    CAPTURE(pt.value);
+    REQUIRE(pt.status == "ok");
+    worst = std::max(worst, std::fabs(pt.grad - pt.grad_fd) / std::max(1.0, std::fabs(pt.grad)));
+  }
+  MESSAGE("crane: loss " << r.points.front().loss << " .. " << r.points.back().loss << " m, grad "
+                         << r.points.front().grad << " .. " << r.points.back().grad
+                         << ", worst relative AD-FD " << worst);
+  CHECK(worst < 1e-6);
+  CHECK(r.points.back().loss > r.points.front().loss + 0.1);  // pushing harder moves the load further
+}
+
+TEST_CASE("joint limits, ref, free joints in a tree and unsupported actuators are refused by name") {
   const std::string errors = sg::test::import_errors("refused_tree", R"(<mujoco>
     <option><flag contact="disable"/></option><worldbody>
     <body name="a" pos="0 0 1"><joint name="lim" type="hinge" limited="true" range="-1 1"/>
       <geom size="0.1"/>
       <body name="b"><joint name="off" type="slide" ref="0.2"/><geom size="0.1"/></body></body>
     <body name="c"><freejoint name="float"/><geom size="0.1"/></body>
-  </worldbody><actuator><motor joint="lim"/></actuator></mujoco>)");
+    <body name="d"><joint name="swivel" type="ball"/><geom size="0.1"/></body>
+  </worldbody><actuator><motor name="spin" joint="swivel"/></actuator></mujoco>)");
   CHECK(errors.find("joint 'lim' (hinge) on body 'a': joint limits are not implemented yet") !=
         std::string::npos);
   CHECK(errors.find("joint 'off' (slide) on body 'b': ref is not supported") != std::string::npos);
   CHECK(errors.find("joint 'float' (free) on body 'c': a free joint in a model with other joints") !=
         std::string::npos);
-  CHECK(errors.find("actuator #0: actuators are not supported over joints yet") != std::string::npos);
+  CHECK(errors.find("actuator 'spin': only actuators on a hinge or slide joint are supported") !=
+        std::string::npos);
 }

@@ -48,8 +48,9 @@ std::vector<Case> cases() {
                   R"(<tendon><fixed name="cable"><joint joint="hinge1" coef="1"/></fixed></tendon>)"),
        {"tendon 'cable': tendons are not supported"}},
       {"actuator",
-       mjcf_model(arm + ball, R"(<actuator><motor name="drive" joint="hinge1"/></actuator>)"),
-       {"actuator 'drive': actuators are not supported"}},
+       mjcf_model(arm + ball,
+                  R"(<actuator><general name="drive" joint="hinge1" dyntype="integrator"/></actuator>)"),
+       {"actuator 'drive': actuator dynamics (dyntype, activations) are not supported"}},
       {"mesh",
        mjcf_model(
            R"(<body name="rock" pos="0 0 1"><freejoint/><geom name="rock" type="mesh" mesh="tet"/></body>)",

@@ -65,10 +65,10 @@ TEST_CASE("an empty scene is filled with every default") {
 }
 
 TEST_CASE("every schema key is present in a resolved config") {
-  // Bodies, their forces, tree bodies and joints, identified numbers and rollouts default to none; one of
-  // each shows that their entries are filled too.
+  // Bodies, their forces, tree bodies, joints and actuators, identified numbers and rollouts default to none;
+  // one of each shows that their entries are filled too.
   const LoadResult r = load_scene_text(
-      R"({"model": {"bodies": [{"forces": [{}]}], "tree": {"bodies": [{"joints": [{}]}]}},
+      R"({"model": {"bodies": [{"forces": [{}]}], "tree": {"bodies": [{"joints": [{}]}], "actuators": [{}]}},
           "identify": {"parameters": [{}], "rollouts": [{}]}})",
       "inline");
   REQUIRE(r.ok());

@@ -125,3 +125,56 @@ TEST_CASE("a joint that moves no mass is refused at load, naming the joint") {
                                "model.tree.bodies.1.joints.0.armature=0.01"})
             .ok());
 }
+
+TEST_CASE("tree actuators resolve, differentiate ctrl and gear, and bad ones are reported at their key") {
+  const std::string act = R"(model.tree.actuators=[{"body": 0, "joint": 0, "kind": "position", "kp": 3}])";
+  const LoadResult r = load_with({act, "model.tree.actuators.0.ctrl=0.4"});
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  CHECK(r.config["model"]["tree"]["actuators"][0]["gear"] == 1.0);
+  CHECK(r.config["model"]["tree"]["actuators"][0]["ctrllimited"] == false);
+  const std::vector<std::string> paths = differentiable_paths(r.config);
+  CHECK(std::find(paths.begin(), paths.end(), "model.tree.actuators.0.ctrl") != paths.end());
+  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  REQUIRE(p.ok());
+  CHECK(paths == sg::differentiable_parameters(*p.problem));
+  CHECK(p.problem->data.tree.act.nu == 1);
+  CHECK(p.problem->data.tree.ctrl[0] == 0.4);
+  CHECK(p.problem->data.tree.act.actuator[0].biasprm[1] == -3.0);
+
+  CHECK(contains(message_at(load_with({act, "model.tree.actuators.0.body=2"}), "model.tree.actuators.0.body"),
+                 "body 2 does not exist"));
+  CHECK(
+      contains(message_at(load_with({act, "model.tree.actuators.0.joint=1"}), "model.tree.actuators.0.joint"),
+               "joint 1 does not exist"));
+  CHECK(
+      contains(message_at(load_with({act, "model.tree.actuators.0.body=1"}), "model.tree.actuators.0.joint"),
+               "ball joints are not supported"));
+  CHECK(contains(message_at(load_with({act, "model.tree.actuators.0.ctrllimited=true",
+                                       "model.tree.actuators.0.ctrlrange=[1,-1]"}),
+                            "model.tree.actuators.0.ctrlrange"),
+                 "lo > hi"));
+  CHECK(contains(
+      message_at(load_with({act, "model.tree.actuators.0.kind=muscle"}), "model.tree.actuators.0.kind"),
+      "muscle"));
+}
+
+TEST_CASE("an actuator can name its joint; an unknown or ambiguous name is reported at joint_name") {
+  const std::string act = R"(model.tree.actuators=[{"joint_name": "elbow", "gear": 2}])";
+  const LoadResult r = load_with({act, "model.tree.bodies.0.joints.0.name=elbow"});
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  REQUIRE(p.ok());
+  CHECK(p.problem->data.tree.act.actuator[0].joint == 0);
+  CHECK(p.problem->data.tree.act.actuator[0].gear[0] == 2.0);
+  CHECK(message_at(load_with({act}), "model.tree.actuators.0.joint_name") ==
+        "\"elbow\" names no joint (model.tree.bodies.*.joints.*.name)");
+  CHECK(contains(message_at(load_with({act, "model.tree.bodies.0.joints.0.name=elbow",
+                                       "model.tree.bodies.1.joints.0.name=elbow"}),
+                            "model.tree.actuators.0.joint_name"),
+                 "names several joints"));
+  CHECK(contains(message_at(load_with({act, "model.tree.bodies.1.joints.0.name=elbow"}),
+                            "model.tree.actuators.0.joint_name"),
+                 "ball joints are not supported"));
+}
