@@ -21,8 +21,14 @@
 #include "mjcf/tree_actuators_from_mjmodel.hpp"
 #include "mjcf/tree_constraints_from_mjmodel.hpp"
 #include "mjcf/tree_from_mjmodel.hpp"
+#include "tests/mjcf/mujoco_models.hpp"
 
 using namespace sg;
+using sg::test::DataPtr;
+using sg::test::load_xml_file;
+using sg::test::load_xml_text;
+using sg::test::ModelPtr;
+using sg::test::NamedXml;
 
 namespace {
 
@@ -34,44 +40,6 @@ constexpr double kActTol = 1e-12;
 constexpr double kQaccTol = 1e-12;
 // The constrained qacc: MuJoCo's Newton iterations stop at opt.tolerance (see test_articulated_constraints).
 constexpr double kSolveTol = 1e-6;
-
-struct ModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-struct DataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-using ModelPtr = std::unique_ptr<mjModel, ModelDeleter>;
-using DataPtr = std::unique_ptr<mjData, DataDeleter>;
-
-// Compiles MJCF text through MuJoCo's virtual file system (no file on disk).
-ModelPtr load_xml_text(const std::string& xml, std::string& error) {
-  auto vfs = std::make_unique<mjVFS>();
-  mj_defaultVFS(vfs.get());
-  const char* name = "model.xml";
-  if (mj_makeEmptyFileVFS(vfs.get(), name, static_cast<int>(xml.size())) != 0) {
-    error = "VFS full";
-    return nullptr;
-  }
-  std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name)], xml.data(), xml.size());
-  char err[1000] = "";
-  ModelPtr m(mj_loadXML(name, vfs.get(), err, sizeof(err)));
-  mj_deleteVFS(vfs.get());
-  error = err;
-  return m;
-}
-
-ModelPtr load_xml_file(const std::string& path, std::string& error) {
-  char err[1000] = "";
-  ModelPtr m(mj_loadXML(path.c_str(), nullptr, err, sizeof(err)));
-  error = err;
-  return m;
-}
-
-struct NamedXml {
-  const char* name;
-  const char* xml;
-};
 
 // Slide and hinge with geared motors (one ctrl-limited, one force-limited, one both); two position
 // actuators, a velocity actuator and an affine <general> sharing joints; ball and free joints with 6D gears,

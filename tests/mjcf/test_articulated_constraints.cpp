@@ -20,8 +20,14 @@
 #include "engine/core/reverse.hpp"
 #include "mjcf/tree_constraints_from_mjmodel.hpp"
 #include "mjcf/tree_from_mjmodel.hpp"
+#include "tests/mjcf/mujoco_models.hpp"
 
 using namespace sg;
+using sg::test::DataPtr;
+using sg::test::load_xml_file;
+using sg::test::load_xml_text;
+using sg::test::ModelPtr;
+using sg::test::NamedXml;
 
 namespace {
 
@@ -30,37 +36,6 @@ constexpr double kGeomTol = 1e-9;
 // qacc and the constraint forces: MuJoCo stops its Newton iterations at opt.tolerance (1e-8, on the
 // cost's scaled improvement and gradient), softgrad's search at the exact minimiser of the final piece.
 constexpr double kSolveTol = 1e-6;
-
-struct ModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-struct DataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-using ModelPtr = std::unique_ptr<mjModel, ModelDeleter>;
-using DataPtr = std::unique_ptr<mjData, DataDeleter>;
-
-// Compiles MJCF text through MuJoCo's virtual file system (no file on disk).
-ModelPtr load_xml_text(const std::string& xml, std::string& error) {
-  auto vfs = std::make_unique<mjVFS>();
-  mj_defaultVFS(vfs.get());
-  const char* name = "model.xml";
-  if (mj_makeEmptyFileVFS(vfs.get(), name, static_cast<int>(xml.size())) != 0) {
-    error = "VFS full";
-    return nullptr;
-  }
-  std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name)], xml.data(), xml.size());
-  char err[1000] = "";
-  ModelPtr m(mj_loadXML(name, vfs.get(), err, sizeof(err)));
-  mj_deleteVFS(vfs.get());
-  error = err;
-  return m;
-}
-
-struct NamedXml {
-  const char* name;
-  const char* xml;
-};
 
 // Box-box contacts are left out: MuJoCo 2.2.2's face branch stores half the depth in dist and keeps
 // corners beyond the reference face (docs/mujoco-validation.md), which softgrad's collider does not.

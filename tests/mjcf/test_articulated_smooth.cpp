@@ -16,8 +16,14 @@
 #include "engine/core/dual.hpp"
 #include "engine/core/reverse.hpp"
 #include "mjcf/tree_from_mjmodel.hpp"
+#include "tests/mjcf/mujoco_models.hpp"
 
 using namespace sg;
+using sg::test::DataPtr;
+using sg::test::load_xml_file;
+using sg::test::load_xml_text;
+using sg::test::ModelPtr;
+using sg::test::NamedXml;
 
 namespace {
 
@@ -25,46 +31,9 @@ namespace {
 // rounding, amplified by qM's conditioning for qacc.
 constexpr double kRelTol = 1e-10;
 
-struct ModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-struct DataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-using ModelPtr = std::unique_ptr<mjModel, ModelDeleter>;
-using DataPtr = std::unique_ptr<mjData, DataDeleter>;
-
-// Compiles MJCF text through MuJoCo's virtual file system (no file on disk).
-ModelPtr load_xml_text(const std::string& xml, std::string& error) {
-  auto vfs = std::make_unique<mjVFS>();
-  mj_defaultVFS(vfs.get());
-  const char* name = "model.xml";
-  if (mj_makeEmptyFileVFS(vfs.get(), name, static_cast<int>(xml.size())) != 0) {
-    error = "VFS full";
-    return nullptr;
-  }
-  std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name)], xml.data(), xml.size());
-  char err[1000] = "";
-  ModelPtr m(mj_loadXML(name, vfs.get(), err, sizeof(err)));
-  mj_deleteVFS(vfs.get());
-  error = err;
-  return m;
-}
-
-ModelPtr load_xml_file(const std::string& path, std::string& error) {
-  char err[1000] = "";
-  ModelPtr m(mj_loadXML(path.c_str(), nullptr, err, sizeof(err)));
-  error = err;
-  return m;
-}
-
 // The models of the comparison: every joint type, joints with offset anchors and axes, bodies whose
 // inertial frame is moved and turned, several joints in one body, branches, a jointless body inside a
 // chain, two trees, nonzero armature, damping and stiffness (springref too) and non-default gravity.
-struct NamedXml {
-  const char* name;
-  const char* xml;
-};
 
 const NamedXml kModels[] = {
     {"hinge chain", R"(
