@@ -159,7 +159,7 @@ TEST_CASE("tree actuators resolve, differentiate ctrl and gear, and bad ones are
       "muscle"));
 }
 
-TEST_CASE("an actuator can name its joint; an unknown or ambiguous name is reported at joint_name") {
+TEST_CASE("an actuator can name its joint, an unknown or ambiguous name is reported at joint_name") {
   const std::string act = R"(model.tree.actuators=[{"joint_name": "elbow", "gear": 2}])";
   const LoadResult r = load_with({act, "model.tree.bodies.0.joints.0.name=elbow"});
   INFO(r.format_errors());
