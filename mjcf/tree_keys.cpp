@@ -78,8 +78,8 @@ void joints(const mjModel* m, Messages& out) {
                     "yet; tree scenes are fixed to the world");
       continue;
     }
-    if (m->jnt_limited[j])
-      out.push_back(name + ": joint limits are not implemented yet (remove limited/range)");
+    if (m->jnt_limited[j] && t == mjJNT_BALL)
+      out.push_back(name + ": ball joint limits are not implemented yet (remove limited/range)");
     if ((t == mjJNT_HINGE || t == mjJNT_SLIDE) && m->qpos0[m->jnt_qposadr[j]] != 0.0)
       out.push_back(name + ": ref is not supported (the joint's zero must be its rest pose)");
     const int nv = t == mjJNT_BALL ? 3 : 1;
@@ -131,6 +131,13 @@ json joint_keys(const mjModel* m, int j, bool passive) {
   if (t == mjJNT_BALL) return out;
   out["axis"] = numbers(m->jnt_axis + 3 * j, 3);
   out["springref"] = m->qpos_spring[m->jnt_qposadr[j]];
+  // A hinge or slide limit, unless <option> disables limits or all constraints.
+  if (!m->jnt_limited[j] || (m->opt.disableflags & (mjDSBL_LIMIT | mjDSBL_CONSTRAINT))) return out;
+  out["limited"] = true;
+  out["range"] = numbers(m->jnt_range + 2 * j, 2);
+  out["margin"] = m->jnt_margin[j];
+  out["solreflimit"] = numbers(m->jnt_solref + mjNREF * j, mjNREF);
+  out["solimplimit"] = numbers(m->jnt_solimp + mjNIMP * j, mjNIMP);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/articulated/actuator_model.hpp"
+#include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/core/scalar.hpp"
 
@@ -32,12 +33,22 @@ struct JointTreeModel {
   // (a scene number, so it is here and differentiable, not in TreeActuatorData).
   TreeActuatorModel<S> act;
   S ctrl[kMaxActuators] = {};
+  // Hinge and slide limits (model.tree.bodies.N.joints.M.limited, range, ...) by joint, with the inverse
+  // weights at qpos0 that their rows start from (computed in double when the model is built).
+  TreeConstraintModel<S> con;
   int rot_count = 0;             // ball and free joints
   int rot_adr[kMaxJoints] = {};  // each one's first phi index after qpos; -1 for hinge and slide
 
   SG_HD int bodies() const { return tree.nbody - 1; }
   SG_HD int dim() const { return tree.nq + 3 * rot_count + tree.nv; }
   SG_HD int vel_offset() const { return tree.nq + 3 * rot_count; }
+  // Whether a step needs the constraint stage (tree_forward_constrained) rather than the smooth one.
+  SG_HD bool constrained() const {
+    if (con.ngeom > 0) return true;
+    for (int j = 0; j < tree.njnt; ++j)
+      if (con.limit[j].limited) return true;
+    return false;
+  }
 };
 
 // After the joints are added: where each rotating joint's phi lives.
@@ -81,6 +92,22 @@ void convert_actuators(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
   }
 }
 
+// The limits, inverse weights and options over another scalar, values only (no geoms yet).
+template <class T, class S>
+void convert_limits(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
+  out.con.opt = in.con.opt;
+  for (int j = 0; j < kMaxJoints; ++j) {
+    const TreeLimit<S>& a = in.con.limit[j];
+    TreeLimit<T>& b = out.con.limit[j];
+    b.limited = a.limited, b.margin = T(value(a.margin));
+    for (int k = 0; k < 2; ++k) b.range[k] = T(value(a.range[k])), b.solref[k] = T(value(a.solref[k]));
+    for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
+  }
+  for (int b = 0; b < kMaxTreeBodies; ++b)
+    for (int k = 0; k < 2; ++k) out.con.body_invweight0[b][k] = T(value(in.con.body_invweight0[b][k]));
+  for (int v = 0; v < kMaxDofs; ++v) out.con.dof_invweight0[v] = T(value(in.con.dof_invweight0[v]));
+}
+
 // The same model over another scalar, values only (a parameter's tangent is seeded afterwards).
 template <class T, class S>
 JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
@@ -117,6 +144,7 @@ JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
   b.gravity = vec<T>(a.gravity);
   out.rot_count = in.rot_count;
   convert_actuators(in, out);
+  convert_limits(in, out);
   return out;
 }
 

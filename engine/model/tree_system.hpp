@@ -1,6 +1,7 @@
 #pragma once
-// A joint tree (model.type "tree") as a dynamical system for the integrators: MuJoCo's smooth dynamics
-// (engine/articulated, actuators included; no contacts or limits yet) on the state y = [qpos, phi, qvel].
+// A joint tree (model.type "tree") as a dynamical system for the integrators: MuJoCo's forward dynamics
+// (engine/articulated, actuators included; with hinge and slide limits the constraint stage,
+// tree_forward_constrained) on the state y = [qpos, phi, qvel].
 // Ball and free joints rotate exactly under Runge-Kutta as the rigid model's free bodies do (engine-notes
 // section 3): their quaternion in qpos is held fixed within a step, the rotation vector phi accumulates phi'
 // = dexp^-1(phi, w) with w the joint's local angular velocity, and after each accepted step the quaternion
@@ -8,8 +9,13 @@
 // position its world velocity, as mj_integratePos does.
 //
 // The system owns the run's TreeModel (scene numbers per joint expanded onto dofs) and the TreeData scratch:
-// built once per run outside the steps (run.hpp puts it on the heap); the steps allocate nothing.
+// built once per run outside the steps (run.hpp puts it on the heap); the steps allocate nothing. A
+// constrained tree's constraint model (with the run's timestep, which refsafe reads), constraint data and
+// Newton workspace (~200 KB) are allocated here too, once. Limit rows switch on and off within the smooth
+// constraint force (MuJoCo's soft constraints): no events are located (kHybrid false; integrator.events is
+// ignored for trees).
 #include <limits>
+#include <memory>
 
 #include "engine/articulated/forward_actuated.hpp"
 #include "engine/core/status.hpp"
@@ -27,11 +33,17 @@ class TreeSystem {
   using Scalar = S;
   static constexpr int kMaxDim = JointTreeModel<S>::kMaxDim;
   static constexpr bool kFoldsState = true;  // phi is folded into the quaternions after each step
-  static constexpr bool kHybrid = false;     // no contacts, so no modes or events
+  static constexpr bool kHybrid = false;     // soft constraints only: no modes or events
 
-  // The timestep is unused: no law here depends on it (the signature matches the other systems').
-  SG_HD TreeSystem(const JointTreeModel<S>* model, double /*timestep*/) : model_(model) {
+  // The timestep is MuJoCo's opt.timestep for the constraints' refsafe (solref[0] >= 2 timestep); 0 (an
+  // adaptive run) keeps the model's.
+  TreeSystem(const JointTreeModel<S>* model, double timestep) : model_(model) {
     expand_joint_params();
+    if (!model_->constrained()) return;
+    con_ = std::make_unique<TreeConstraintModel<S>>(model_->con);
+    if (timestep > 0.0) con_->opt.timestep = timestep;
+    con_data_ = std::make_unique<TreeConstraintData<S>>();
+    newton_ = std::make_unique<TreeNewtonWorkspace>();
   }
   TreeSystem(const TreeSystem&) = delete;
   TreeSystem& operator=(const TreeSystem&) = delete;
@@ -85,8 +97,13 @@ class TreeSystem {
     load_state(y);
     // A singular joint-space inertia (a massless dof without armature) has no qacc: NaN makes the
     // solver stop with a non-finite state instead of running on with zero acceleration.
-    const bool ok =
-        model_->act.nu > 0 ? tree_forward(tree_, model_->act, data_, act_data_) : tree_forward(tree_, data_);
+    bool ok;
+    if (con_)
+      ok = tree_forward_constrained(tree_, *con_, model_->act, data_, *con_data_, act_data_, *newton_) ==
+           TreeForwardStatus::kOk;
+    else
+      ok = model_->act.nu > 0 ? tree_forward(tree_, model_->act, data_, act_data_)
+                              : tree_forward(tree_, data_);
     if (!ok) poison_qacc();
   }
 
@@ -247,7 +264,10 @@ class TreeSystem {
   const JointTreeModel<S>* model_;
   TreeModel<S> tree_;
   mutable TreeData<S> data_;
-  mutable TreeActuatorData<S> act_data_;  // the controls (from the model) and actuation's scratch
+  mutable TreeActuatorData<S> act_data_;         // the controls (from the model) and actuation's scratch
+  std::unique_ptr<TreeConstraintModel<S>> con_;  // null: no limits, the smooth forward dynamics
+  std::unique_ptr<TreeConstraintData<S>> con_data_;
+  std::unique_ptr<TreeNewtonWorkspace> newton_;
 };
 
 }  // namespace sg

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/articulated/inverse_weights.hpp"
 #include "engine/articulated/kinematics.hpp"
 #include "engine/model/tree_system.hpp"
 
@@ -43,6 +44,15 @@ JointType joint_type(const std::string& word) {
   return JointType::kHinge;
 }
 
+// A hinge or slide limit, MuJoCo's jnt_limited, jnt_range, jnt_margin, jnt_solref, jnt_solimp.
+void read_limit(const json& j, TreeLimit<double>& l) {
+  l.limited = j.at("limited").get<bool>();
+  l.margin = j.at("margin").get<double>();
+  for (int k = 0; k < 2; ++k)
+    l.range[k] = j.at("range").at(k).get<double>(), l.solref[k] = j.at("solreflimit").at(k).get<double>();
+  for (int k = 0; k < 5; ++k) l.solimp[k] = j.at("solimplimit").at(k).get<double>();
+}
+
 void read_joint(const json& j, int body, const std::string& path, JointTreeModel<double>& m) {
   const int k = tree_add_joint(m.tree, body, joint_type(j.at("type").get<std::string>()), vec3(j.at("pos")),
                                unit_vec3(j.at("axis")));
@@ -59,6 +69,7 @@ void read_joint(const json& j, int body, const std::string& path, JointTreeModel
   p.qvel = j.at("qvel").get<double>();
   p.ball_qpos = unit_quat(j.at("ball_qpos"));
   p.ball_qvel = vec3(j.at("ball_qvel"));
+  read_limit(j, m.con.limit[k]);
 }
 
 void read_body(const json& b, int index, JointTreeModel<double>& m) {
@@ -125,6 +136,18 @@ void read_actuator(const json& a, const json& bodies, const std::string& path, J
   m.ctrl[i] = a.at("ctrl").get<double>();
 }
 
+// mj_setConst's inverse weights at qpos0, on the tree with the joints' armature on its dofs (as a run
+// expands it). A singular inertia leaves them 0; check_inertia then reports it.
+void set_inverse_weights(JointTreeModel<double>& m) {
+  if (!m.constrained()) return;
+  auto t = std::make_unique<TreeModel<double>>(m.tree);
+  for (int j = 0; j < t->njnt; ++j)
+    for (int k = 0; k < joint_dof_count(t->joint[j].type); ++k)
+      t->armature[t->joint[j].dof_adr + k] = m.joint[j].armature;
+  auto d = std::make_unique<TreeData<double>>();
+  tree_inverse_weights(*t, m.con, *d);
+}
+
 // A dof that moves no mass and has no armature has no acceleration (qM is singular): refused by name at
 // load, not found as a non-finite state in the first step.
 void check_inertia(const JointTreeModel<double>& m) {
@@ -164,6 +187,7 @@ JointTreeModel<double> read_tree(const json& c) {
   if (tree.contains("actuators"))
     for (std::size_t i = 0; i < tree.at("actuators").size(); ++i)
       read_actuator(tree.at("actuators")[i], bodies, "model.tree.actuators." + std::to_string(i), m);
+  set_inverse_weights(m);
   check_inertia(m);
   return m;
 }

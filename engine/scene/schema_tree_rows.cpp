@@ -36,6 +36,18 @@ std::vector<FieldSpec> tree_joint_rows() {
                   "normalised on loading (not 0).")),
       tree(vector(j + ".ball_qvel", {0, 0, 0}, any(), diff,
                   "Ball: the initial angular velocity in rad/s, in the body's frame (MuJoCo's ball qvel).")),
+      tree(boolean(
+          j + ".limited", false,
+          "Hinge or slide: the joint has a limit (MuJoCo's limited); ball limits are not supported.")),
+      tree(vector(
+          j + ".range", {0, 0}, any(), fixed,
+          "Hinge or slide: the limit's [lo, hi] in rad or m (the compiled mjModel's jnt_range), lo <= hi.")),
+      tree(vector(j + ".solreflimit", {0.02, 1}, any(), fixed,
+                  "The limit's solref (timeconst, dampratio; negative: stiffness, damping), as MuJoCo's.")),
+      tree(vector(j + ".solimplimit", {0.9, 0.95, 0.001, 0.5, 2}, any(), fixed,
+                  "The limit's solimp (dmin, dmax, width, midpoint, power), as MuJoCo's.")),
+      tree(number(j + ".margin", 0, at_least(0), fixed,
+                  "The limit becomes active this far (rad or m) before range (MuJoCo's joint margin).")),
   };
 }
 

@@ -153,6 +153,19 @@ void actuators(const RuleContext& ctx, std::vector<Issue>& errors) {
   }
 }
 
+// Hinge and slide limits only (ball limits are MuJoCo's cone constraint, not implemented), lo <= hi.
+void joint_limits(const RuleContext& ctx, std::vector<Issue>& errors) {
+  for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i)
+    for (std::size_t k = 0; k < ctx.count(body_path(i) + ".joints"); ++k) {
+      const std::string j = body_path(i) + ".joints." + std::to_string(k);
+      ordered_range(ctx, j, "", errors);
+      const auto limited = ctx.value(j + ".limited");
+      const auto type = ctx.text(j + ".type");
+      if (limited && limited->is_boolean() && limited->get<bool>() && type && *type == "ball")
+        errors.push_back({j + ".limited", "limits on ball joints are not supported (hinge or slide only)"});
+    }
+}
+
 void no_contacts_yet(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto model = ctx.text("contact.model");
   if (!model || *model == "none") return;
@@ -179,6 +192,7 @@ void check_tree_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   orientations(ctx, errors);
   capacity(ctx, errors);
   actuators(ctx, errors);
+  joint_limits(ctx, errors);
   no_contacts_yet(ctx, errors);
   no_moreau(ctx, errors);
 }

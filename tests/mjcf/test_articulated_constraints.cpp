@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/articulated/forward_constrained.hpp"
+#include "engine/articulated/inverse_weights.hpp"
 #include "engine/articulated/jacobian.hpp"
 #include "engine/core/dual.hpp"
 #include "engine/core/reverse.hpp"
@@ -346,6 +347,42 @@ TEST_CASE("articulated constraints match MuJoCo's mj_forward on inline models") 
     }
     report_and_check(nx.name, w);
   }
+}
+
+// mj_setConst's body_invweight0 and dof_invweight0, recomputed from our TreeModel at qpos0: the same sums in
+// another order, so round-off (relative to the largest weight of the model).
+void check_inverse_weights(const char* name, const mjModel* m) {
+  Ours o;
+  map_model(m, o);
+  TreeConstraintModel<double> ours;
+  REQUIRE(tree_inverse_weights(o.tree, ours, *o.d));
+  double worst = 0.0, scale = 1e-300;
+  for (int b = 0; b < m->nbody; ++b)
+    for (int k = 0; k < 2; ++k) {
+      worst = std::fmax(worst, std::fabs(ours.body_invweight0[b][k] - m->body_invweight0[2 * b + k]));
+      scale = std::fmax(scale, std::fabs(m->body_invweight0[2 * b + k]));
+    }
+  for (int v = 0; v < m->nv; ++v) {
+    worst = std::fmax(worst, std::fabs(ours.dof_invweight0[v] - m->dof_invweight0[v]));
+    scale = std::fmax(scale, std::fabs(m->dof_invweight0[v]));
+  }
+  MESSAGE(std::string(name) << ": inverse weights within " << worst / scale << " of MuJoCo's (relative)");
+  CHECK(worst / scale < 1e-12);
+}
+
+TEST_CASE("articulated inverse weights (body_invweight0, dof_invweight0) match mj_setConst's") {
+  for (const NamedXml& nx : kModels) {
+    std::string error;
+    ModelPtr m = load_xml_text(nx.xml, error);
+    INFO(nx.name << ": " << error);
+    REQUIRE(m);
+    check_inverse_weights(nx.name, m.get());
+  }
+  if (!std::filesystem::exists(kHumanoid)) return;
+  char err[1000] = "";
+  ModelPtr hm(mj_loadXML(kHumanoid, nullptr, err, sizeof(err)));
+  REQUIRE(hm);
+  check_inverse_weights("humanoid", hm.get());
 }
 
 TEST_CASE("articulated constraints match MuJoCo's mj_forward on the humanoid lying on the floor") {

@@ -178,3 +178,37 @@ TEST_CASE("an actuator can name its joint, an unknown or ambiguous name is repor
                             "model.tree.actuators.0.joint_name"),
                  "ball joints are not supported"));
 }
+
+TEST_CASE("hinge and slide limits load into the constraint model with MuJoCo's defaults") {
+  const LoadResult plain = load_with({});
+  REQUIRE(plain.ok());
+  const json& j = plain.config["model"]["tree"]["bodies"][0]["joints"][0];
+  CHECK(j["limited"] == false);
+  CHECK(j["solreflimit"] == json({0.02, 1.0}));
+  CHECK(j["solimplimit"] == json({0.9, 0.95, 0.001, 0.5, 2.0}));
+  const LoadResult r = load_with({"model.tree.bodies.0.joints.0.limited=true",
+                                  "model.tree.bodies.0.joints.0.range=[-0.2, 0.4]",
+                                  "model.tree.bodies.0.joints.0.margin=0.01"});
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  REQUIRE(p.ok());
+  const sg::JointTreeModel<double>& m = p.problem->data.tree;
+  CHECK(m.constrained());
+  CHECK(m.con.limit[0].limited);
+  CHECK(m.con.limit[0].range[1] == 0.4);
+  CHECK(m.con.limit[0].margin == 0.01);
+  CHECK(m.con.dof_invweight0[0] > 0.0);  // mj_setConst's weights at qpos0
+  CHECK(m.con.body_invweight0[1][0] > 0.0);
+}
+
+TEST_CASE("a limit on a ball joint, or an inverted range, is reported at its key") {
+  CHECK(contains(message_at(load_with({"model.tree.bodies.1.joints.0.limited=true",
+                                       "model.tree.bodies.1.joints.0.range=[0, 1]"}),
+                            "model.tree.bodies.1.joints.0.limited"),
+                 "ball joints are not supported"));
+  CHECK(contains(message_at(load_with({"model.tree.bodies.0.joints.0.limited=true",
+                                       "model.tree.bodies.0.joints.0.range=[1, -1]"}),
+                            "model.tree.bodies.0.joints.0.range"),
+                 "lo > hi"));
+}

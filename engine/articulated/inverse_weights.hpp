@@ -1,0 +1,77 @@
+#pragma once
+// The inverse weights MuJoCo 2.2.2's compiler computes at qpos0 (mj_setConst, engine_setconst.c set0):
+// body_invweight0 = the mean translational and rotational diagonal of J M^-1 J' for the Jacobian at the
+// body's centre of mass, dof_invweight0 = the diagonal of M^-1 (averaged over a ball's 3 or a free joint's
+// 3 + 3 dofs). The constraint rows' diagonal approximation (constraint_make.hpp) starts from them, so a
+// scene must get them from its model, not from MuJoCo. Runs once when a model is built, never in a step.
+#include "engine/articulated/constraint_model.hpp"
+#include "engine/articulated/forward_smooth.hpp"
+#include "engine/articulated/jacobian.hpp"
+#include "engine/contact/dense_cholesky.hpp"
+
+namespace sg {
+
+// row' M^-1 row, with qLD the Cholesky factor of M (rows of length nv).
+template <class S>
+S tree_inverse_quadratic(const S* qLD, int nv, const S* row) {
+  S x[kMaxDofs];
+  for (int i = 0; i < nv; ++i) x[i] = row[i];
+  cholesky_solve(qLD, nv, nv, x);
+  S sum = S(0.0);
+  for (int i = 0; i < nv; ++i) sum += row[i] * x[i];
+  return sum;
+}
+
+// body_invweight0 of body b: the 6 x nv Jacobian at its centre of mass, rows 0-2 translation, 3-5 rotation.
+template <class S>
+void tree_body_invweight0(const TreeModel<S>& m, const TreeData<S>& d, int b, S out[2]) {
+  const int nv = m.nv;
+  S jac[6 * kMaxDofs];
+  tree_jac(m, d, d.xipos[b], b, jac, jac + 3 * nv);
+  for (int k = 0; k < 2; ++k) {
+    S sum = S(0.0);
+    for (int r = 0; r < 3; ++r) sum += tree_inverse_quadratic(d.qLD, nv, jac + (3 * k + r) * nv);
+    out[k] = sum / S(3.0);
+  }
+}
+
+// The mean of (M^-1)_ii over dofs [first, first + count).
+template <class S>
+S tree_mean_inverse_diagonal(const TreeData<S>& d, int nv, int first, int count) {
+  S sum = S(0.0);
+  for (int i = first; i < first + count; ++i) {
+    S e[kMaxDofs] = {};
+    e[i] = S(1.0);
+    sum += tree_inverse_quadratic(d.qLD, nv, e);
+  }
+  return sum / S(count);
+}
+
+// dof_invweight0 of joint j: a free joint's translational and rotational dofs are averaged separately.
+template <class S>
+void tree_joint_invweight0(const TreeModel<S>& m, const TreeData<S>& d, int j, S* dof_invweight0) {
+  const int adr = m.joint[j].dof_adr;
+  const int n = joint_dof_count(m.joint[j].type);
+  const int group = n == 6 ? 3 : n;
+  for (int g = 0; g < n; g += group) {
+    const S mean = tree_mean_inverse_diagonal(d, m.nv, adr + g, group);
+    for (int i = 0; i < group; ++i) dof_invweight0[adr + g + i] = mean;
+  }
+}
+
+// Fills cm.body_invweight0 and cm.dof_invweight0 from m at qpos0; d is scratch. False if M is not
+// positive definite there (a massless dof without armature).
+template <class S>
+bool tree_inverse_weights(const TreeModel<S>& m, TreeConstraintModel<S>& cm, TreeData<S>& d) {
+  tree_reset(m, d);
+  tree_fwd_position(m, d);
+  const int nv = m.nv;
+  for (int k = 0; k < nv * nv; ++k) d.qLD[k] = d.qM[k];
+  if (nv > 0 && !cholesky_factor(d.qLD, nv, nv)) return false;
+  cm.body_invweight0[0][0] = cm.body_invweight0[0][1] = S(0.0);
+  for (int b = 1; b < m.nbody; ++b) tree_body_invweight0(m, d, b, cm.body_invweight0[b]);
+  for (int j = 0; j < m.njnt; ++j) tree_joint_invweight0(m, d, j, cm.dof_invweight0);
+  return true;
+}
+
+}  // namespace sg
