@@ -399,3 +399,30 @@ TEST_CASE("ball joint limits, ref, free joints in a tree and unsupported actuato
   CHECK(errors.find("actuator 'spin': only actuators on a hinge or slide joint are supported") !=
         std::string::npos);
 }
+
+TEST_CASE("the shipped crane with end stops reaches a stop, follows mj_step's RK4, and AD equals FD") {
+  const sg::Problem p = load(sg::test::source_path("scenes/crane_end_stop.json"));
+  REQUIRE(p.data.tree.constrained());
+  for (const char* ctrl : {"0.3", "0.9"}) {
+    const sg::Problem pushed = load(sg::test::source_path("scenes/crane_end_stop.json"),
+                                    {std::string("model.tree.actuators.0.ctrl=") + ctrl});
+    const Difference diff =
+        compare_with_mj_step(pushed, sg::test::source_path("scenes/mjcf/crane_end_stop.xml"));
+    MESSAGE("crane with end stops, ctrl " << std::string(ctrl) << ", RK4: max |qpos diff| " << diff.qpos
+                                          << ", max |qvel diff| " << diff.qvel << ", final trolley x "
+                                          << diff.sg_final[0]);
+    CHECK(diff.qpos < 1e-10);
+    CHECK(diff.qvel < 1e-9);
+    CHECK(diff.sg_final[0] > 0.95);  // at the stop
+  }
+  const sg::SweepResult r =
+      sg::run_sweep(load(sg::test::source_path("scenes/crane_end_stop.json"), {"sweep.points=7"}));
+  REQUIRE(r.points.size() == 7);
+  double worst = 0.0;
+  for (const sg::PointResult& pt : r.points) {
+    REQUIRE(pt.status == "ok");
+    worst = std::max(worst, std::fabs(pt.grad - pt.grad_fd) / std::max(1.0, std::fabs(pt.grad)));
+  }
+  MESSAGE("crane with end stops: worst relative AD-FD over 7 controls " << worst);
+  CHECK(worst < 1e-6);
+}
