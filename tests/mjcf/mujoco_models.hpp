@@ -3,6 +3,7 @@
 // virtual file system, no file on disk) or from a file, owned by unique_ptrs.
 #include <cstring>
 #include <memory>
+#include <random>
 #include <string>
 
 #include <mujoco/mujoco.h>
@@ -46,5 +47,43 @@ struct NamedXml {
   const char* name;
   const char* xml;
 };
+
+inline const char* kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
+
+// The reference model with the constraint stage off (contacts, joint limits): mj_forward's qacc is then
+// qacc_smooth, the quantity the unconstrained tree computes.
+inline DataPtr make_reference_data(mjModel* m) {
+  m->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_CONTACT;
+  return DataPtr(mj_makeData(m));
+}
+
+// A random state: hinge angles in (-pi, pi), slides in (-0.5, 0.5), random unit quaternions, free joints'
+// positions in a unit box, velocities in (-vmax, vmax), and random applied forces.
+inline void random_state(const mjModel* m, mjData* d, std::mt19937& rng, double vmax) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::normal_distribution<double> g;
+  for (int j = 0; j < m->njnt; ++j) {
+    mjtNum* q = d->qpos + m->jnt_qposadr[j];
+    switch (m->jnt_type[j]) {
+      case mjJNT_FREE:
+        for (int c = 0; c < 3; ++c) q[c] = u(rng);
+        q += 3;
+        [[fallthrough]];
+      case mjJNT_BALL:
+        for (int c = 0; c < 4; ++c) q[c] = g(rng);
+        mju_normalize4(q);
+        break;
+      case mjJNT_SLIDE:
+        q[0] = 0.5 * u(rng);
+        break;
+      default:
+        q[0] = 3.14159 * u(rng);
+    }
+  }
+  for (int v = 0; v < m->nv; ++v) {
+    d->qvel[v] = vmax * u(rng);
+    d->qfrc_applied[v] = u(rng);
+  }
+}
 
 }  // namespace sg::test

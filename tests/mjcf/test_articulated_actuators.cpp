@@ -25,8 +25,10 @@
 
 using namespace sg;
 using sg::test::DataPtr;
+using sg::test::kHumanoid;
 using sg::test::load_xml_file;
 using sg::test::load_xml_text;
+using sg::test::make_reference_data;
 using sg::test::ModelPtr;
 using sg::test::NamedXml;
 
@@ -139,38 +141,11 @@ const NamedXml kModels[] = {
 </mujoco>)"},
 };
 
-const char* kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
-
-// The constraint stage off (contacts, joint limits): mj_forward's qacc is qacc_smooth, tree_forward's.
-DataPtr make_reference_data(mjModel* m) {
-  m->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_CONTACT;
-  return DataPtr(mj_makeData(m));
-}
-
-// A random state (as test_articulated_smooth.cpp draws it) and controls in (-3, 3): most ranges here are
+// The shared random state (tests/mjcf/mujoco_models.hpp), then controls in (-3, 3): most ranges here are
 // narrower, so most limited controls are clamped.
 void random_state(const mjModel* m, mjData* d, std::mt19937& rng, double vmax) {
+  sg::test::random_state(m, d, rng, vmax);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::normal_distribution<double> g;
-  for (int j = 0; j < m->njnt; ++j) {
-    mjtNum* q = d->qpos + m->jnt_qposadr[j];
-    switch (m->jnt_type[j]) {
-      case mjJNT_FREE:
-        for (int c = 0; c < 3; ++c) q[c] = u(rng);
-        q += 3;
-        [[fallthrough]];
-      case mjJNT_BALL:
-        for (int c = 0; c < 4; ++c) q[c] = g(rng);
-        mju_normalize4(q);
-        break;
-      case mjJNT_SLIDE:
-        q[0] = 0.5 * u(rng);
-        break;
-      default:
-        q[0] = 3.14159 * u(rng);
-    }
-  }
-  for (int v = 0; v < m->nv; ++v) d->qvel[v] = vmax * u(rng), d->qfrc_applied[v] = u(rng);
   for (int i = 0; i < m->nu; ++i) d->ctrl[i] = 3.0 * u(rng);
 }
 

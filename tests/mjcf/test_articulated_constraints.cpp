@@ -25,8 +25,10 @@
 
 using namespace sg;
 using sg::test::DataPtr;
+using sg::test::kHumanoid;
 using sg::test::load_xml_file;
 using sg::test::load_xml_text;
+using sg::test::make_reference_data;
 using sg::test::ModelPtr;
 using sg::test::NamedXml;
 
@@ -142,8 +144,6 @@ const NamedXml kModels[] = {
   </worldbody>
 </mujoco>)"},
 };
-
-const char* kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
 
 template <class S>
 void copy_state(const mjModel* m, const mjData* d, TreeData<S>& t) {

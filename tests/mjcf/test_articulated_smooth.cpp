@@ -20,10 +20,13 @@
 
 using namespace sg;
 using sg::test::DataPtr;
+using sg::test::kHumanoid;
 using sg::test::load_xml_file;
 using sg::test::load_xml_text;
+using sg::test::make_reference_data;
 using sg::test::ModelPtr;
 using sg::test::NamedXml;
+using sg::test::random_state;
 
 namespace {
 
@@ -151,44 +154,6 @@ const NamedXml kModels[] = {
   </worldbody>
 </mujoco>)"},
 };
-
-const char* kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
-
-// The reference model with the constraint stage off (contacts, joint limits): mj_forward's qacc is then
-// qacc_smooth, the quantity the tree computes. Actuators give no force at ctrl = 0.
-DataPtr make_reference_data(mjModel* m) {
-  m->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_CONTACT;
-  return DataPtr(mj_makeData(m));
-}
-
-// A random state: hinge angles in (-pi, pi), slides in (-0.5, 0.5), random unit quaternions, free joints'
-// positions in a unit box, velocities in (-vmax, vmax), and random applied forces.
-void random_state(const mjModel* m, mjData* d, std::mt19937& rng, double vmax) {
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::normal_distribution<double> g;
-  for (int j = 0; j < m->njnt; ++j) {
-    mjtNum* q = d->qpos + m->jnt_qposadr[j];
-    switch (m->jnt_type[j]) {
-      case mjJNT_FREE:
-        for (int c = 0; c < 3; ++c) q[c] = u(rng);
-        q += 3;
-        [[fallthrough]];
-      case mjJNT_BALL:
-        for (int c = 0; c < 4; ++c) q[c] = g(rng);
-        mju_normalize4(q);
-        break;
-      case mjJNT_SLIDE:
-        q[0] = 0.5 * u(rng);
-        break;
-      default:
-        q[0] = 3.14159 * u(rng);
-    }
-  }
-  for (int v = 0; v < m->nv; ++v) {
-    d->qvel[v] = vmax * u(rng);
-    d->qfrc_applied[v] = u(rng);
-  }
-}
 
 // The state (qpos, qvel, qfrc_applied) of d, over any scalar.
 template <class S>
