@@ -51,6 +51,7 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
   NullObserver obs;
   for (long s = 1; s <= steps; ++s) {
     mj_step(m, d);
+    c.max_contacts = std::max(c.max_contacts, d->ncon);
     if (solve_fixed(*sys, one, y.data(), *ws, obs).status != Status::ok) {
       c.qpos = c.qvel = NAN;
       return c;

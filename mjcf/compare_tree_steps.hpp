@@ -13,6 +13,7 @@ struct TreeStepComparison {
   long steps = 0;
   double qpos = 0.0, qvel = 0.0;  // largest |difference| over all steps and coordinates
   long worst_step = 0;            // where qpos differs most
+  int max_contacts = 0;           // the most contacts MuJoCo found in one step
 };
 
 // Both engines take `steps` steps of `timestep` (RK4 when rk4, else Euler: mj_Euler with its implicit

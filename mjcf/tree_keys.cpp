@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "engine/collision/collide.hpp"
 #include "mjcf/names.hpp"
 
 namespace sg::mjcf {
@@ -32,6 +33,8 @@ void elements(const mjModel* m, Messages& out) {
   const List lists[] = {
       {m->ntendon, mjOBJ_TENDON, "tendon", "tendons are not supported"},
       {m->neq, mjOBJ_EQUALITY, "equality", "equality constraints are not supported"},
+      {m->npair, mjOBJ_PAIR, "contact pair", "explicit contact pairs are not supported"},
+      {m->nexclude, mjOBJ_EXCLUDE, "contact exclude", "contact excludes are not supported yet"},
       {m->nkey, mjOBJ_KEY, "keyframe",
        "keyframes are not supported (set the start with model.tree.bodies.N.joints.M.qpos, qvel, ball_qpos, "
        "ball_qvel)"},
@@ -103,20 +106,114 @@ bool may_collide(const mjModel* m, int a, int b) {
   return (m->geom_contype[a] & m->geom_conaffinity[b]) || (m->geom_contype[b] & m->geom_conaffinity[a]);
 }
 
+bool contacts_on(const mjModel* m) {
+  return !(m->opt.disableflags & (mjDSBL_CONTACT | mjDSBL_CONSTRAINT));
+}
+
+// Whether geom g may touch any other geom.
+bool collides(const mjModel* m, int g) {
+  for (int o = 0; o < m->ngeom; ++o)
+    if (o != g && may_collide(m, g, o)) return true;
+  return false;
+}
+
+bool primitive(int type) {
+  return type == mjGEOM_PLANE || type == mjGEOM_SPHERE || type == mjGEOM_CAPSULE ||
+         type == mjGEOM_ELLIPSOID || type == mjGEOM_CYLINDER || type == mjGEOM_BOX;
+}
+
+GeomType softgrad_type(int type) {
+  switch (type) {
+    case mjGEOM_PLANE:
+      return GeomType::plane;
+    case mjGEOM_CAPSULE:
+      return GeomType::capsule;
+    case mjGEOM_ELLIPSOID:
+      return GeomType::ellipsoid;
+    case mjGEOM_CYLINDER:
+      return GeomType::cylinder;
+    case mjGEOM_BOX:
+      return GeomType::box;
+    default:
+      return GeomType::sphere;
+  }
+}
+
+std::string geom_name(const mjModel* m, int g) {
+  return element(m, mjOBJ_GEOM, g, "geom") + " (" + geom_type_word(m->geom_type[g]) + ") on " +
+         element(m, mjOBJ_BODY, m->geom_bodyid[g], "body");
+}
+
+// The contacts MuJoCo would compute that softgrad's constraint stage cannot: options, geoms that may touch
+// but are meshes or height fields, planes on moving bodies, condim 4 and 6, pairs without a collider.
 void contacts(const mjModel* m, Messages& out) {
-  if (m->opt.disableflags & (mjDSBL_CONTACT | mjDSBL_CONSTRAINT)) return;
+  if (!contacts_on(m)) return;
+  if (m->opt.cone != mjCONE_PYRAMIDAL)
+    out.push_back(
+        "option cone=\"elliptic\": elliptic friction cones are not implemented for joint trees yet");
+  if (m->opt.collision != mjCOL_ALL) out.push_back("option collision: only \"all\" is supported");
+  if (m->opt.enableflags & mjENBL_OVERRIDE) out.push_back("option flag override: not supported");
+  for (int g = 0; g < m->ngeom; ++g) {
+    if (!collides(m, g)) continue;
+    const std::string name = geom_name(m, g);
+    if (!primitive(m->geom_type[g])) {
+      out.push_back(name +
+                    " may touch other geoms: meshes and height fields do not collide in softgrad (set "
+                    "its contype and conaffinity to 0)");
+      continue;
+    }
+    if (m->geom_type[g] == mjGEOM_PLANE && m->body_weldid[m->geom_bodyid[g]] != 0)
+      out.push_back(name + ": a plane on a moving body is not supported");
+    if (m->geom_condim[g] != 1 && m->geom_condim[g] != 3)
+      out.push_back(name + ": condim " + std::to_string(m->geom_condim[g]) +
+                    " is not implemented yet (1 or 3)");
+  }
   for (int a = 0; a < m->ngeom; ++a)
-    for (int b = a + 1; b < m->ngeom; ++b)
-      if (may_collide(m, a, b)) {
-        out.push_back(element(m, mjOBJ_GEOM, a, "geom") + " on " +
-                      element(m, mjOBJ_BODY, m->geom_bodyid[a], "body") + " and " +
-                      element(m, mjOBJ_GEOM, b, "geom") + " on " +
-                      element(m, mjOBJ_BODY, m->geom_bodyid[b], "body") +
-                      " can collide: contacts over joints are not implemented yet (add <flag "
-                      "contact=\"disable\"/> to <option>, or set contype/conaffinity so that no geoms "
-                      "collide)");
-        return;  // one pair says it; every other would repeat it
-      }
+    for (int b = a + 1; b < m->ngeom; ++b) {
+      if (!may_collide(m, a, b) || !primitive(m->geom_type[a]) || !primitive(m->geom_type[b])) continue;
+      const GeomType ta = softgrad_type(m->geom_type[a]), tb = softgrad_type(m->geom_type[b]);
+      if ((ta == GeomType::plane && tb == GeomType::plane) || pair_supported(ta, tb)) continue;
+      out.push_back(geom_name(m, a) + " and " + geom_name(m, b) + " may touch: softgrad has no " +
+                    geom_type_word(m->geom_type[a]) + "-" + geom_type_word(m->geom_type[b]) + " collider");
+    }
+}
+
+// The geoms scene keys hold: primitives (meshes and height fields that never touch are visuals, left out).
+json geom_keys(const mjModel* m, int g) {
+  const char* name = mj_id2name(m, mjOBJ_GEOM, g);
+  const int condim = m->geom_condim[g] == 1 ? 1 : 3;  // others are refused where they touch
+  return {{"name", name ? name : ""},
+          {"type", geom_type_name(softgrad_type(m->geom_type[g]))},
+          {"size", numbers(m->geom_size + 3 * g, 3)},
+          {"pos", numbers(m->geom_pos + 3 * g, 3)},
+          {"quat", numbers(m->geom_quat + 4 * g, 4)},
+          {"contype", m->geom_contype[g]},
+          {"conaffinity", m->geom_conaffinity[g]},
+          {"condim", condim},
+          {"priority", m->geom_priority[g]},
+          {"friction", numbers(m->geom_friction + 3 * g, 3)},
+          {"solmix", m->geom_solmix[g]},
+          {"solref", numbers(m->geom_solref + mjNREF * g, mjNREF)},
+          {"solimp", numbers(m->geom_solimp + mjNIMP * g, mjNIMP)},
+          {"margin", m->geom_margin[g]},
+          {"gap", m->geom_gap[g]}};
+}
+
+json body_geoms(const mjModel* m, int b) {
+  json out = json::array();
+  for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; ++g)
+    if (m->body_geomnum[b] > 0 && primitive(m->geom_type[g])) out.push_back(geom_keys(m, g));
+  return out;
+}
+
+// contact.model mujoco with MuJoCo's options when contacts are on, else none.
+json contact_keys(const mjModel* m) {
+  if (!contacts_on(m)) return {{"model", "none"}};
+  return {{"model", "mujoco"},
+          {"mujoco",
+           {{"refsafe", !(m->opt.disableflags & mjDSBL_REFSAFE)},
+            {"impratio", m->opt.impratio},
+            {"iterations", m->opt.iterations}}}};
 }
 
 json joint_keys(const mjModel* m, int j, bool passive) {
@@ -154,7 +251,8 @@ json body_keys(const mjModel* m, int b, bool passive) {
           {"inertia", numbers(m->body_inertia + 3 * b, 3)},
           {"ipos", numbers(m->body_ipos + 3 * b, 3)},
           {"iquat", numbers(m->body_iquat + 4 * b, 4)},
-          {"joints", std::move(joints)}};
+          {"joints", std::move(joints)},
+          {"geoms", body_geoms(m, b)}};
 }
 
 // MuJoCo's gain/bias as the scene's kind: motor, position (kp), velocity (kv) when the compiled numbers are
@@ -218,13 +316,15 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
   json actuators = json::array();  // none when actuation is disabled, as mj_fwdActuation then adds none
   if (!(o.disableflags & mjDSBL_ACTUATION))
     for (int i = 0; i < m->nu; ++i) actuators.push_back(actuator_keys(m, i));
-  json tree = {{"bodies", std::move(bodies)}};
+  json tree = {{"bodies", std::move(bodies)},
+               {"world_geoms", body_geoms(m, 0)},
+               {"filterparent", !(o.disableflags & mjDSBL_FILTERPARENT)}};
   if (!actuators.empty()) tree["actuators"] = std::move(actuators);
   json model = {{"type", "tree"},
                 {"gravity", gravity ? numbers(o.gravity, 3) : json({0.0, 0.0, 0.0})},
                 {"tree", std::move(tree)}};
   return {{"model", std::move(model)},
-          {"contact", {{"model", "none"}}},
+          {"contact", contact_keys(m)},
           {"integrator", {{"dt", o.timestep}, {"type", o.integrator == mjINT_RK4 ? "rk4" : "euler"}}}};
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // MJCF models with joints other than free ones import as joint trees (model.type "tree"): what the tree
-// cannot express yet is refused, one message per element, and the rest becomes model.tree keys.
+// cannot express yet is refused, one message per element, and the rest becomes model.tree keys (bodies,
+// joints, geoms, actuators) with contact.mujoco from the options.
 #include <mujoco/mujoco.h>
 
 #include <string>

@@ -92,10 +92,30 @@ void convert_actuators(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
   }
 }
 
-// The limits, inverse weights and options over another scalar, values only (no geoms yet).
+// The geoms over another scalar, values only.
 template <class T, class S>
-void convert_limits(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
+void convert_geoms(const TreeConstraintModel<S>& in, TreeConstraintModel<T>& out) {
+  using tree_detail::quat;
+  using tree_detail::vec;
+  out.ngeom = in.ngeom;
+  for (int g = 0; g < in.ngeom; ++g) {
+    const TreeGeom<S>& a = in.geom[g];
+    TreeGeom<T>& b = out.geom[g];
+    b.type = a.type, b.body = a.body, b.contype = a.contype, b.conaffinity = a.conaffinity;
+    b.condim = a.condim, b.priority = a.priority;
+    b.size = vec<T>(a.size), b.pos = vec<T>(a.pos), b.quat = quat<T>(a.quat), b.rbound = T(value(a.rbound));
+    for (int k = 0; k < 3; ++k) b.friction[k] = T(value(a.friction[k]));
+    b.solmix = T(value(a.solmix)), b.margin = T(value(a.margin)), b.gap = T(value(a.gap));
+    for (int k = 0; k < 2; ++k) b.solref[k] = T(value(a.solref[k]));
+    for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
+  }
+}
+
+// The geoms, limits, inverse weights and options over another scalar, values only.
+template <class T, class S>
+void convert_constraints(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
   out.con.opt = in.con.opt;
+  convert_geoms(in.con, out.con);
   for (int j = 0; j < kMaxJoints; ++j) {
     const TreeLimit<S>& a = in.con.limit[j];
     TreeLimit<T>& b = out.con.limit[j];
@@ -144,8 +164,25 @@ JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
   b.gravity = vec<T>(a.gravity);
   out.rot_count = in.rot_count;
   convert_actuators(in, out);
-  convert_limits(in, out);
+  convert_constraints(in, out);
   return out;
+}
+
+// Calls f(path, S&) for the differentiable numbers of tree body `body`'s geoms, in scene order (`prefix`
+// ends in "geoms.").
+template <class S, class F>
+void visit_geoms(TreeConstraintModel<S>& con, int body, const std::string& prefix, F&& f) {
+  int k = 0;
+  for (int g = 0; g < con.ngeom; ++g) {
+    TreeGeom<S>& geom = con.geom[g];
+    if (geom.body != body) continue;
+    const std::string p = prefix + std::to_string(k++);
+    for (int c = 0; c < 3; ++c) f(p + ".size." + std::to_string(c), geom.size[c]);
+    for (int c = 0; c < 3; ++c) f(p + ".pos." + std::to_string(c), geom.pos[c]);
+    f(p + ".friction.0", geom.friction[0]);
+    for (int c = 0; c < 2; ++c) f(p + ".solref." + std::to_string(c), geom.solref[c]);
+    for (int c = 0; c < 5; ++c) f(p + ".solimp." + std::to_string(c), geom.solimp[c]);
+  }
 }
 
 // Calls f(path, S&) for every differentiable number with its scene path. Every joint visits every key, the
@@ -176,12 +213,14 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
       f(q + ".qvel", jp.qvel);
       vec(q + ".ball_qvel", jp.ball_qvel);
     }
+    visit_geoms(m.con, i, p + ".geoms.", f);
   }
   for (int i = 0; i < m.act.nu; ++i) {
     const std::string a = "model.tree.actuators." + std::to_string(i);
     f(a + ".ctrl", m.ctrl[i]);
     f(a + ".gear", m.act.actuator[i].gear[0]);
   }
+  visit_geoms(m.con, 0, "model.tree.world_geoms.", f);
 }
 
 }  // namespace sg

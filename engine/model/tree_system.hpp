@@ -1,7 +1,7 @@
 #pragma once
 // A joint tree (model.type "tree") as a dynamical system for the integrators: MuJoCo's forward dynamics
-// (engine/articulated, actuators included; with hinge and slide limits the constraint stage,
-// tree_forward_constrained) on the state y = [qpos, phi, qvel].
+// (engine/articulated, actuators included; with hinge and slide limits or geoms the constraint stage,
+// tree_forward_constrained: contacts and limits) on the state y = [qpos, phi, qvel].
 // Ball and free joints rotate exactly under Runge-Kutta as the rigid model's free bodies do (engine-notes
 // section 3): their quaternion in qpos is held fixed within a step, the rotation vector phi accumulates phi'
 // = dexp^-1(phi, w) with w the joint's local angular velocity, and after each accepted step the quaternion
@@ -11,9 +11,9 @@
 // The system owns the run's TreeModel (scene numbers per joint expanded onto dofs) and the TreeData scratch:
 // built once per run outside the steps (run.hpp puts it on the heap); the steps allocate nothing. A
 // constrained tree's constraint model (with the run's timestep, which refsafe reads), constraint data and
-// Newton workspace (~200 KB) are allocated here too, once. Limit rows switch on and off within the smooth
-// constraint force (MuJoCo's soft constraints): no events are located (kHybrid false; integrator.events is
-// ignored for trees).
+// Newton workspace (~200 KB) are allocated here too, once. Contact and limit rows switch on and off within
+// the smooth constraint force (MuJoCo's soft constraints): no events are located (kHybrid false;
+// integrator.events is ignored for trees).
 #include <limits>
 #include <memory>
 
@@ -98,9 +98,11 @@ class TreeSystem {
     // A singular joint-space inertia (a massless dof without armature) has no qacc: NaN makes the
     // solver stop with a non-finite state instead of running on with zero acceleration.
     bool ok;
+    // More contacts or rows than the capacities: the dropped ones would leave bodies interpenetrating.
     if (con_)
       ok = tree_forward_constrained(tree_, *con_, model_->act, data_, *con_data_, act_data_, *newton_) ==
-           TreeForwardStatus::kOk;
+               TreeForwardStatus::kOk &&
+           !con_data_->overflow;
     else
       ok = model_->act.nu > 0 ? tree_forward(tree_, model_->act, data_, act_data_)
                               : tree_forward(tree_, data_);

@@ -263,8 +263,6 @@ Problem problem_from_config(const json& c) {
   } else if (type == "tree") {
     p.data.type = ModelType::tree;
     p.data.tree = read_tree(c);
-    if (c.at("contact").at("model").get<std::string>() != "none")
-      throw std::invalid_argument("contact.model: joint trees have no contacts yet; set contact.model=none");
   } else {
     p.data.model = read_model(c);
   }

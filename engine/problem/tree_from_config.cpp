@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/articulated/constraint_collision.hpp"
 #include "engine/articulated/inverse_weights.hpp"
 #include "engine/articulated/kinematics.hpp"
 #include "engine/model/tree_system.hpp"
@@ -85,6 +86,106 @@ void read_body(const json& b, int index, JointTreeModel<double>& m) {
   const json& joints = b.at("joints");
   for (std::size_t k = 0; k < joints.size(); ++k)
     read_joint(joints[k], id, path + ".joints." + std::to_string(k), m);
+}
+
+GeomType geom_type(const std::string& word) {
+  const GeomType all[] = {GeomType::plane, GeomType::sphere,   GeomType::capsule,
+                          GeomType::box,   GeomType::cylinder, GeomType::ellipsoid};
+  for (GeomType t : all)
+    if (word == geom_type_name(t)) return t;
+  return GeomType::sphere;
+}
+
+// The geom's bounding-sphere radius, as MuJoCo's compiler computes geom_rbound (a plane: 0, no bound).
+double geom_rbound(GeomType t, const Vec3<double>& s) {
+  switch (t) {
+    case GeomType::sphere:
+      return s.x;
+    case GeomType::capsule:
+      return s.x + s.y;
+    case GeomType::cylinder:
+      return std::sqrt(s.x * s.x + s.y * s.y);
+    case GeomType::box:
+      return std::sqrt(dot(s, s));
+    case GeomType::ellipsoid:
+      return std::fmax(s.x, std::fmax(s.y, s.z));
+    case GeomType::plane:
+      return 0.0;
+  }
+  return 0.0;
+}
+
+// model.tree.bodies.N.geoms.M or model.tree.world_geoms.M on tree body `body`; `paths` gets its key path.
+void read_geom(const json& j, int body, const std::string& path, JointTreeModel<double>& m,
+               std::vector<std::string>& paths) {
+  if (m.con.ngeom >= kMaxTreeGeoms)
+    throw std::invalid_argument(path + ": more than " + std::to_string(kMaxTreeGeoms) + " geoms in the tree");
+  TreeGeom<double>& g = m.con.geom[m.con.ngeom++];
+  paths.push_back(path);
+  g.type = geom_type(j.at("type").get<std::string>());
+  g.body = body;
+  g.contype = j.at("contype").get<int>();
+  g.conaffinity = j.at("conaffinity").get<int>();
+  g.condim = j.at("condim").get<int>();
+  g.priority = j.at("priority").get<int>();
+  g.size = vec3(j.at("size"));
+  g.pos = vec3(j.at("pos"));
+  g.quat = unit_quat(j.at("quat"));
+  g.rbound = geom_rbound(g.type, g.size);
+  for (int k = 0; k < 3; ++k) g.friction[k] = j.at("friction").at(k).get<double>();
+  g.solmix = j.at("solmix").get<double>();
+  for (int k = 0; k < 2; ++k) g.solref[k] = j.at("solref").at(k).get<double>();
+  for (int k = 0; k < 5; ++k) g.solimp[k] = j.at("solimp").at(k).get<double>();
+  g.margin = j.at("margin").get<double>();
+  g.gap = j.at("gap").get<double>();
+}
+
+void read_geoms(const json& tree, JointTreeModel<double>& m, std::vector<std::string>& paths) {
+  const json& bodies = tree.at("bodies");
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (!bodies[i].contains("geoms")) continue;
+    const json& geoms = bodies[i].at("geoms");
+    for (std::size_t k = 0; k < geoms.size(); ++k)
+      read_geom(geoms[k], static_cast<int>(i) + 1,
+                "model.tree.bodies." + std::to_string(i) + ".geoms." + std::to_string(k), m, paths);
+  }
+  if (!tree.contains("world_geoms")) return;
+  const json& world = tree.at("world_geoms");
+  for (std::size_t k = 0; k < world.size(); ++k)
+    read_geom(world[k], 0, "model.tree.world_geoms." + std::to_string(k), m, paths);
+}
+
+// contact.model "mujoco" turns the geoms' contacts on ("none": geoms are drawn only; limits still act),
+// with contact.mujoco's refsafe, impratio and iterations; model.tree.filterparent as MuJoCo's flag.
+void read_contact_options(const json& c, JointTreeModel<double>& m) {
+  TreeConstraintOptions& o = m.con.opt;
+  const json& contact = c.at("contact");
+  o.contact = contact.at("model").get<std::string>() == "mujoco";
+  const json& mj = contact.at("mujoco");
+  o.refsafe = mj.at("refsafe").get<bool>();
+  o.impratio = mj.at("impratio").get<double>();
+  o.iterations = mj.at("iterations").get<int>();
+  o.filterparent = c.at("model").at("tree").at("filterparent").get<bool>();
+}
+
+// MuJoCo collides planes only as static geoms: one on a moving body would have no collider against most.
+void check_planes(const JointTreeModel<double>& m, const std::vector<std::string>& paths) {
+  for (int g = 0; g < m.con.ngeom; ++g)
+    if (m.con.geom[g].type == GeomType::plane && tree_weld_id(m.tree, m.con.geom[g].body) != 0)
+      throw std::invalid_argument(paths[static_cast<std::size_t>(g)] +
+                                  ".type: a plane on a body that moves (a plane belongs to the world or to a "
+                                  "body welded to it; use a thin box)");
+}
+
+// A pair of geoms that may touch but that the narrow phase has no collider for, named by their key paths.
+void check_pairs(const JointTreeModel<double>& m, const std::vector<std::string>& paths) {
+  int g1 = 0, g2 = 0;
+  if (!m.con.opt.contact || !tree_unsupported_pair(m.tree, m.con, &g1, &g2)) return;
+  throw std::invalid_argument(
+      paths[static_cast<std::size_t>(g1)] + " (" + geom_type_name(m.con.geom[g1].type) + ") and " +
+      paths[static_cast<std::size_t>(g2)] + " (" + geom_type_name(m.con.geom[g2].type) +
+      ") may touch, and softgrad has no collider for the pair (set their contype and "
+      "conaffinity so that they cannot)");
 }
 
 // model.tree.actuators.N -> a MuJoCo actuator on the named joint: motor (gain 1), position (gain kp, bias
@@ -187,6 +288,11 @@ JointTreeModel<double> read_tree(const json& c) {
   if (tree.contains("actuators"))
     for (std::size_t i = 0; i < tree.at("actuators").size(); ++i)
       read_actuator(tree.at("actuators")[i], bodies, "model.tree.actuators." + std::to_string(i), m);
+  std::vector<std::string> geom_paths;
+  read_geoms(tree, m, geom_paths);
+  read_contact_options(c, m);
+  check_planes(m, geom_paths);
+  check_pairs(m, geom_paths);
   set_inverse_weights(m);
   check_inertia(m);
   return m;

@@ -70,6 +70,12 @@ void check_mujoco_parameters(const RuleContext& ctx, std::vector<Issue>& errors)
   std::vector<std::string> owners = {"contact.mujoco", "model.plane"};
   for (std::size_t i = 0; i < ctx.count("model.bodies"); ++i)
     owners.push_back("model.bodies." + std::to_string(i));
+  for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i) {
+    const std::string geoms = "model.tree.bodies." + std::to_string(i) + ".geoms";
+    for (std::size_t k = 0; k < ctx.count(geoms); ++k) owners.push_back(geoms + "." + std::to_string(k));
+  }
+  for (std::size_t k = 0; k < ctx.count("model.tree.world_geoms"); ++k)
+    owners.push_back("model.tree.world_geoms." + std::to_string(k));
   for (const auto& owner : owners) {
     solref_signs(ctx, owner + ".solref", errors);
     solimp_components(ctx, owner + ".solimp", kMujocoSolimp, errors);

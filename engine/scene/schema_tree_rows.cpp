@@ -85,6 +85,50 @@ std::vector<FieldSpec> tree_actuator_rows() {
   };
 }
 
+// A geom on a tree body or on the world, as MuJoCo's compiled mjModel holds it (geom_type, geom_size,
+// geom_pos, geom_quat in the body frame, the contact parameters). Geoms collide; they do not add mass (the
+// body's mass and inertia are given).
+std::vector<FieldSpec> tree_geom_rows(const std::string& array, const std::string& where) {
+  const std::string g = array + ".*";
+  return {
+      tree(
+          object_array(array, 0, 64, "Geoms " + where + " (MuJoCo's geoms); 0 to 64 entries, 64 in all.", 0)),
+      tree(text(g + ".name", "", "Geom name (from the MJCF file); for reading only.")),
+      tree(choice(g + ".type", {"sphere", "capsule", "box", "cylinder", "ellipsoid", "plane"}, "sphere",
+                  "Geom type; a plane only on the world or on a body welded to it.")),
+      tree(vector(g + ".size", {0.05, 0.05, 0.05}, at_least(0), diff,
+                  "MuJoCo geom size in m: sphere [r], capsule and cylinder [r, half length], box half sizes, "
+                  "ellipsoid semi-axes; unused components are ignored (a plane is infinite).")),
+      tree(vector(g + ".pos", {0, 0, 0}, closed(-1e6, 1e6), diff, "Geom centre in m, in the body's frame.")),
+      tree(vector(g + ".quat", {1, 0, 0, 0}, any(), fixed,
+                  "Geom orientation in the body's frame (w, x, y, z); normalised on loading (not 0). A "
+                  "capsule or cylinder lies along its z axis; a plane's normal is its z axis.")),
+      tree(integer(g + ".contype", 1, at_least(0),
+                   "MuJoCo contype bits: two geoms may touch if one's contype shares a bit with the other's "
+                   "conaffinity; 0 and 0: never (a visual geom).")),
+      tree(integer(g + ".conaffinity", 1, at_least(0), "MuJoCo conaffinity bits (see contype).")),
+      tree(integer_of(g + ".condim", 3, {1, 3},
+                      "MuJoCo contact dimensionality: 1 frictionless, 3 sliding friction.")),
+      tree(integer(g + ".priority", 0, any(),
+                   "MuJoCo priority: a pair takes the higher-priority geom's parameters, else mixes them.")),
+      tree(
+          gradient_in_first(1, vector(g + ".friction", {1, 0.005, 0.0001}, at_least(0), diff,
+                                      "MuJoCo friction (sliding, torsional, rolling); a pair uses the larger "
+                                      "value of its two geoms."))),
+      tree(number(g + ".solmix", 1, at_least(0), fixed,
+                  "MuJoCo solmix: the weight of this geom's solref and solimp in a pair's mix.")),
+      tree(vector(g + ".solref", {0.02, 1}, any(), diff,
+                  "MuJoCo solref: (timeconst, dampratio) both > 0, or (-stiffness, -damping) both <= 0.")),
+      tree(vector(g + ".solimp", {0.9, 0.95, 0.001, 0.5, 2}, any(), diff,
+                  "MuJoCo solimp (dmin, dmax, width, mid, power): impedance as a function of penetration.")),
+      tree(number(g + ".margin", 0, at_least(0), fixed,
+                  "MuJoCo contact margin in m: contacts are generated within this distance (a pair uses the "
+                  "larger value).")),
+      tree(number(g + ".gap", 0, at_least(0), fixed,
+                  "MuJoCo gap in m: contacts within the gap of the margin are detected but exert no force.")),
+  };
+}
+
 }  // namespace
 
 std::vector<FieldSpec> tree_body_rows() {
@@ -115,7 +159,14 @@ std::vector<FieldSpec> tree_body_rows() {
                         0)),
   };
   for (auto& spec : tree_joint_rows()) t.push_back(std::move(spec));
+  for (auto& spec : tree_geom_rows(b + ".geoms", "on this body")) t.push_back(std::move(spec));
   for (auto& spec : tree_actuator_rows()) t.push_back(std::move(spec));
+  for (auto& spec : tree_geom_rows("model.tree.world_geoms", "fixed to the world (a ground plane, walls)"))
+    t.push_back(std::move(spec));
+  t.push_back(
+      tree(boolean("model.tree.filterparent", true,
+                   "MuJoCo's filterparent: a body does not collide with its parent (unless the parent "
+                   "is the world).")));
   return t;
 }
 

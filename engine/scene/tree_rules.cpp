@@ -1,6 +1,6 @@
 // Cross-field rules of the joint-tree model (model.type "tree"): the tree's shape (parents before
 // children), orientations that can be normalised, the engine's capacities, and what trees do not have yet
-// (contacts, impulse steps).
+// (impulse steps, CFD, elliptic cones).
 #include <cmath>
 #include <string>
 
@@ -166,13 +166,50 @@ void joint_limits(const RuleContext& ctx, std::vector<Issue>& errors) {
     }
 }
 
-void no_contacts_yet(const RuleContext& ctx, std::vector<Issue>& errors) {
+// Trees collide their geoms with MuJoCo's soft contacts; the other contact models are the free bodies' and
+// particles'.
+void contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto model = ctx.text("contact.model");
-  if (!model || *model == "none") return;
-  errors.push_back(
-      {"contact.model", "\"" + shorten(*model) +
-                            "\": contacts over joints are not implemented yet; model.type \"tree\" "
-                            "needs contact.model=none"});
+  if (model && *model != "none" && *model != "mujoco")
+    errors.push_back({"contact.model", "\"" + shorten(*model) +
+                                           "\": joint trees collide with MuJoCo's soft contacts; model.type "
+                                           "\"tree\" needs contact.model mujoco or none"});
+  const auto cone = ctx.text("contact.mujoco.cone");
+  if (model && *model == "mujoco" && cone && *cone == "elliptic")
+    errors.push_back(
+        {"contact.mujoco.cone", "elliptic cones are not implemented for joint trees yet (pyramidal)"});
+  const auto cfd = ctx.value("contact.cfd.enabled");
+  if (cfd && cfd->is_boolean() && cfd->get<bool>())
+    errors.push_back(
+        {"contact.cfd.enabled",
+         "Contacts From Distance are not implemented for joint trees yet (contact.cfd.enabled=false)"});
+}
+
+// The size components a geom's type reads are positive (MuJoCo's compiler refuses the others).
+void geom_sizes(const RuleContext& ctx, const std::string& array, std::vector<Issue>& errors) {
+  for (std::size_t k = 0; k < ctx.count(array); ++k) {
+    const std::string g = array + "." + std::to_string(k);
+    const auto type = ctx.text(g + ".type");
+    const auto size = ctx.value(g + ".size");
+    if (!type || !size || !size->is_array() || size->size() != 3) continue;
+    const std::size_t used = *type == "plane"                              ? 0
+                             : *type == "sphere"                           ? 1
+                             : (*type == "capsule" || *type == "cylinder") ? 2
+                                                                           : 3;
+    for (std::size_t c = 0; c < used; ++c)
+      if ((*size)[c].is_number() && !((*size)[c].get<double>() > 0.0)) {
+        errors.push_back({g + ".size." + std::to_string(c),
+                          "a " + *type + " needs size component " + std::to_string(c) + " > 0"});
+        break;
+      }
+    not_zero(ctx, g + ".quat", "quaternion", errors);
+  }
+}
+
+void geoms(const RuleContext& ctx, std::vector<Issue>& errors) {
+  for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i)
+    geom_sizes(ctx, body_path(i) + ".geoms", errors);
+  geom_sizes(ctx, "model.tree.world_geoms", errors);
 }
 
 void no_moreau(const RuleContext& ctx, std::vector<Issue>& errors) {
@@ -193,7 +230,8 @@ void check_tree_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   capacity(ctx, errors);
   actuators(ctx, errors);
   joint_limits(ctx, errors);
-  no_contacts_yet(ctx, errors);
+  contact_model(ctx, errors);
+  geoms(ctx, errors);
   no_moreau(ctx, errors);
 }
 

@@ -76,7 +76,7 @@ TEST_CASE("a malformed tree scene is exit 2 with the key path") {
   // A particle contact law on a tree.
   const auto c = run_softgrad("simulate " + scene("pendulum_chain.json") + " --set contact.model=penalty");
   CHECK(c.exit_code == 2);
-  CHECK(c.output.find("contact.model: \"penalty\": contacts over joints are not implemented yet") !=
+  CHECK(c.output.find("contact.model: \"penalty\": joint trees collide with MuJoCo's soft contacts") !=
         std::string::npos);
 }
 

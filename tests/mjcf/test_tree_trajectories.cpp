@@ -206,24 +206,6 @@ TEST_CASE("pendulum_chain_mjcf.json imports the very model pendulum_chain.json w
   CHECK(sa.grad == sb.grad);
 }
 
-TEST_CASE("a joint model whose geoms can collide is refused: contacts over joints are not implemented") {
-  const std::string errors = sg::test::import_errors("colliding_tree", R"(<mujoco><worldbody>
-    <geom name="floor" type="plane" size="1 1 0.1"/>
-    <body name="link" pos="0 0 1"><joint type="hinge" axis="0 1 0"/>
-      <geom name="rod" type="capsule" fromto="0 0 0 0 0 -0.5" size="0.02"/></body>
-  </worldbody></mujoco>)");
-  CHECK(errors.find("geom 'floor' on body 'world' and geom 'rod' on body 'link' can collide: contacts over "
-                    "joints are not implemented yet") != std::string::npos);
-  // The same geoms with contype 0 import.
-  const json keys = sg::test::imported("noncolliding_tree", R"(<mujoco><worldbody>
-    <geom name="floor" type="plane" size="1 1 0.1" contype="0"/>
-    <body name="link" pos="0 0 1"><joint type="hinge" axis="0 1 0"/>
-      <geom name="rod" type="capsule" fromto="0 0 0 0 0 -0.5" size="0.02" contype="0"/></body>
-  </worldbody></mujoco>)");
-  CHECK(keys["model"]["type"] == "tree");
-  CHECK(keys["contact"]["model"] == "none");
-}
-
 namespace {
 
 // A cart-pole with a second pole: a geared motor on the cart (ctrl clamped to ctrlrange), a position servo

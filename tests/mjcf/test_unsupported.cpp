@@ -26,13 +26,11 @@ std::vector<Case> cases() {
   const std::string ball = kBall, arm = kArm;
   return {
       // A model with hinge, slide or ball joints imports as a joint tree, where a free body is a floating
-      // base (refused) and geoms that can collide are contacts over joints (refused).
+      // base (refused).
       {"hinge",
        mjcf_model(arm + ball),
        {"joint #1 (free) on body 'ball': a free joint in a model with other joints (a floating base) is not "
-        "supported yet",
-        "geom #0 on body 'arm' and geom 'ball' on body 'ball' can collide: contacts over joints are not "
-        "implemented yet"}},
+        "supported yet"}},
       {"ball_joint",
        mjcf_model(R"(<body name="head" pos="0 0 1"><joint name="neck" type="ball"/>
                     <geom type="sphere" size="0.1"/></body>)" +

@@ -99,7 +99,7 @@ TEST_CASE("bad tree input is reported at its key path") {
       message_at(load_with({"model.tree.bodies.0.joints.0.axis=[0,1]"}), "model.tree.bodies.0.joints.0.axis"),
       "array of 3 numbers"));
   CHECK(contains(message_at(load_with({"contact.model=penalty"}), "contact.model"),
-                 "contacts over joints are not implemented yet"));
+                 "joint trees collide with MuJoCo's soft contacts"));
   CHECK(contains(message_at(load_with({"integrator.type=moreau"}), "integrator.type"), "\"moreau\""));
   CHECK(message_at(load_with({"loss.terms.0.body=2"}), "loss.terms.0.body") ==
         "body index 2 out of range (the scene has 2 bodies)");
@@ -211,4 +211,99 @@ TEST_CASE("a limit on a ball joint, or an inverted range, is reported at its key
                                        "model.tree.bodies.0.joints.0.range=[1, -1]"}),
                             "model.tree.bodies.0.joints.0.range"),
                  "lo > hi"));
+}
+
+namespace {
+
+// kTwoLinks with a floor, a capsule on the upper link and a sphere on the lower one, colliding.
+std::vector<std::string> with_geoms(std::vector<std::string> sets) {
+  sets.insert(
+      sets.begin(),
+      {"contact.model=mujoco", R"(model.tree.world_geoms=[{"type": "plane", "friction": [0.5, 0, 0]}])",
+       R"(model.tree.bodies.0.geoms=[{"type": "capsule", "size": [0.02, 0.2, 0], "pos": [0, 0, -0.2]}])",
+       R"(model.tree.bodies.1.geoms=[{"type": "sphere", "size": [0.05, 0, 0], "solref": [0.01, 1]}])"});
+  return sets;
+}
+
+std::string problem_errors(const LoadResult& r) {
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  return p.errors;
+}
+
+}  // namespace
+
+TEST_CASE("tree geoms resolve with MuJoCo's defaults, load into the constraint model and differentiate") {
+  const LoadResult r = load_with(with_geoms({}));
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  const json& floor = r.config["model"]["tree"]["world_geoms"][0];
+  CHECK(floor["solimp"] == json({0.9, 0.95, 0.001, 0.5, 2.0}));
+  CHECK(floor["condim"] == 3);
+  CHECK(floor["contype"] == 1);
+  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  INFO(p.errors);
+  REQUIRE(p.ok());
+  const sg::JointTreeModel<double>& m = p.problem->data.tree;
+  REQUIRE(m.con.ngeom == 3);
+  CHECK(m.constrained());
+  CHECK(m.con.opt.contact);
+  CHECK(m.con.geom[0].body == 1);  // bodies' geoms first, in order, then the world's
+  CHECK(m.con.geom[0].rbound == doctest::Approx(0.22));
+  CHECK(m.con.geom[1].solref[0] == 0.01);
+  CHECK(m.con.geom[2].body == 0);
+  CHECK(m.con.geom[2].type == sg::GeomType::plane);
+  const std::vector<std::string> paths = differentiable_paths(r.config);
+  CHECK(paths == sg::differentiable_parameters(*p.problem));
+  CHECK(std::find(paths.begin(), paths.end(), "model.tree.world_geoms.0.friction.0") != paths.end());
+  CHECK(std::find(paths.begin(), paths.end(), "model.tree.world_geoms.0.friction.1") == paths.end());
+  CHECK(std::find(paths.begin(), paths.end(), "model.tree.bodies.1.geoms.0.size.0") != paths.end());
+  // contact.model none keeps the geoms (to draw) without contacts.
+  const LoadResult none = load_with(with_geoms({"contact.model=none"}));
+  REQUIRE(none.ok());
+  CHECK_FALSE(sg::load_problem_json(none.config, "tree.json").problem->data.tree.con.opt.contact);
+}
+
+TEST_CASE("bad tree geoms and contact settings are reported at their key paths") {
+  CHECK(contains(message_at(load_with(with_geoms({"model.tree.bodies.1.geoms.0.size=[0, 0, 0]"})),
+                            "model.tree.bodies.1.geoms.0.size.0"),
+                 "a sphere needs size component 0 > 0"));
+  CHECK(contains(message_at(load_with(with_geoms({"model.tree.bodies.0.geoms.0.quat=[0, 0, 0, 0]"})),
+                            "model.tree.bodies.0.geoms.0.quat"),
+                 "a zero quaternion"));
+  CHECK(contains(message_at(load_with(with_geoms({"model.tree.bodies.0.geoms.0.type=mesh"})),
+                            "model.tree.bodies.0.geoms.0.type"),
+                 "expected one of sphere, capsule, box, cylinder, ellipsoid, plane"));
+  CHECK(contains(message_at(load_with(with_geoms({"model.tree.world_geoms.0.condim=4"})),
+                            "model.tree.world_geoms.0.condim"),
+                 "1"));
+  CHECK(contains(message_at(load_with(with_geoms({"model.tree.world_geoms.0.solref=[0.02, -1]"})),
+                            "model.tree.world_geoms.0.solref"),
+                 "mixed signs"));
+  CHECK(contains(message_at(load_with(with_geoms({"contact.mujoco.cone=elliptic"})), "contact.mujoco.cone"),
+                 "elliptic cones are not implemented for joint trees yet"));
+  CHECK(contains(message_at(load_with(with_geoms({"contact.cfd.enabled=true"})), "contact.cfd.enabled"),
+                 "not implemented for joint trees yet"));
+  CHECK(contains(message_at(load_with(with_geoms({"contact.model=hard"})), "contact.model"),
+                 "needs contact.model mujoco or none"));
+  // Load-time checks that need the assembled tree: a plane on a moving body, a pair without a collider.
+  CHECK(contains(problem_errors(load_with(with_geoms({"model.tree.bodies.1.geoms.0.type=plane"}))),
+                 "model.tree.bodies.1.geoms.0.type: a plane on a body that moves"));
+  CHECK(contains(
+      problem_errors(load_with(with_geoms(
+          {"model.tree.bodies.1.geoms.0.type=cylinder", "model.tree.bodies.1.geoms.0.size=[0.05, 0.1, 0]",
+           "model.tree.bodies.1.geoms.0.conaffinity=3",
+           R"(model.tree.world_geoms=[{"type": "plane"}, {"type": "box", "contype": 2, "conaffinity": 2}])"}))),
+      "model.tree.bodies.1.geoms.0 (cylinder) and model.tree.world_geoms.1 (box) may touch, and "
+      "softgrad has no collider for the pair"));
+  // The box is kept from the capsule by its bits; with contype and conaffinity 0 the cylinder touches
+  // nothing.
+  CHECK(
+      problem_errors(
+          load_with(with_geoms(
+              {"model.tree.bodies.1.geoms.0.type=cylinder", "model.tree.bodies.1.geoms.0.size=[0.05, 0.1, 0]",
+               "model.tree.bodies.1.geoms.0.contype=0", "model.tree.bodies.1.geoms.0.conaffinity=0",
+               R"(model.tree.world_geoms=[{"type": "plane"}, {"type": "box", "contype": 2, "conaffinity": 2}])"})))
+          .empty());
 }

@@ -1,0 +1,216 @@
+// Contacts over joints: tree geoms against the world and each other, stepped by softgrad next to MuJoCo
+// 2.2.2's mj_step on the same MJCF file (the constraint stage's rows and Newton solve, then mj_Euler), the
+// import of geoms and contact options, and the gradient through contact against finite differences.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "engine/gradient/parameter_gradient.hpp"
+#include "engine/problem/load_problem.hpp"
+#include "engine/sweep/sweep.hpp"
+#include "mjcf/compare_tree_steps.hpp"
+#include "mjcf/import.hpp"
+#include "tests/mjcf/mjcf_test_util.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+sg::Problem load(const std::string& file, const std::vector<std::string>& sets = {}) {
+  sg::mjcf::register_importer();
+  sg::ProblemLoad loaded = sg::load_problem_file(file, sets);
+  INFO(loaded.errors);
+  REQUIRE(loaded.ok());
+  return *loaded.problem;
+}
+
+sg::mjcf::TreeStepComparison euler_against_mj_step(const sg::Problem& p, const std::string& xml, long steps) {
+  return sg::mjcf::compare_tree_with_mj_step(p.data.tree, xml, steps, p.integrator.dt, false);
+}
+
+// Every collider the tree's pairs reach: capsule, box (condim 1), sphere and ellipsoid on a two-hinge arm
+// with a ball wrist, swinging into the floor and a static wall box; a cart on a rail with a cylinder wheel
+// on the floor (priority, its own friction and solref) and a sphere bumper with margin, gap, solmix and its
+// own solimp. contype/conaffinity keep the pairs softgrad has no collider for (capsule-box, cylinder and
+// ellipsoid against anything but the plane) apart, as a model author would.
+const char* kMixedContacts = R"(<mujoco>
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="3 3 0.1" conaffinity="7" friction="0.7 0.005 0.0001"/>
+    <geom name="wall" type="box" pos="0.75 0 0.3" size="0.05 0.5 0.3"/>
+    <body name="arm" pos="0 0 0.6">
+      <joint name="yaw" type="hinge" axis="0 0 1" damping="0.02"/>
+      <joint name="pitch" type="hinge" axis="0 1 0" damping="0.02"/>
+      <geom name="upper" type="capsule" fromto="0 0 0 0.4 0 0" size="0.03" contype="2" conaffinity="2"/>
+      <body name="hand" pos="0.4 0 0">
+        <joint name="wrist" type="ball" damping="0.01"/>
+        <geom name="palm" type="box" pos="0.08 0 0" size="0.08 0.04 0.03" condim="1"/>
+        <geom name="knob" type="ellipsoid" pos="0.2 0 0" size="0.05 0.04 0.03" contype="4" conaffinity="0"/>
+        <geom name="thumb" type="sphere" pos="0.1 0.06 0" size="0.03"/>
+      </body>
+    </body>
+    <body name="cart" pos="-0.4 0 0.05">
+      <joint name="rail" type="slide" axis="1 0 0"/>
+      <geom name="wheel" type="cylinder" size="0.08 0.05" contype="4" conaffinity="0" priority="1"
+            friction="0.3 0.005 0.0001" solref="0.01 1"/>
+      <geom name="crate" type="box" pos="0 0 0.12" size="0.06 0.06 0.06"/>
+      <geom name="bumper" type="sphere" pos="0.1 0 0.15" size="0.05" conaffinity="3" margin="0.01"
+            gap="0.005" solmix="2" solimp="0.8 0.9 0.002 0.5 2"/>
+    </body>
+  </worldbody>
+</mujoco>
+)";
+
+std::string mixed_scene(const std::string& xml) {
+  json scene = json::parse(R"({
+    "model": {"type": "mjcf", "tree": {"bodies": [
+      {"joints": [{"qvel": 2.5}, {"qpos": -0.3, "qvel": 1}]}, {"joints": [{"ball_qvel": [3, -2, 1]}]},
+      {"joints": [{"qvel": 1.2}]}]}},
+    "integrator": {"steps": 1500},
+    "loss": {"terms": [{"body": 1, "axis": "x"}]},
+    "sweep": {"parameter": "model.tree.bodies.2.joints.0.qvel", "from": 0, "to": 2, "points": 11}})");
+  scene["model"]["file"] = xml;
+  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/mixed_contacts.json";
+  std::ofstream(path) << scene.dump(2);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("the shipped pendulum_floor follows mj_step's Euler to round-off through its floor strike") {
+  // The ball strikes the floor and skids at every start velocity of the sweep: contact rows, their
+  // impedance and reference acceleration, the Newton solve and mj_Euler are MuJoCo's, in another order:
+  // measured 1.3e-15 (qpos) and 1.9e-14 (qvel) over 750 steps. Tolerance 1e-10 and 1e-9.
+  for (const double qvel : {-2.0, 0.0, 1.5}) {
+    CAPTURE(qvel);
+    const sg::Problem p = load(sg::test::source_path("scenes/pendulum_floor.json"),
+                               {"model.tree.bodies.0.joints.0.qvel=" + std::to_string(qvel)});
+    const auto c = euler_against_mj_step(p, sg::test::source_path("scenes/mjcf/pendulum_floor.xml"), 750);
+    MESSAGE("pendulum_floor at qvel " << qvel << ": max |dqpos| " << c.qpos << ", |dqvel| " << c.qvel
+                                      << ", up to " << c.max_contacts << " contacts");
+    CHECK(c.max_contacts >= 1);
+    CHECK(c.qpos < 1e-10);
+    CHECK(c.qvel < 1e-9);
+  }
+}
+
+TEST_CASE("a tree colliding every supported pair type follows mj_step over 3 s") {
+  // Plane against capsule, box, sphere, ellipsoid and cylinder, box-box and sphere-box against the wall,
+  // sphere-capsule between the arm and the cart's bumper (margin and gap), mixed parameters: measured 5e-14
+  // (qpos) and 9e-13 (qvel) over 1500 steps with up to 4 contacts at once. Tolerance 1e-10 and 1e-9.
+  const std::string xml = sg::test::write_mjcf("mixed_contacts", kMixedContacts);
+  const sg::Problem p = load(mixed_scene(xml));
+  const auto c = euler_against_mj_step(p, xml, 1500);
+  MESSAGE("mixed contacts: max |dqpos| " << c.qpos << ", |dqvel| " << c.qvel << ", up to " << c.max_contacts
+                                         << " contacts");
+  CHECK(c.max_contacts >= 3);
+  CHECK(c.qpos < 1e-10);
+  CHECK(c.qvel < 1e-9);
+}
+
+TEST_CASE("the imported geoms carry MuJoCo's compiled numbers and contact switches to mujoco") {
+  const json keys = sg::test::imported("mixed_contacts_keys", kMixedContacts);
+  CHECK(keys["contact"]["model"] == "mujoco");
+  CHECK(keys["contact"]["mujoco"]["refsafe"] == true);
+  const json& world = keys["model"]["tree"]["world_geoms"];
+  REQUIRE(world.size() == 2);
+  CHECK(world[0]["type"] == "plane");
+  CHECK(world[0]["conaffinity"] == 7);
+  CHECK(world[1]["type"] == "box");
+  const json& arm = keys["model"]["tree"]["bodies"][0]["geoms"];
+  REQUIRE(arm.size() == 1);
+  // fromto became a centred capsule along the body's x axis: half length 0.2 at x = 0.2.
+  CHECK(arm[0]["size"][1].get<double>() == doctest::Approx(0.2).epsilon(1e-12));
+  CHECK(arm[0]["pos"][0].get<double>() == doctest::Approx(0.2).epsilon(1e-12));
+  const json& cart = keys["model"]["tree"]["bodies"][2]["geoms"];
+  REQUIRE(cart.size() == 3);
+  CHECK(cart[0]["priority"] == 1);
+  CHECK(cart[2]["gap"] == 0.005);
+  CHECK(cart[2]["solmix"] == 2.0);
+  CHECK(keys["model"]["tree"]["bodies"][1]["geoms"][0]["condim"] == 1);
+  // With contacts disabled the geoms stay (they are drawn) and contact.model is none.
+  const json off = sg::test::imported("no_contact_flag",
+                                      sg::test::mjcf_model(R"(<geom type="plane" size="1 1 0.1"/>
+        <body pos="0 0 1"><joint type="hinge"/><geom type="sphere" size="0.1"/></body>)",
+                                                           R"(<option><flag contact="disable"/></option>)"));
+  CHECK(off["contact"]["model"] == "none");
+  CHECK(off["model"]["tree"]["bodies"][0]["geoms"].size() == 1);
+}
+
+TEST_CASE("contacts a tree cannot compute are refused with the geoms' names") {
+  const std::string arm = R"(<body name="arm" pos="0 0 1"><joint type="hinge" axis="0 1 0"/>
+      <geom name="rod" type="capsule" fromto="0 0 0 0.5 0 0" size="0.02"/>)";
+  const auto errors = [&](const char* name, const std::string& world, const std::string& extra = "") {
+    return sg::test::import_errors(name, sg::test::mjcf_model(world, extra));
+  };
+  CHECK(errors("capsule_box", arm + "</body><geom name=\"block\" type=\"box\" size=\"0.1 0.1 0.1\"/>")
+            .find("geom 'block' (box) on body 'world' and geom 'rod' (capsule) on body 'arm' may touch: "
+                  "softgrad has no box-capsule collider") != std::string::npos);
+  CHECK(errors("condim6", arm + "<geom type=\"sphere\" size=\"0.05\" condim=\"6\"/></body>" +
+                              "<geom type=\"plane\" size=\"1 1 0.1\"/>")
+            .find("condim 6 is not implemented yet (1 or 3)") != std::string::npos);
+  CHECK(errors("elliptic", arm + "</body><geom type=\"plane\" size=\"1 1 0.1\"/>",
+               R"(<option cone="elliptic"/>)")
+            .find("option cone=\"elliptic\"") != std::string::npos);
+  CHECK(errors("exclude", arm + "</body><body name=\"b\"><joint type=\"slide\"/><geom size=\"0.1\"/></body>",
+               R"(<contact><exclude body1="arm" body2="b"/></contact>)")
+            .find("contact excludes are not supported yet") != std::string::npos);
+  CHECK(errors("moving_plane", R"(<body name="arm" pos="0 0 1"><joint type="hinge"/>
+      <geom name="tilt" type="plane" size="1 1 0.1"/><geom type="sphere" size="0.1"/></body>
+      <geom name="ball" type="sphere" size="0.1" pos="0 0 -1"/>)")
+            .find("plane and hfield only allowed in static bodies") != std::string::npos);  // MuJoCo's own
+}
+
+TEST_CASE("AD through the floor strike matches central finite differences at every point of the sweep") {
+  // Euler at a fixed step: the discrete map is piecewise smooth (a contact row turns on where J a = aref),
+  // so central FD of the same simulation agrees with AD wherever no row switches within eps: measured
+  // 4.8e-9 median and every point under 1e-5 (relative to max(|g|, 0.1)) at eps 1e-6. Tolerance 1e-4 at
+  // every point.
+  const sg::Problem p = load(sg::test::source_path("scenes/pendulum_floor.json"));
+  const sg::SweepResult r = sg::run_sweep(p);
+  REQUIRE(r.points.size() == 101);
+  double worst = 0.0, lo = 1e300, hi = -1e300;
+  for (const sg::PointResult& pt : r.points) {
+    CAPTURE(pt.value);
+    REQUIRE(pt.status == "ok");
+    const double err = std::fabs(pt.grad - pt.grad_fd) / std::max(0.1, std::fabs(pt.grad));
+    worst = std::max(worst, err);
+    lo = std::min(lo, pt.loss), hi = std::max(hi, pt.loss);
+    CHECK(err < 1e-4);
+  }
+  CHECK(hi - lo > 0.1);
+  MESSAGE("pendulum_floor: worst relative AD-FD difference " << worst << "; loss " << lo << " to " << hi);
+}
+
+TEST_CASE("reverse mode gives forward mode's gradient w.r.t. contact parameters, and FD agrees") {
+  // The floor's friction made different from the ball's, so that the pair's max picks one side. At a start
+  // velocity of 0.5 rad/s: the skidding ball's contact turns on and off many times, and a row that turns on
+  // one step earlier makes the loss jump (MuJoCo's damping acts at once); at 1 rad/s a central difference
+  // of the floor height straddles such a jump (measured: +1e-6 m moves the loss 7e-7, -1e-6 m 4e-4).
+  // Measured FD agreement at 0.5 rad/s: 4e-5 at worst (solimp's width, 0.001, perturbed by 1e-9).
+  // Tolerance 2e-4.
+  const sg::Problem p =
+      load(sg::test::source_path("scenes/pendulum_floor.json"),
+           {"model.tree.bodies.0.joints.0.qvel=0.5", "model.tree.world_geoms.0.friction=[0.6,0.005,0.0001]",
+            "model.tree.bodies.2.geoms.0.friction=[0.9,0.005,0.0001]"});
+  const std::vector<std::string> paths = {
+      "model.tree.bodies.2.geoms.0.friction.0", "model.tree.world_geoms.0.solref.0",
+      "model.tree.world_geoms.0.solimp.2",      "model.tree.bodies.2.geoms.0.size.0",
+      "model.tree.bodies.2.geoms.0.pos.0",      "model.tree.bodies.1.joints.0.damping"};
+  sg::ParameterGradient g(p, paths, nullptr);
+  const std::vector<double> x = g.initial_values();
+  const sg::ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x), fd = g.finite_difference(x, 1e-6);
+  REQUIRE(fwd.status == "ok");
+  REQUIRE(rev.status == "ok");
+  REQUIRE(fd.status == "ok");
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    CAPTURE(paths[j]);
+    const double scale = std::max(std::fabs(fwd.grad[j]), 1e-3);
+    CHECK(std::fabs(fwd.grad[j]) > 1e-4);  // each parameter moves the ball through the contact
+    CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-10 * scale);
+    CHECK(std::fabs(fd.grad[j] - fwd.grad[j]) <= 2e-4 * scale);
+  }
+}
