@@ -50,11 +50,11 @@ int check_tree_against_mujoco(const Problem& problem, const std::string& file, c
   if (s.method != Method::rk4 && s.method != Method::euler)
     std::printf("  (the scene integrates with %s; the comparison uses Euler at its dt)\n",
                 problem.config.at("integrator").at("type").get<std::string>().c_str());
-  const bool ok = c.qpos <= args.tolerance && c.qvel <= args.tolerance;
-  std::printf("  max |dqpos| %.3g (step %ld), |dqvel| %.3g: %s (tolerance %g); MuJoCo found up to %d "
-              "contacts in a step\n",
-              c.qpos, c.worst_step, c.qvel, ok ? "ok" : "DIFFERENT", args.tolerance, c.max_contacts);
-  if (std::isnan(c.qpos) || std::isnan(c.qvel)) std::printf("  (not finite: a run blew up; never \"ok\")\n");
+  const bool ok = c.qpos <= args.tolerance && c.qvel <= args.tolerance && c.xpos <= args.tolerance;
+  std::printf("  max |dqpos| %.3g (step %ld), |dqvel| %.3g, body positions |dxpos| %.3g: %s (tolerance %g); "
+              "MuJoCo found up to %d contacts in a step\n",
+              c.qpos, c.worst_step, c.qvel, c.xpos, ok ? "ok" : "DIFFERENT", args.tolerance, c.max_contacts);
+  if (std::isnan(c.qpos) || std::isnan(c.qvel) || std::isnan(c.xpos)) std::printf("  (not finite: a run blew up; never \"ok\")\n");
   return ok ? kExitOk : kExitFailed;
 }
 

@@ -49,16 +49,25 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
   TreeStepComparison c;
   c.rk4 = rk4, c.timestep = timestep, c.steps = steps;
   NullObserver obs;
+  const std::unique_ptr<mjData, void (*)(mjData*)> poses(mj_makeData(m), &mj_deleteData);
+  if (!poses) throw std::runtime_error("out of memory for MuJoCo's data");
   for (long s = 1; s <= steps; ++s) {
     mj_step(m, d);
     c.max_contacts = std::max(c.max_contacts, d->ncon);
     if (solve_fixed(*sys, one, y.data(), *ws, obs).status != Status::ok) {
-      c.qpos = c.qvel = NAN;
+      c.qpos = c.qvel = c.xpos = NAN;
       return c;
     }
     double dq = 0.0;
     for (int i = 0; i < t.nq; ++i) dq = worse(dq, std::fabs(d->qpos[i] - y[static_cast<std::size_t>(i)]));
     for (int i = 0; i < t.nv; ++i) c.qvel = worse(c.qvel, std::fabs(d->qvel[i] - v[i]));
+    // xpos of the new state (mj_step leaves the previous one's), on a copy: mj_kinematics on d itself
+    // moves MuJoCo's next steps by 1e-13.
+    mj_copyData(poses.get(), m, d);
+    mj_kinematics(m, poses.get());
+    for (int b = 1; b < m->nbody; ++b)
+      for (int k = 0; k < 3; ++k)
+        c.xpos = worse(c.xpos, std::fabs(poses->xpos[3 * b + k] - sys->coordinate(y.data(), 0, b - 1, k)));
     if (!(dq <= c.qpos)) c.worst_step = s;
     c.qpos = worse(c.qpos, dq);
   }

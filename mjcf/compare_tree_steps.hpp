@@ -12,6 +12,7 @@ struct TreeStepComparison {
   double timestep = 0.0;
   long steps = 0;
   double qpos = 0.0, qvel = 0.0;  // largest |difference| over all steps and coordinates
+  double xpos = 0.0;              // largest |difference| of a body frame's world position (MuJoCo's xpos)
   long worst_step = 0;            // where qpos differs most
   int max_contacts = 0;           // the most contacts MuJoCo found in one step
 };

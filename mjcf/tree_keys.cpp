@@ -75,17 +75,11 @@ void joints(const mjModel* m, Messages& out) {
   for (int j = 0; j < m->njnt; ++j) {
     const std::string name = joint_name(m, j);
     const int t = m->jnt_type[j];
-    if (t == mjJNT_FREE) {
-      out.push_back(name +
-                    ": a free joint in a model with other joints (a floating base) is not supported "
-                    "yet; tree scenes are fixed to the world");
-      continue;
-    }
     if (m->jnt_limited[j] && t == mjJNT_BALL)
       out.push_back(name + ": ball joint limits are not implemented yet (remove limited/range)");
     if ((t == mjJNT_HINGE || t == mjJNT_SLIDE) && m->qpos0[m->jnt_qposadr[j]] != 0.0)
       out.push_back(name + ": ref is not supported (the joint's zero must be its rest pose)");
-    const int nv = t == mjJNT_BALL ? 3 : 1;
+    const int nv = t == mjJNT_FREE ? 6 : t == mjJNT_BALL ? 3 : 1;
     for (int k = 0; k < nv; ++k)
       if (m->dof_frictionloss[m->jnt_dofadr[j] + k] != 0.0) {
         out.push_back(name + ": frictionloss is not implemented yet");
@@ -225,7 +219,7 @@ json joint_keys(const mjModel* m, int j, bool passive) {
               {"stiffness", passive ? m->jnt_stiffness[j] : 0.0},
               {"damping", passive ? m->dof_damping[dof] : 0.0},
               {"armature", m->dof_armature[dof]}};
-  if (t == mjJNT_BALL) return out;
+  if (t == mjJNT_BALL || t == mjJNT_FREE) return out;
   out["axis"] = numbers(m->jnt_axis + 3 * j, 3);
   out["springref"] = m->qpos_spring[m->jnt_qposadr[j]];
   // A hinge or slide limit, unless <option> disables limits or all constraints.

@@ -18,7 +18,8 @@ struct TreeJointParams {
   S damping{}, armature{}, springref{};
   S qpos{}, qvel{};  // hinge, slide: the start
   Quat<S> ball_qpos{S(1.0), S(0.0), S(0.0), S(0.0)};
-  Vec3<S> ball_qvel{};  // local angular velocity, as MuJoCo's ball qvel
+  Vec3<S> ball_qvel{};  // local angular velocity, as MuJoCo's ball qvel (a free joint's qvel 3..5)
+  Vec3<S> free_vel{};   // free: world linear velocity (qvel 0..2); its start position is the body's pos
 };
 
 template <class S>
@@ -152,7 +153,7 @@ JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
     y.pos = vec<T>(x.pos), y.axis = vec<T>(x.axis), y.stiffness = T(value(x.stiffness));
     const TreeJointParams<S>& p = in.joint[j];
     out.joint[j] = {T(value(p.damping)), T(value(p.armature)), T(value(p.springref)), T(value(p.qpos)),
-                    T(value(p.qvel)),    quat<T>(p.ball_qpos), vec<T>(p.ball_qvel)};
+                    T(value(p.qvel)),    quat<T>(p.ball_qpos), vec<T>(p.ball_qvel),   vec<T>(p.free_vel)};
     out.rot_adr[j] = in.rot_adr[j];
   }
   for (int v = 0; v < a.nv; ++v) {
@@ -212,6 +213,7 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
       f(q + ".qpos", jp.qpos);
       f(q + ".qvel", jp.qvel);
       vec(q + ".ball_qvel", jp.ball_qvel);
+      vec(q + ".free_vel", jp.free_vel);
     }
     visit_geoms(m.con, i, p + ".geoms.", f);
   }

@@ -61,7 +61,6 @@ class TreeSystem {
   SG_HD void initial_state(S* y) const {
     const TreeModel<S>& m = tree_;
     for (int i = 0; i < dim(); ++i) y[i] = S(0.0);
-    for (int q = 0; q < m.nq; ++q) y[q] = m.qpos0[q];  // free joints start at their body's pose
     S* v = y + model_->vel_offset();
     for (int j = 0; j < m.njnt; ++j) {
       const TreeJoint<S>& jn = m.joint[j];
@@ -73,6 +72,12 @@ class TreeSystem {
         const Quat<S> q = normalized(p.ball_qpos);
         y[jn.qpos_adr] = q.w, y[jn.qpos_adr + 1] = q.x, y[jn.qpos_adr + 2] = q.y, y[jn.qpos_adr + 3] = q.z;
         for (int k = 0; k < 3; ++k) v[jn.dof_adr + k] = p.ball_qvel[k];
+      } else {  // free: the body's pos (a scene number, so differentiable) and quat turned by ball_qpos
+        const TreeBody<S>& b = m.body[jn.body];
+        const Quat<S> q = normalized(Quat<S>(normalized(b.quat) * normalized(p.ball_qpos)));
+        S* at = y + jn.qpos_adr;
+        at[0] = b.pos.x, at[1] = b.pos.y, at[2] = b.pos.z, at[3] = q.w, at[4] = q.x, at[5] = q.y, at[6] = q.z;
+        for (int k = 0; k < 3; ++k) v[jn.dof_adr + k] = p.free_vel[k], v[jn.dof_adr + 3 + k] = p.ball_qvel[k];
       }
     }
   }

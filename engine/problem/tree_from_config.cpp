@@ -42,6 +42,7 @@ Vec3<double> unit_vec3(const json& j) {
 JointType joint_type(const std::string& word) {
   if (word == "slide") return JointType::kSlide;
   if (word == "ball") return JointType::kBall;
+  if (word == "free") return JointType::kFree;
   return JointType::kHinge;
 }
 
@@ -70,6 +71,7 @@ void read_joint(const json& j, int body, const std::string& path, JointTreeModel
   p.qvel = j.at("qvel").get<double>();
   p.ball_qpos = unit_quat(j.at("ball_qpos"));
   p.ball_qvel = vec3(j.at("ball_qvel"));
+  p.free_vel = vec3(j.at("free_vel"));
   read_limit(j, m.con.limit[k]);
 }
 

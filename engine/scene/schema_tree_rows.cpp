@@ -14,9 +14,10 @@ std::vector<FieldSpec> tree_joint_rows() {
   const std::string j = "model.tree.bodies.*.joints.*";
   return {
       tree(text(j + ".name", "", "Joint name (from the MJCF file); actuators can name their joint by it.")),
-      tree(choice(j + ".type", {"hinge", "slide", "ball"}, "hinge",
+      tree(choice(j + ".type", {"hinge", "slide", "ball", "free"}, "hinge",
                   "Joint type as MuJoCo's: hinge (rotation about axis), slide (translation along axis), "
-                  "ball (free rotation about pos).")),
+                  "ball (free rotation about pos), free (a floating base: the body moves freely, the only "
+                  "joint of a body whose parent is the world).")),
       tree(vector(j + ".pos", {0, 0, 0}, any(), diff, "Joint anchor in m, in the body's frame.")),
       tree(vector(j + ".axis", {0, 0, 1}, any(), fixed,
                   "Hinge or slide axis in the body's frame; normalised on loading (not 0).")),
@@ -32,10 +33,15 @@ std::vector<FieldSpec> tree_joint_rows() {
                   "Hinge or slide: the initial coordinate (rad or m), MuJoCo's qpos of this joint.")),
       tree(number(j + ".qvel", 0, any(), diff, "Hinge or slide: the initial velocity (rad/s or m/s).")),
       tree(vector(j + ".ball_qpos", {1, 0, 0, 0}, any(), fixed,
-                  "Ball: the initial orientation relative to the rest pose, a quaternion (w, x, y, z); "
-                  "normalised on loading (not 0).")),
+                  "Ball or free: the initial orientation relative to the rest pose (free: to the body's "
+                  "quat), a quaternion (w, x, y, z); normalised on loading (not 0).")),
       tree(vector(j + ".ball_qvel", {0, 0, 0}, any(), diff,
-                  "Ball: the initial angular velocity in rad/s, in the body's frame (MuJoCo's ball qvel).")),
+                  "Ball or free: the initial angular velocity in rad/s, in the body's frame (MuJoCo's ball "
+                  "qvel, a free joint's qvel 3..5).")),
+      tree(
+          vector(j + ".free_vel", {0, 0, 0}, any(), diff,
+                 "Free: the initial linear velocity of the body frame's origin in m/s, world frame (MuJoCo's "
+                 "free qvel 0..2). The start position is the body's pos.")),
       tree(boolean(
           j + ".limited", false,
           "Hinge or slide: the joint has a limit (MuJoCo's limited); ball limits are not supported.")),

@@ -55,7 +55,7 @@ void orientations(const RuleContext& ctx, std::vector<Issue>& errors) {
     for (std::size_t k = 0; k < ctx.count(b + ".joints"); ++k) {
       const std::string j = b + ".joints." + std::to_string(k);
       const auto type = ctx.text(j + ".type");
-      if (type && *type == "ball")
+      if (type && (*type == "ball" || *type == "free"))
         not_zero(ctx, j + ".ball_qpos", "quaternion", errors);
       else
         not_zero(ctx, j + ".axis", "axis", errors);
@@ -70,7 +70,7 @@ void capacity(const RuleContext& ctx, std::vector<Issue>& errors) {
     for (std::size_t k = 0; k < ctx.count(body_path(i) + ".joints"); ++k) {
       const auto type = ctx.text(body_path(i) + ".joints." + std::to_string(k) + ".type");
       ++joints;
-      dofs += type && *type == "ball" ? 3 : 1;
+      dofs += type && *type == "free" ? 6 : type && *type == "ball" ? 3 : 1;
     }
   if (joints > kMaxJoints || dofs > kMaxDofs)
     errors.push_back({"model.tree.bodies", "the tree has " + std::to_string(joints) + " joints and " +
@@ -102,8 +102,9 @@ void actuator_joint_name(const RuleContext& ctx, const std::string& a, const std
     return;
   }
   const auto type = ctx.text(found[0] + ".type");
-  if (type && *type == "ball")
-    errors.push_back({a + ".joint_name", "actuators on ball joints are not supported (hinge or slide only)"});
+  if (type && (*type == "ball" || *type == "free"))
+    errors.push_back(
+        {a + ".joint_name", "actuators on " + *type + " joints are not supported (hinge or slide only)"});
 }
 
 // An actuator names an existing hinge or slide joint by body and joint index (or by joint_name).
@@ -127,8 +128,9 @@ void actuator_joint(const RuleContext& ctx, const std::string& a, std::vector<Is
     return;
   }
   const auto type = ctx.text(b + ".joints." + format_number(*joint) + ".type");
-  if (type && *type == "ball")
-    errors.push_back({a + ".joint", "actuators on ball joints are not supported (hinge or slide only)"});
+  if (type && (*type == "ball" || *type == "free"))
+    errors.push_back(
+        {a + ".joint", "actuators on " + *type + " joints are not supported (hinge or slide only)"});
 }
 
 // A limited range needs lo <= hi (MuJoCo's compiler refuses the others too).
@@ -161,9 +163,31 @@ void joint_limits(const RuleContext& ctx, std::vector<Issue>& errors) {
       ordered_range(ctx, j, "", errors);
       const auto limited = ctx.value(j + ".limited");
       const auto type = ctx.text(j + ".type");
-      if (limited && limited->is_boolean() && limited->get<bool>() && type && *type == "ball")
-        errors.push_back({j + ".limited", "limits on ball joints are not supported (hinge or slide only)"});
+      if (limited && limited->is_boolean() && limited->get<bool>() && type &&
+          (*type == "ball" || *type == "free"))
+        errors.push_back(
+            {j + ".limited", "limits on " + *type + " joints are not supported (hinge or slide only)"});
     }
+}
+
+// MuJoCo's free joint: the only joint of a body whose parent is the world (its pose is the joint's qpos).
+void free_joints(const RuleContext& ctx, std::vector<Issue>& errors) {
+  for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i) {
+    const std::size_t joints = ctx.count(body_path(i) + ".joints");
+    for (std::size_t k = 0; k < joints; ++k) {
+      const std::string j = body_path(i) + ".joints." + std::to_string(k);
+      const auto type = ctx.text(j + ".type");
+      if (!type || *type != "free") continue;
+      const auto parent = ctx.number(body_path(i) + ".parent");
+      if (parent && *parent != -1.0)
+        errors.push_back(
+            {j + ".type", "a free joint needs a body whose parent is the world (-1), got parent " +
+                              format_number(*parent)});
+      else if (joints != 1)
+        errors.push_back({j + ".type", "a free joint must be its body's only joint (the body has " +
+                                           std::to_string(joints) + ")"});
+    }
+  }
 }
 
 // Trees collide their geoms with MuJoCo's soft contacts; the other contact models are the free bodies' and
@@ -230,6 +254,7 @@ void check_tree_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   capacity(ctx, errors);
   actuators(ctx, errors);
   joint_limits(ctx, errors);
+  free_joints(ctx, errors);
   contact_model(ctx, errors);
   geoms(ctx, errors);
   no_moreau(ctx, errors);

@@ -221,4 +221,36 @@ TEST_CASE("reverse mode gives forward mode's gradient w.r.t. controls and gears"
   MESSAGE("reverse vs forward (controls, gears): " << worst);
 }
 
+TEST_CASE("a free joint starts as MuJoCo's: linear velocity in the world frame, angular in the body's") {
+  // One free body turned 90 degrees about z, isotropic inertia and its centre of mass at the origin, no
+  // gravity: free_vel (1, 2, 0) moves the origin along world (1, 2, 0); ball_qvel (0.5, 0, 0) about the
+  // body's x axis is world (0, 0.5, 0), and stays so (torque free). RK4 over 1 s: exact up to round-off for
+  // the straight line (tolerance 1e-12).
+  const Problem p = test::from_json(nlohmann::json::parse(R"({
+    "model": {"type": "tree", "gravity": [0, 0, 0], "tree": {"bodies": [
+      {"parent": -1, "pos": [0.1, 0.2, 0.3], "quat": [0.7071067811865476, 0, 0, 0.7071067811865476],
+       "inertia": [0.01, 0.01, 0.01],
+       "joints": [{"type": "free", "free_vel": [1, 2, 0], "ball_qvel": [0.5, 0, 0]}]}]}},
+    "contact": {"model": "none"},
+    "integrator": {"type": "rk4", "dt": 0.01, "steps": 100},
+    "loss": {"terms": [{"body": 0, "axis": "x"}]}})"));
+  const TreeSystem<double> sys(&p.data.tree, p.integrator.dt);
+  double y0[JointTreeModel<double>::kMaxDim];
+  sys.initial_state(y0);
+  sys.coordinate(y0, 1, 0, 0);
+  const Vec3<double> w = sys.angular_velocity(1);
+  CHECK(std::fabs(w.x) < 1e-15);
+  CHECK(w.y == doctest::Approx(0.5).epsilon(1e-15));
+  CHECK(std::fabs(w.z) < 1e-15);
+  CHECK(sys.coordinate(y0, 1, 0, 1) == doctest::Approx(2.0).epsilon(1e-15));
+  SimWorkspace<double> ws;
+  NullObserver obs;
+  REQUIRE(run_simulation(p.data, p.integrator, ws, obs).stats.status == Status::ok);
+  CHECK(std::fabs(sys.coordinate(ws.y, 0, 0, 0) - 1.1) < 1e-12);
+  CHECK(std::fabs(sys.coordinate(ws.y, 0, 0, 1) - 2.2) < 1e-12);
+  CHECK(std::fabs(sys.coordinate(ws.y, 0, 0, 2) - 0.3) < 1e-12);
+  sys.coordinate(ws.y, 1, 0, 0);
+  CHECK(sys.angular_velocity(1).y == doctest::Approx(0.5).epsilon(1e-12));
+}
+
 }  // namespace sg

@@ -25,22 +25,8 @@ struct Case {
 std::vector<Case> cases() {
   const std::string ball = kBall, arm = kArm;
   return {
-      // A model with hinge, slide or ball joints imports as a joint tree, where a free body is a floating
-      // base (refused).
-      {"hinge",
-       mjcf_model(arm + ball),
-       {"joint #1 (free) on body 'ball': a free joint in a model with other joints (a floating base) is not "
-        "supported yet"}},
-      {"ball_joint",
-       mjcf_model(R"(<body name="head" pos="0 0 1"><joint name="neck" type="ball"/>
-                    <geom type="sphere" size="0.1"/></body>)" +
-                  ball),
-       {"joint #1 (free) on body 'ball': a free joint in a model with other joints"}},
-      {"slide",
-       mjcf_model(
-           R"(<body name="cart"><joint name="rail" type="slide"/><geom type="box" size="0.1 0.1 0.1"/></body>)" +
-           ball),
-       {"joint #1 (free) on body 'ball': a free joint in a model with other joints"}},
+      // A model with hinge, slide or ball joints imports as a joint tree (a free body next to them is a
+      // floating base: tests/mjcf/test_floating_base.cpp); what a tree cannot express is refused.
       {"tendon",
        mjcf_model(arm + ball,
                   R"(<tendon><fixed name="cable"><joint joint="hinge1" coef="1"/></fixed></tendon>)"),

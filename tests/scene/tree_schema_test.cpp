@@ -80,7 +80,7 @@ TEST_CASE("overrides reach a tree's joints") {
 TEST_CASE("bad tree input is reported at its key path") {
   CHECK(message_at(load_with({"model.tree.bodies.0.joints.0.type=hinje"}),
                    "model.tree.bodies.0.joints.0.type") ==
-        "expected one of hinge, slide, ball; got \"hinje\" (did you mean \"hinge\"?)");
+        "expected one of hinge, slide, ball, free; got \"hinje\" (did you mean \"hinge\"?)");
   CHECK(message_at(load_with({"model.tree.bodies.1.parent=1"}), "model.tree.bodies.1.parent") ==
         "parent 1 must be -1 (the world) or an earlier body (0 to 0): a parent precedes its children");
   CHECK(contains(message_at(load_with({"model.tree.bodies.1.parent=-2"}), "model.tree.bodies.1.parent"),
@@ -306,4 +306,33 @@ TEST_CASE("bad tree geoms and contact settings are reported at their key paths")
                "model.tree.bodies.1.geoms.0.contype=0", "model.tree.bodies.1.geoms.0.conaffinity=0",
                R"(model.tree.world_geoms=[{"type": "plane"}, {"type": "box", "contype": 2, "conaffinity": 2}])"})))
           .empty());
+}
+
+TEST_CASE("a free joint is a floating base: alone, at the root, without actuators or limits") {
+  const LoadResult ok =
+      load_with({"model.tree.bodies.0.joints=[{\"type\": \"free\", \"free_vel\": [1, 0, 0]}]"});
+  INFO(ok.format_errors());
+  REQUIRE(ok.ok());
+  const sg::ProblemLoad p = sg::load_problem_json(ok.config, "tree.json");
+  INFO(p.errors);
+  REQUIRE(p.ok());
+  CHECK(p.problem->data.tree.tree.nv == 9);  // 6 + the lower link's ball
+  const std::vector<std::string> paths = differentiable_paths(ok.config);
+  CHECK(paths == sg::differentiable_parameters(*p.problem));
+  CHECK(std::find(paths.begin(), paths.end(), "model.tree.bodies.0.joints.0.free_vel.0") != paths.end());
+  CHECK(contains(
+      message_at(load_with({"model.tree.bodies.1.joints.0.type=free"}), "model.tree.bodies.1.joints.0.type"),
+      "a free joint needs a body whose parent is the world (-1), got parent 0"));
+  CHECK(contains(
+      message_at(load_with({"model.tree.bodies.0.joints=[{\"type\": \"free\"}, {\"type\": \"hinge\"}]"}),
+                 "model.tree.bodies.0.joints.0.type"),
+      "a free joint must be its body's only joint (the body has 2)"));
+  CHECK(contains(message_at(load_with({"model.tree.bodies.0.joints.0.type=free",
+                                       "model.tree.bodies.0.joints.0.limited=true"}),
+                            "model.tree.bodies.0.joints.0.limited"),
+                 "limits on free joints are not supported"));
+  CHECK(contains(message_at(load_with({"model.tree.bodies.0.joints.0.type=free",
+                                       R"(model.tree.actuators=[{"body": 0, "joint": 0}])"}),
+                            "model.tree.actuators.0.joint"),
+                 "actuators on free joints are not supported"));
 }
