@@ -8,14 +8,14 @@
 #include <cmath>
 #include <filesystem>
 
-#include "gui/headless_runner.hpp"
-#include "gui/panel_names.hpp"
-#include "gui/presets.hpp"
-#include "gui/rigid_body_view.hpp"
-#include "gui/scene_bounds.hpp"
-#include "gui/scene_document.hpp"
-#include "gui/scene_view_3d.hpp"
-#include "gui/workbench_app.hpp"
+#include "gui/app/headless_runner.hpp"
+#include "gui/app/panel_names.hpp"
+#include "gui/app/workbench_app.hpp"
+#include "gui/document/presets.hpp"
+#include "gui/document/scene_document.hpp"
+#include "gui/view3d/rigid_body_view.hpp"
+#include "gui/view3d/scene_bounds.hpp"
+#include "gui/view3d/scene_view_3d.hpp"
 #include "plots/sweep_figures/trajectory_figure.hpp"
 
 using namespace sg::gui;

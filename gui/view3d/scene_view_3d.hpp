@@ -1,0 +1,24 @@
+#pragma once
+// Turns a resolved scene (and optionally a trajectory frame) into the 3-D view's Scene3D. No physics:
+// positions come from the config or from the recorded trajectory. One function per model type, chosen by
+// "model.type" ("particles" when absent; "rigid": gui/view3d/rigid_body_view.hpp).
+#include <nlohmann/json.hpp>
+
+#include "engine/simulate/trajectory.hpp"
+#include "render/scene3d.hpp"
+
+namespace sg::gui {
+
+struct SceneViewOptions {
+  const Trajectory* trajectory = nullptr;  // when set, bodies are placed at frame `frame`
+  int frame = 0;
+  bool trails = true;
+  bool contact_lines = true;
+};
+
+void build_scene_view(const nlohmann::json& config, const SceneViewOptions& options, render::Scene3D& out);
+
+// Drawn radius of a particle: its radius, or a small visual radius for point masses.
+float visual_radius(double radius);
+
+}  // namespace sg::gui
