@@ -98,16 +98,20 @@ bool WorkbenchApp::set_path(const std::string& path, const nlohmann::json& value
   return true;
 }
 
+SceneBounds WorkbenchApp::scene_bounds() const {
+  return doc_.problem() ? problem_scene_bounds(*doc_.problem()) : SceneBounds{};
+}
+
 void WorkbenchApp::refit_camera() {
-  // Rigid scenes span centimetres to metres: frame their bodies. Particle scenes keep the user's (persisted)
-  // camera, unless the view was fitted to a rigid scene before.
-  const bool rigid = !rigid_scene_bounds(doc_.config()).empty;
-  if (rigid || fitted_rigid_) pending_camera_ = fitted_camera(doc_.config());
-  fitted_rigid_ = rigid;
+  // Rigid scenes and joint trees span centimetres to metres: frame their bodies. Particle scenes keep the
+  // user's (persisted) camera, unless the view was fitted to bodies before.
+  const SceneBounds bounds = scene_bounds();
+  if (!bounds.empty || fitted_bodies_) pending_camera_ = fitted_camera(bounds);
+  fitted_bodies_ = !bounds.empty;
 }
 
 std::optional<render::Camera> WorkbenchApp::camera_request(bool home) {
-  if (home) return fitted_camera(doc_.config());
+  if (home) return fitted_camera(scene_bounds());
   std::optional<render::Camera> camera = std::move(pending_camera_);
   pending_camera_.reset();
   return camera;
@@ -519,7 +523,10 @@ void WorkbenchApp::fill_scene(render::Scene3D& scene) const {
   SceneViewOptions view;
   view.trajectory = trajectory_.get();
   view.frame = player_.frame();
-  build_scene_view(doc_.config(), view, scene);
+  if (doc_.problem())
+    build_scene_view(*doc_.problem(), view, scene);
+  else
+    build_scene_view(doc_.config(), view, scene);
 }
 
 Workbench WorkbenchApp::make_workbench() {

@@ -17,6 +17,7 @@
 #include "gui/panels/map_panel.hpp"
 #include "gui/panels/plot_panel.hpp"
 #include "gui/panels/tradeoff_panel.hpp"
+#include "gui/view3d/scene_bounds.hpp"
 #include "gui/view3d/trajectory_player.hpp"
 #include "gui/workers/descent_worker.hpp"
 #include "gui/workers/identify_worker.hpp"
@@ -127,7 +128,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void draw_player_toolbar();
   void fill_scene(render::Scene3D& scene) const;
   std::optional<render::Camera> camera_request(bool home);
-  void refit_camera();  // after a scene was opened
+  SceneBounds scene_bounds() const;  // what a fitted camera frames (empty for particles)
+  void refit_camera();               // after a scene was opened
   std::string stem() const;
 
   WorkbenchOptions options_;
@@ -141,7 +143,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   long trajectory_version_ = 0;
   std::optional<double> selected_;
   std::optional<render::Camera> pending_camera_;
-  bool fitted_rigid_ = false;  // the last fitted camera framed a rigid scene
+  bool fitted_bodies_ = false;  // the last fitted camera framed a rigid scene or a joint tree
   std::string message_;
   std::shared_ptr<FrameCapture> capture_ = std::make_shared<FrameCapture>();
   std::string active_preset_;

@@ -7,13 +7,6 @@
 namespace sg::gui {
 
 bool SceneDocument::adopt(const nlohmann::json& resolved, const std::string& source) {
-  // The workbench draws particles and free bodies; a joint tree would run with an empty 3-D view.
-  if (resolved.value("model", nlohmann::json::object()).value("type", std::string()) == "tree") {
-    error_ = source +
-             ": model.type: \"tree\": joint trees are not shown in the workbench yet; run them with "
-             "softgrad simulate, sweep or gradient\n";
-    return false;
-  }
   ProblemLoad load = load_problem_json(resolved, source);
   if (!load.ok()) {
     error_ = load.errors;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gui/view3d/rigid_body_view.hpp"
+#include "gui/view3d/tree_bounds.hpp"
 
 namespace sg::gui {
 
@@ -39,9 +40,17 @@ SceneBounds rigid_scene_bounds(const nlohmann::json& config) {
   return bounds;
 }
 
+SceneBounds problem_scene_bounds(const Problem& problem) {
+  if (problem.data.type == ModelType::tree) return tree_scene_bounds(problem.data.tree);
+  return rigid_scene_bounds(problem.config);
+}
+
 render::Camera fitted_camera(const nlohmann::json& config) {
+  return fitted_camera(rigid_scene_bounds(config));
+}
+
+render::Camera fitted_camera(const SceneBounds& bounds) {
   render::Camera camera;
-  const SceneBounds bounds = rigid_scene_bounds(config);
   if (bounds.empty) return camera;
   float half_diagonal = 0.0f;
   for (int k = 0; k < 3; ++k) {

@@ -7,6 +7,8 @@
 
 #include "gui/view3d/rigid_body_view.hpp"
 #include "gui/view3d/scene_bounds.hpp"
+#include "gui/view3d/tree_body_view.hpp"
+#include "gui/view3d/tree_bounds.hpp"
 
 namespace sg::gui {
 
@@ -101,6 +103,14 @@ float scene_extent(const nlohmann::json& model) {
   return extent;
 }
 
+// The ground under the bounds with room to swing; grid lines every 5 cm or 0.25 m.
+void ground_for(const SceneBounds& bounds, float* half_extent, float* spacing) {
+  float reach = 0.25f;
+  for (int k = 0; k < 2; ++k) reach = std::max({reach, std::fabs(bounds.min[k]), std::fabs(bounds.max[k])});
+  *half_extent = 2.0f * reach;
+  *spacing = *half_extent > 1.5f ? 0.25f : 0.05f;
+}
+
 }  // namespace
 
 float visual_radius(double radius) {
@@ -111,18 +121,24 @@ void build_scene_view(const nlohmann::json& config, const SceneViewOptions& opti
   const nlohmann::json& model = config.value("model", nlohmann::json::object());
   const std::string type = model.value("type", std::string("particles"));
   if (type == "rigid") {
-    // The plane covers the bodies' start with room to roll; grid lines every 5 cm or 0.25 m.
-    const SceneBounds bounds = rigid_scene_bounds(config);
-    float reach = 0.25f;
-    for (int k = 0; k < 2; ++k) reach = std::max({reach, std::fabs(bounds.min[k]), std::fabs(bounds.max[k])});
-    const float half_extent = 2.0f * reach;
-    add_plane(model, half_extent, half_extent > 1.5f ? 0.25f : 0.05f, out);
+    // The plane covers the bodies' start with room to roll.
+    float half_extent = 0.0f, spacing = 0.0f;
+    ground_for(rigid_scene_bounds(config), &half_extent, &spacing);
+    add_plane(model, half_extent, spacing, out);
     add_rigid_bodies(model, options, out);
     return;
   }
   const float extent = scene_extent(model);
   add_plane(model, extent, extent > 4.0f ? 1.0f : 0.25f, out);
   if (type == "particles") add_particles(model, options, out);
+}
+
+void build_scene_view(const Problem& problem, const SceneViewOptions& options, render::Scene3D& out) {
+  if (problem.data.type != ModelType::tree) return build_scene_view(problem.config, options, out);
+  float half_extent = 0.0f, spacing = 0.0f;
+  ground_for(tree_scene_bounds(problem.data.tree), &half_extent, &spacing);
+  add_tree_ground(problem.data.tree, half_extent, spacing, out);
+  add_tree_bodies(problem.data.tree, options, out);
 }
 
 }  // namespace sg::gui

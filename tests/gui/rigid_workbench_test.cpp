@@ -237,14 +237,3 @@ TEST_CASE("rigid: every 3-D preset loads its scene and overrides") {
   CHECK(app->document().config()["sweep"]["points"].get<int>() == 200);
   CHECK(find_preset("billiards_cfd")->show_time > 0.0);
 }
-
-TEST_CASE("the workbench refuses a joint-tree scene with a message instead of an empty view") {
-  SceneDocument doc;
-  CHECK_FALSE(doc.open((k_scenes / "pendulum_chain.json").string()));
-  CHECK(doc.error().find("model.type: \"tree\": joint trees are not shown in the workbench yet") !=
-        std::string::npos);
-  // An edit that turns a loaded scene into a tree is refused the same way; the scene stays as it was.
-  REQUIRE(doc.open((k_scenes / "toy_point_mass.json").string()));
-  CHECK_FALSE(doc.set("model.type", "tree"));
-  CHECK(doc.problem()->data.type == sg::ModelType::particles);
-}
