@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <set>
 
 #include "engine/scene/config_diff.hpp"
 #include "engine/scene/path.hpp"
 #include "engine/scene/scene.hpp"
 #include "gui/document/presets.hpp"
 #include "gui/document/scenes_folder.hpp"
+#include "gui/panels/field_visibility.hpp"
 #include "gui/panels/field_widget.hpp"
 
 namespace sg::gui {
@@ -19,19 +19,8 @@ namespace {
 
 using nlohmann::json;
 
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.compare(0, prefix.size(), prefix) == 0;
-}
-
 std::string section_of(const std::string& path) {
   return path.substr(0, path.find('.'));
-}
-
-bool adaptive(const json& edited) {
-  const auto type = scene::get_path(edited, "integrator.type");
-  if (!type || !type->is_string()) return false;
-  const std::string t = type->get<std::string>();
-  return t == "bosh3" || t == "dopri5" || t == "tsit5" || t == "dopri8";
 }
 
 void copy_to(char* buffer, std::size_t size, const std::string& text) {
@@ -54,55 +43,6 @@ std::optional<json> sweep_parameter_combo(const SceneDocument& doc) {
 }
 
 }  // namespace
-
-// Which model's fields apply: particle scenes and rigid scenes share the file format but not every key.
-bool rigid_scene(const json& edited) {
-  const auto type = scene::get_path(edited, "model.type");
-  return type && type->is_string() && type->get<std::string>() == "rigid";
-}
-
-bool field_applies_to_model(const std::string& path, bool rigid) {
-  static const std::set<std::string> rigid_only = {
-      "model.collide_bodies", "model.plane.friction",    "model.plane.solref",  "model.plane.solimp",
-      "model.plane.condim",   "contact.mujoco.impratio", "contact.mujoco.cone", "contact.mujoco.iterations",
-      "collision.softness",   "collision.mode"};
-  static const std::set<std::string> particles_only = {"contact.mujoco.solref", "contact.mujoco.solimp"};
-  if (starts_with(path, "model.particles")) return !rigid;
-  if (starts_with(path, "model.bodies") || starts_with(path, "contact.cfd.")) return rigid;
-  if (rigid_only.count(path)) return rigid;
-  if (particles_only.count(path)) return !rigid;
-  return true;
-}
-
-bool field_shown(const std::string& path, const json& edited) {
-  if (!field_applies_to_model(path, rigid_scene(edited))) return false;
-  if (starts_with(path, "contact.cfd.")) {  // Contacts From Distance extends MuJoCo's contact
-    const auto model = scene::get_path(edited, "contact.model");
-    return model && model->is_string() && model->get<std::string>() == "mujoco";
-  }
-  if (starts_with(path, "contact.") && path != "contact.model") {
-    const auto model = scene::get_path(edited, "contact.model");
-    if (!model || !model->is_string()) return false;
-    return starts_with(path, "contact." + model->get<std::string>() + ".");
-  }
-  static const std::set<std::string> adaptive_only = {"integrator.rtol",
-                                                      "integrator.atol",
-                                                      "integrator.max_steps",
-                                                      "integrator.initial_step",
-                                                      "integrator.dt_min",
-                                                      "integrator.events",
-                                                      "integrator.step_to_outputs",
-                                                      "gradient.through_controller",
-                                                      "gradient.control_tangents"};
-  if (starts_with(path, "gradient.tight.")) {  // only with a tight reference, for the integrator's kind
-    const auto reference = scene::get_path(edited, "gradient.reference");
-    const bool tight = reference && reference->is_string() && reference->get<std::string>() != "fd";
-    return tight && (path == "gradient.tight.rtol") == adaptive(edited);
-  }
-  if (adaptive_only.count(path) || starts_with(path, "integrator.controller.")) return adaptive(edited);
-  if (path == "integrator.substeps") return !adaptive(edited);
-  return true;
-}
 
 std::vector<std::string> expand_field_path(const std::string& path, const json& edited) {
   const auto star = path.find(".*");

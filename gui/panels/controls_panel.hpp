@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gui/document/scene_document.hpp"
+#include "gui/panels/field_visibility.hpp"  // field_shown, which the panel applies
 
 namespace sg::gui {
 
@@ -21,10 +22,6 @@ struct ControlsRequest {
   std::vector<std::pair<std::string, nlohmann::json>> edits;  // dotted path, new value
   bool dragging = false;  // a knob is held (dragged, or typed into) this frame
 };
-
-// Whether a field matters for the edited config: only the active contact model's block, adaptive-only
-// integrator keys for adaptive integrators, substeps for fixed-step ones.
-bool field_shown(const std::string& pattern_path, const nlohmann::json& edited);
 
 // Concrete paths of a schema path ("model.particles.*.mass" -> one per particle of `edited`).
 std::vector<std::string> expand_field_path(const std::string& pattern_path, const nlohmann::json& edited);

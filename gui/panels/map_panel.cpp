@@ -19,10 +19,12 @@ std::pair<double, double> default_range(double v) {
 }
 
 // The y a researcher most likely wants first: a parameter of the active contact model (penalty stiffness,
-// kappa, impratio), friction or solref, else any number but gravity.
+// kappa, impratio), friction or solref, a damping (joint trees have no contacts yet), else any number but
+// gravity.
 std::string preferred_y(const std::vector<std::string>& paths, const nlohmann::json& config) {
   const std::string model = "contact." + config.value("/contact/model"_json_pointer, std::string()) + ".";
-  for (const std::string& key : {model, std::string(".friction"), std::string("solref")})
+  for (const std::string& key :
+       {model, std::string(".friction"), std::string("solref"), std::string(".damping")})
     for (const std::string& p : paths)
       if (p.find(key) != std::string::npos) return p;
   for (const std::string& p : paths)

@@ -1,5 +1,5 @@
 // Joint-tree scenes (model.type "tree") in the workbench, headless: open, sweep, trajectory playback, the
-// 3-D view's skeleton and geoms, camera framing, a rendered frame, refused bad files.
+// 3-D view's skeleton and geoms, camera framing, a rendered frame, refused bad files, the tree's controls.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "gui/app/headless_runner.hpp"
 #include "gui/app/workbench_app.hpp"
 #include "gui/document/scene_document.hpp"
+#include "gui/panels/controls_panel.hpp"
 #include "gui/view3d/scene_bounds.hpp"
 #include "gui/view3d/scene_view_3d.hpp"
 #include "gui/view3d/tree_body_view.hpp"
@@ -317,4 +318,23 @@ TEST_CASE("tree: a bad tree file or edit leaves the open scene untouched") {
   REQUIRE(doc.open((k_scenes / "toy_point_mass.json").string()));
   CHECK_FALSE(doc.set("model.type", "tree"));
   CHECK(doc.problem()->data.type == sg::ModelType::particles);
+}
+
+TEST_CASE("controls: a tree scene shows its model.tree rows, not the particle, body or plane keys") {
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "pendulum_chain.json").string()), doc.error());
+  const nlohmann::json& tree = doc.edited();
+  CHECK(field_shown("model.tree.bodies.*.joints.*.qpos", tree));
+  CHECK(field_shown("model.tree.bodies.*.mass", tree));
+  CHECK(field_shown("model.gravity", tree));
+  CHECK_FALSE(field_shown("model.particles.*.mass", tree));
+  CHECK_FALSE(field_shown("model.bodies.*.shape", tree));
+  CHECK_FALSE(field_shown("model.plane.height", tree));
+  // Three hinges (the tip is welded): one start angle each.
+  const auto qpos = expand_field_path("model.tree.bodies.*.joints.*.qpos", tree);
+  REQUIRE(qpos.size() == 3);
+  CHECK(qpos[0] == "model.tree.bodies.0.joints.0.qpos");
+  REQUIRE(doc.open((k_scenes / "toy_point_mass.json").string()));
+  CHECK_FALSE(field_shown("model.tree.bodies.*.mass", doc.edited()));
+  CHECK(field_shown("model.plane.height", doc.edited()));
 }
