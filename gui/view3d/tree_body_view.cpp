@@ -66,7 +66,9 @@ void add_geoms(const JointTreeModel<double>& model, const std::vector<TreeBodyPo
                render::Scene3D& out) {
   for (int g = 0; g < model.con.ngeom; ++g) {
     const TreeGeom<double>& geom = model.con.geom[g];
-    if (geom.type == GeomType::plane) continue;  // the ground (MuJoCo puts planes on static bodies only)
+    // Planes: the world's are the ground (add_tree_ground); MuJoCo allows them on static bodies only.
+    if (geom.type == GeomType::plane || geom.body < 0 || geom.body >= static_cast<int>(poses.size()))
+      continue;
     const TreeBodyPose& body = poses[static_cast<std::size_t>(geom.body)];
     render::Primitive prim = posed(shape_of(geom.type), tree_world_point(body, geom.pos),
                                    body.quat * geom.quat, body_color(geom.body));

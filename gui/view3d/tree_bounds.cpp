@@ -141,7 +141,8 @@ SceneBounds tree_scene_bounds(const JointTreeModel<double>& model) {
   }
   for (int g = 0; g < model.con.ngeom; ++g) {
     const TreeGeom<double>& geom = model.con.geom[g];
-    if (geom.type == GeomType::plane) continue;  // the ground: as wide as needed, never framed
+    // The ground is as wide as needed, never framed; a geom on no body of this tree has no place.
+    if (geom.type == GeomType::plane || geom.body < 0 || geom.body >= model.tree.nbody) continue;
     const float r = tree_geom_radius(geom);
     bounds.body_size = std::max(bounds.body_size, r);
     add_sphere(bounds, tree_world_point(start[static_cast<std::size_t>(geom.body)], geom.pos), r);
