@@ -7,7 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
-#include "gui/workbench_screenshot.hpp"
+#include "gui/app/workbench_screenshot.hpp"
 
 namespace sg::cli {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #ifdef SOFTGRAD_HAVE_GUI
-#include "gui/figure_png.hpp"
+#include "gui/export/figure_png.hpp"
 #endif
 
 namespace sg::cli {

@@ -59,9 +59,9 @@ TEST_CASE("penalty toy: coarse gradients oscillate with sign flips, fine and ada
 }
 
 TEST_CASE("penalty toy, fine preset: FD with a step of h shows no spike over the whole sweep") {
-  // The toy_fine preset (gui/presets.cpp) sets gradient.fd_eps=1e-4: with the scene's 1e-6, FD steps across
-  // the O(h) jumps of the fine loss and spikes to +-62 at 46 of the 2000 points (measured), which a plot's
-  // autofit then scales to, flattening the +-0.8 curve the preset is about.
+  // The toy_fine preset (gui/document/presets.cpp) sets gradient.fd_eps=1e-4: with the scene's 1e-6, FD steps
+  // across the O(h) jumps of the fine loss and spikes to +-62 at 46 of the 2000 points (measured), which a
+  // plot's autofit then scales to, flattening the +-0.8 curve the preset is about.
   const SweepResult fine =
       run_sweep(test::shipped("toy_point_mass.json", {"integrator.substeps=1000", "gradient.fd_eps=1e-4"}));
   REQUIRE(fine.points.size() == 2000);

@@ -11,9 +11,9 @@
 #include <filesystem>
 #include <set>
 
-#include "gui/demo_workbench.hpp"
-#include "gui/headless_runner.hpp"
-#include "gui/panel_names.hpp"
+#include "gui/app/demo_workbench.hpp"
+#include "gui/app/headless_runner.hpp"
+#include "gui/app/panel_names.hpp"
 #include "headless_test_util.hpp"
 
 using namespace sg::gui;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "gui/headless_runner.hpp"
+#include "gui/app/headless_runner.hpp"
 
 namespace sg::gui::test {
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "gui/layout.hpp"
+#include "gui/app/layout.hpp"
 
 using namespace sg::gui;
 

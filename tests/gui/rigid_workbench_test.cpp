@@ -8,14 +8,14 @@
 #include <cmath>
 #include <filesystem>
 
-#include "gui/headless_runner.hpp"
-#include "gui/panel_names.hpp"
-#include "gui/presets.hpp"
-#include "gui/rigid_body_view.hpp"
-#include "gui/scene_bounds.hpp"
-#include "gui/scene_document.hpp"
-#include "gui/scene_view_3d.hpp"
-#include "gui/workbench_app.hpp"
+#include "gui/app/headless_runner.hpp"
+#include "gui/app/panel_names.hpp"
+#include "gui/app/workbench_app.hpp"
+#include "gui/document/presets.hpp"
+#include "gui/document/scene_document.hpp"
+#include "gui/view3d/rigid_body_view.hpp"
+#include "gui/view3d/scene_bounds.hpp"
+#include "gui/view3d/scene_view_3d.hpp"
 #include "plots/sweep_figures/trajectory_figure.hpp"
 
 using namespace sg::gui;
@@ -236,15 +236,4 @@ TEST_CASE("rigid: every 3-D preset loads its scene and overrides") {
   CHECK_FALSE(app->document().config()["contact"]["cfd"]["enabled"].get<bool>());
   CHECK(app->document().config()["sweep"]["points"].get<int>() == 200);
   CHECK(find_preset("billiards_cfd")->show_time > 0.0);
-}
-
-TEST_CASE("the workbench refuses a joint-tree scene with a message instead of an empty view") {
-  SceneDocument doc;
-  CHECK_FALSE(doc.open((k_scenes / "pendulum_chain.json").string()));
-  CHECK(doc.error().find("model.type: \"tree\": joint trees are not shown in the workbench yet") !=
-        std::string::npos);
-  // An edit that turns a loaded scene into a tree is refused the same way; the scene stays as it was.
-  REQUIRE(doc.open((k_scenes / "toy_point_mass.json").string()));
-  CHECK_FALSE(doc.set("model.type", "tree"));
-  CHECK(doc.problem()->data.type == sg::ModelType::particles);
 }

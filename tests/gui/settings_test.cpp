@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gui/app_settings.hpp"
-#include "gui/atomic_file.hpp"
+#include "gui/app/app_settings.hpp"
+#include "gui/document/atomic_file.hpp"
 
 using namespace sg::gui;
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "gui/shortcuts.hpp"
+#include "gui/app/shortcuts.hpp"
 
 using namespace sg::gui;
 

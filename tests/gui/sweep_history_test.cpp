@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "gui/sweep_history.hpp"
+#include "gui/document/sweep_history.hpp"
 
 using sg::gui::SweepHistory;
 

@@ -6,14 +6,14 @@
 #include <filesystem>
 
 #include "engine/scene/scene.hpp"
-#include "gui/controls_panel.hpp"
-#include "gui/field_widget.hpp"
-#include "gui/plot_decimation.hpp"
-#include "gui/presets.hpp"
-#include "gui/scene_view_3d.hpp"
-#include "gui/scenes_folder.hpp"
-#include "gui/sweep_worker.hpp"
-#include "gui/trajectory_player.hpp"
+#include "gui/document/presets.hpp"
+#include "gui/document/scenes_folder.hpp"
+#include "gui/panels/controls_panel.hpp"
+#include "gui/panels/field_widget.hpp"
+#include "gui/panels/plot_decimation.hpp"
+#include "gui/view3d/scene_view_3d.hpp"
+#include "gui/view3d/trajectory_player.hpp"
+#include "gui/workers/sweep_worker.hpp"
 
 using namespace sg::gui;
 namespace fs = std::filesystem;

@@ -15,12 +15,12 @@
 #include <thread>
 
 #include "engine/scene/config_diff.hpp"
-#include "gui/device_choice.hpp"
-#include "gui/headless_runner.hpp"
-#include "gui/panel_names.hpp"
-#include "gui/presets.hpp"
-#include "gui/workbench_app.hpp"
-#include "gui/workbench_screenshot.hpp"
+#include "gui/app/headless_runner.hpp"
+#include "gui/app/panel_names.hpp"
+#include "gui/app/workbench_app.hpp"
+#include "gui/app/workbench_screenshot.hpp"
+#include "gui/document/presets.hpp"
+#include "gui/panels/device_choice.hpp"
 #include "headless_test_util.hpp"
 #include "plots/sweep_figures/sweep2d_figure.hpp"
 

@@ -1,0 +1,94 @@
+#include "gui/app/app_shell.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "gui/app/help_overlay.hpp"
+#include "gui/app/layout.hpp"
+#include "gui/app/panels.hpp"
+
+namespace sg::gui {
+
+AppShell::AppShell(Workbench workbench, AppSettings settings)
+    : workbench_(std::move(workbench)), settings_(std::move(settings)) {}
+
+bool AppShell::attach_gl(std::string* error) {
+  return viewport_.attach_gl(error);
+}
+
+void AppShell::detach_gl() {
+  viewport_.detach_gl();
+}
+
+void AppShell::apply(Action action) {
+  switch (action) {
+    case Action::kToggleHelp:
+      state_.show_help = !state_.show_help;
+      break;
+    case Action::kResetLayout:
+      state_.force_layout = true;
+      break;
+    case Action::kResetCamera:
+      settings_.camera = render::Camera{};
+      if (workbench_.camera_request)
+        if (auto home = workbench_.camera_request(true)) settings_.camera = *home;
+      break;
+    case Action::kToggleGrid:
+      state_.show_grid = !state_.show_grid;
+      break;
+    case Action::kUiScaleUp:
+      settings_.ui_scale = std::min(settings_.ui_scale + 0.1f, 3.0f);
+      break;
+    case Action::kUiScaleDown:
+      settings_.ui_scale = std::max(settings_.ui_scale - 0.1f, 0.5f);
+      break;
+    case Action::kQuit:
+      state_.quit_requested = true;
+      break;
+    case Action::kCancelRun:
+      // Esc closes the shortcut overview when it is open, and only that; otherwise it cancels the run.
+      if (state_.show_help) {
+        state_.show_help = false;
+      } else if (workbench_.on_action) {
+        workbench_.on_action(action);
+      }
+      break;
+    default:
+      if (workbench_.on_action) workbench_.on_action(action);
+      break;
+  }
+}
+
+void AppShell::fill_scene() {
+  scene_.prims.clear();
+  scene_.lines.clear();
+  if (workbench_.fill_scene) workbench_.fill_scene(scene_);
+  if (!state_.show_grid) {
+    std::erase_if(scene_.prims, [](const render::Primitive& p) { return p.shape == render::Shape::kPlane; });
+  }
+}
+
+void AppShell::frame() {
+  for (Action action : triggered_actions(imgui_key_input())) apply(action);
+  ImGuiIO& io = ImGui::GetIO();
+  io.FontGlobalScale = settings_.ui_scale;
+  const PanelLayout layout =
+      default_layout(io.DisplaySize, content_scale_ * settings_.ui_scale, status_bar_height());
+  // A resized window re-lays the panels out, so nothing ends up off-screen or in a corner.
+  const bool resized =
+      last_display_.x > 0.0f && (io.DisplaySize.x != last_display_.x || io.DisplaySize.y != last_display_.y);
+  last_display_ = io.DisplaySize;
+  const ImGuiCond cond = state_.force_layout || resized ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  state_.force_layout = false;
+  if (workbench_.begin_frame) workbench_.begin_frame(io.DeltaTime);
+  if (workbench_.camera_request)
+    if (auto camera = workbench_.camera_request(false)) settings_.camera = *camera;
+  fill_scene();
+  draw_control_panel(layout.controls, cond, workbench_);
+  viewport_.draw(layout.viewport, cond, scene_, settings_.camera, workbench_.draw_viewport_toolbar);
+  draw_plot_panel(layout.plots, cond, workbench_);
+  draw_status_bar(layout.status, workbench_);
+  draw_help_overlay(&state_.show_help, io.DisplaySize);
+}
+
+}  // namespace sg::gui

@@ -1,0 +1,60 @@
+#pragma once
+// The workbench window contents: control panel, 3-D viewport, plot area, status bar, F1 help.
+// Knows nothing about windows or contexts: a host (GLFW loop or headless runner) drives frame().
+#include <imgui.h>
+
+#include <string>
+
+#include "gui/app/app_settings.hpp"
+#include "gui/app/shortcuts.hpp"
+#include "gui/app/workbench.hpp"
+#include "gui/panels/viewport_panel.hpp"
+
+namespace sg::gui {
+
+struct ShellState {
+  bool show_help = false;
+  bool show_grid = true;
+  bool force_layout = false;  // next frame places panels at their defaults, overriding imgui.ini
+  bool quit_requested = false;
+};
+
+class AppShell {
+ public:
+  AppShell(Workbench workbench, AppSettings settings);
+
+  bool attach_gl(std::string* error);  // with the host's GL context current
+  void detach_gl();                    // before the host destroys that context
+  void set_content_scale(float scale) { content_scale_ = scale > 0.0f ? scale : 1.0f; }
+  float content_scale() const { return content_scale_; }
+
+  // Builds one frame of UI; call between ImGui::NewFrame() and ImGui::Render().
+  void frame();
+  void apply(Action action);
+
+  const ShellState& state() const { return state_; }
+  // Whether the workbench animates (see Workbench::animating); false when it has no such hook.
+  bool animating() const { return workbench_.animating && workbench_.animating(); }
+  // The shortest time between two animating frames: 1/60 s for playback, 1/30 s for a job's progress. Vsync
+  // paces a real display anyway; a virtual or software-rendered one (Xvfb, llvmpipe) would redraw as fast as
+  // it can and take the cores that the jobs' workers, below the UI's priority, compute on.
+  double animating_frame_seconds() const {
+    return workbench_.playing && workbench_.playing() ? 1.0 / 60.0 : 1.0 / 30.0;
+  }
+  const AppSettings& settings() const { return settings_; }
+  AppSettings& settings() { return settings_; }
+  Workbench& workbench() { return workbench_; }
+  const render::Scene3D& last_scene() const { return scene_; }
+
+ private:
+  void fill_scene();
+  Workbench workbench_;
+  AppSettings settings_;
+  ShellState state_;
+  ViewportPanel viewport_;
+  render::Scene3D scene_;  // reused each frame to avoid reallocations
+  float content_scale_ = 1.0f;
+  ImVec2 last_display_{0.0f, 0.0f};  // the display size of the last frame, to re-layout on resize
+};
+
+}  // namespace sg::gui

@@ -1,0 +1,29 @@
+#pragma once
+// The whole workbench rendered headless (EGL) into a PNG after the sweep and the trajectory finished.
+#include <string>
+#include <vector>
+
+#include "gui/app/workbench_app.hpp"
+
+namespace sg::gui {
+
+struct ScreenshotRequest {
+  std::string scene;                   // scene file; empty: the preset's, else the default scene
+  std::vector<std::string> overrides;  // "path=value", after the preset's
+  std::string preset;                  // Preset::name, optional
+  int width = 1600, height = 1000;
+  std::string out = "shot.png";
+  WorkbenchOptions options;
+  int timeout_seconds = 300;  // for the sweep
+  double time = -1.0;         // output time shown; negative: the preset's show_time, else the last frame
+  bool descend = false;       // also run gradient descent (optimize.*) and show its paths on the loss plot
+  bool identify = false;      // also run the scene's identification and show the Identify tab
+  bool tradeoff = false;      // also run the accuracy-against-cost study and show the Cost tab
+};
+
+bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* error);
+
+// "1600x1000" -> width, height; false when malformed or out of [64, 8192].
+bool parse_size(const std::string& text, int* width, int* height);
+
+}  // namespace sg::gui

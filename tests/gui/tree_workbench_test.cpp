@@ -1,0 +1,340 @@
+// Joint-tree scenes (model.type "tree") in the workbench, headless: open, sweep, trajectory playback, the
+// 3-D view's skeleton and geoms, camera framing, a rendered frame, refused bad files, the tree's controls.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "gui/app/headless_runner.hpp"
+#include "gui/app/workbench_app.hpp"
+#include "gui/document/scene_document.hpp"
+#include "gui/panels/controls_panel.hpp"
+#include "gui/view3d/scene_bounds.hpp"
+#include "gui/view3d/scene_view_3d.hpp"
+#include "gui/view3d/tree_body_view.hpp"
+#include "headless_test_util.hpp"
+#include "render/headless_context.hpp"
+#include "render/renderer.hpp"
+#ifdef SOFTGRAD_HAVE_MJCF
+#include "mjcf/import.hpp"
+#endif
+
+using namespace sg::gui;
+using namespace sg::gui::test;
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using sg::render::Shape;
+
+namespace {
+
+const fs::path k_scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
+
+std::shared_ptr<WorkbenchApp> make_tree_app(const std::string& scene,
+                                            const std::vector<std::string>& overrides) {
+  WorkbenchOptions options;
+  options.scenes_folder = k_scenes;
+  options.out_folder = fs::path(SOFTGRAD_BINARY_DIR) / "test_gui_tmp" / "out";
+  options.debounce = 20ms;
+  auto app = std::make_shared<WorkbenchApp>(options);
+  REQUIRE_MESSAGE(app->open_scene((k_scenes / scene).string(), overrides), app->document().error());
+  return app;
+}
+
+std::vector<const sg::render::Primitive*> all_of(const sg::render::Scene3D& scene, Shape shape) {
+  std::vector<const sg::render::Primitive*> found;
+  for (const auto& p : scene.prims)
+    if (p.shape == shape) found.push_back(&p);
+  return found;
+}
+
+// Every computed point ok, with a finite loss and gradient.
+void check_sweep_finished(const WorkbenchApp& app, std::size_t points) {
+  CHECK(app.sweep().phase == SweepPhase::finished);
+  REQUIRE(app.sweep().result.points.size() == points);
+  for (const auto& p : app.sweep().result.points) {
+    CHECK(p.status == "ok");
+    CHECK(std::isfinite(p.loss));
+    CHECK(std::isfinite(p.grad));
+  }
+}
+
+// The midpoint of tree bodies a and b (scene bodies a - 1, b - 1) at a trajectory frame.
+std::array<double, 3> midpoint(const sg::Trajectory& tr, int frame, int a, int b) {
+  const auto& q = tr.q[static_cast<std::size_t>(frame)];
+  std::array<double, 3> m{};
+  for (std::size_t k = 0; k < 3; ++k)
+    m[k] = 0.5 * (q[7 * static_cast<std::size_t>(a - 1) + k] + q[7 * static_cast<std::size_t>(b - 1) + k]);
+  return m;
+}
+
+// Pixel (x, y from the top) where the camera projects a world point in a w x h image.
+std::array<int, 2> project(const sg::render::Camera& camera, const float p[3], int w, int h) {
+  const sg::render::Vec4f c =
+      sg::render::camera_view_projection(camera, w, h) * sg::render::Vec4f{p[0], p[1], p[2], 1};
+  return {static_cast<int>((c[0] / c[3] + 1.0f) * 0.5f * static_cast<float>(w)),
+          static_cast<int>((1.0f - c[1] / c[3]) * 0.5f * static_cast<float>(h))};
+}
+
+}  // namespace
+
+TEST_CASE("tree: the pendulum chain opens, sweeps to the end and its trajectory moves the drawn links") {
+  auto app = make_tree_app("pendulum_chain.json", {"sweep.points=9"});
+  CHECK(app->document().problem()->data.type == sg::ModelType::tree);
+  AppShell shell(app->make_workbench(), AppSettings{});
+  auto runner = make_runner(shell, 1280, 800);
+  run_frames(*runner, 1);
+  REQUIRE(app->wait_until_idle(60s));
+  run_frames(*runner, 2);
+  check_sweep_finished(*app, 9);
+  // The default trajectory at the scene's own angle (0.9 rad), recorded as rigid poses of the 4 bodies.
+  const auto tr = app->trajectory();
+  REQUIRE(tr != nullptr);
+  CHECK(tr->value == doctest::Approx(0.9));
+  REQUIRE(tr->layout == "tree");
+  REQUIRE(tr->q.size() == 201);
+  REQUIRE(tr->q[0].size() == 4 * 7);
+  // Links from the shoulder's body to each child: three capsules; the first joins link1 and link2.
+  for (const int frame : {0, 150}) {
+    app->player().seek_frame(frame);
+    run_frames(*runner, 1);
+    const auto links = all_of(shell.last_scene(), Shape::kCapsule);
+    REQUIRE(links.size() == 3);
+    const auto m = midpoint(*tr, frame, 1, 2);
+    for (std::size_t k = 0; k < 3; ++k) CHECK(links[0]->pos[k] == doctest::Approx(m[k]).epsilon(1e-5));
+    CHECK(links[0]->size[1] == doctest::Approx(0.15f));  // half of the 0.3 m link
+  }
+  double swing = 0.0;  // how far link2's midpoint moves from its start over the run
+  for (int f = 0; f < static_cast<int>(tr->q.size()); ++f)
+    swing = std::max(swing, std::fabs(midpoint(*tr, f, 1, 2)[0] - midpoint(*tr, 0, 1, 2)[0]));
+  CHECK(swing > 0.1);
+  // The trail of the tip (the only leaf) up to frame 150.
+  const auto trails = std::count_if(shell.last_scene().lines.begin(), shell.last_scene().lines.end(),
+                                    [](const auto& l) { return l.kind == sg::render::LineKind::kTrail; });
+  CHECK(trails == 150);
+  // The trajectory plots read the tree bodies like rigid ones.
+  const sg::plot::Figure fig = app->plots().trajectory_figure();
+  REQUIRE_FALSE(fig.plots.empty());
+  CHECK(fig.plots[0].series.at(0).y.at(150) == doctest::Approx(tr->q[150][0]));
+}
+
+TEST_CASE("tree: the 2-D map and Descend run on the pendulum chain") {
+  auto app =
+      make_tree_app("pendulum_chain.json", {"sweep.points=5", "optimize.starts=2", "optimize.steps=5"});
+  REQUIRE(app->wait_until_idle(60s));
+  app->run_map({"model.tree.bodies.0.joints.0.qpos", 0.2, 1.6, 4},
+               {"model.tree.bodies.0.joints.0.damping", 0.02, 0.1, 3});
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->map().phase == SweepPhase::finished);
+  REQUIRE(app->map().result.points.size() == 12);
+  for (const sg::GridPoint& p : app->map().result.points) {
+    CHECK(p.status == "ok");
+    CHECK(std::isfinite(p.gy));
+  }
+  app->descend();
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->descent().phase == SweepPhase::finished);
+  CHECK(app->descent().result.paths.size() == 2);
+}
+
+TEST_CASE("tree: the crane imported from MJCF opens in the workbench and sweeps") {
+#ifndef SOFTGRAD_HAVE_MJCF
+  std::printf("SOFTGRAD_TEST_SKIPPED: this build has no MJCF import (libmujoco-dev)\n");
+  return;
+#else
+  sg::mjcf::register_importer();
+  auto app = make_tree_app("crane.json", {"sweep.points=7"});
+  CHECK(app->document().config()["model"]["type"] == "tree");
+  REQUIRE(app->wait_until_idle(60s));
+  check_sweep_finished(*app, 7);
+  const auto tr = app->trajectory();
+  REQUIRE(tr != nullptr);
+  REQUIRE(tr->layout == "tree");
+  CHECK(tr->q[0].size() == 3 * 7);
+  // Trolley, cable, load: the cable starts at the trolley's origin (no link), the load hangs 1 m below it.
+  sg::render::Scene3D scene;
+  build_scene_view(*app->document().problem(), {}, scene);
+  const auto links = all_of(scene, Shape::kCapsule);
+  REQUIRE(links.size() == 1);
+  CHECK(links[0]->size[1] == doctest::Approx(0.5f));
+  CHECK(all_of(scene, Shape::kSphere).size() == 3);
+  // The camera frames the crane (origin 2 m up, load at 1 m), not the particle default.
+  REQUIRE(app->pending_camera().has_value());
+  CHECK(app->pending_camera()->target[2] > 1.2f);
+  CHECK(app->pending_camera()->target[2] < 1.8f);
+  CHECK(app->pending_camera()->distance < 7.0f);
+#endif
+}
+
+TEST_CASE("tree: bodies without geoms are drawn as links and centre-of-mass spheres") {
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "pendulum_chain.json").string()), doc.error());
+  sg::render::Scene3D scene;
+  build_scene_view(*doc.problem(), {}, scene);
+  // Before any trajectory the start: shoulder at (0, 0, 1.5), turned 0.9 rad about y.
+  const auto links = all_of(scene, Shape::kCapsule);
+  const auto spheres = all_of(scene, Shape::kSphere);
+  REQUIRE(links.size() == 3);
+  REQUIRE(spheres.size() == 4);
+  const double s = std::sin(0.9), c = std::cos(0.9);
+  // link1's centre of mass 0.15 m down its rod, link2's origin 0.3 m down.
+  CHECK(spheres[0]->pos[0] == doctest::Approx(-0.15 * s).epsilon(1e-5));
+  CHECK(spheres[0]->pos[2] == doctest::Approx(1.5 - 0.15 * c).epsilon(1e-5));
+  CHECK(links[0]->pos[0] == doctest::Approx(-0.15 * s).epsilon(1e-5));
+  CHECK(links[0]->pos[2] == doctest::Approx(1.5 - 0.15 * c).epsilon(1e-5));
+  // The capsule's axis (its local z) lies along the rod, (-sin 0.9, 0, -cos 0.9).
+  const float* q = links[0]->quat;
+  const double axis_x = 2.0 * (q[1] * q[3] + q[0] * q[2]), axis_z = 1.0 - 2.0 * (q[1] * q[1] + q[2] * q[2]);
+  CHECK(std::fabs(-s * axis_x - c * axis_z) == doctest::Approx(1.0).epsilon(1e-5));
+  // The 0.1 kg tip's sphere is smaller than the 1 kg rods' ones; the links are thinner than both.
+  CHECK(spheres[3]->size[0] < spheres[0]->size[0]);
+  CHECK(links[0]->size[0] < spheres[3]->size[0]);
+  // Without a ground geom, a reference grid on the world's xy plane.
+  const auto planes = all_of(scene, Shape::kPlane);
+  REQUIRE(planes.size() == 1);
+  CHECK(planes[0]->pos[2] == 0.0f);
+}
+
+TEST_CASE("tree: geoms replace a body's skeleton, posed in its frame, and a world plane is the ground") {
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "pendulum_chain.json").string()), doc.error());
+  // The shipped trees have no geoms yet: give link2 a box 0.15 m down its frame and the world a plane.
+  auto problem = std::make_unique<sg::Problem>(*doc.problem());
+  sg::TreeConstraintModel<double>& con = problem->data.tree.con;
+  con.ngeom = 2;
+  con.geom[0].type = sg::GeomType::plane;
+  con.geom[0].body = 0;
+  con.geom[0].pos = {0.0, 0.0, 0.2};
+  con.geom[1].type = sg::GeomType::box;
+  con.geom[1].body = 2;
+  con.geom[1].pos = {0.0, 0.0, -0.15};
+  con.geom[1].size = {0.02, 0.03, 0.15};
+  sg::render::Scene3D scene;
+  build_scene_view(*problem, {}, scene);
+  const auto boxes = all_of(scene, Shape::kBox), planes = all_of(scene, Shape::kPlane);
+  REQUIRE(boxes.size() == 1);
+  REQUIRE(planes.size() == 1);  // the plane geom, no reference grid
+  CHECK(planes[0]->pos[2] == doctest::Approx(0.2f));
+  CHECK(planes[0]->size[0] > 0.9f);  // as wide as the swing
+  // link2's origin 0.3 m down the turned shoulder, the box's centre 0.15 m further along the same rod.
+  const double s = std::sin(0.9), c = std::cos(0.9);
+  CHECK(boxes[0]->pos[0] == doctest::Approx(-0.45 * s).epsilon(1e-5));
+  CHECK(boxes[0]->pos[2] == doctest::Approx(1.5 - 0.45 * c).epsilon(1e-5));
+  CHECK(boxes[0]->size[1] == doctest::Approx(0.03f));
+  CHECK(boxes[0]->quat[0] == doctest::Approx(std::cos(0.45)).epsilon(1e-5));
+  CHECK(std::fabs(boxes[0]->quat[2]) == doctest::Approx(std::sin(0.45)).epsilon(1e-5));
+  // link2 has a geom now: no link into it and no sphere for it.
+  CHECK(all_of(scene, Shape::kCapsule).size() == 2);
+  CHECK(all_of(scene, Shape::kSphere).size() == 3);
+}
+
+TEST_CASE("tree: the camera frames the chain and the sphere it swings through") {
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "pendulum_chain.json").string()), doc.error());
+  const SceneBounds bounds = problem_scene_bounds(*doc.problem());
+  REQUIRE_FALSE(bounds.empty);
+  // Three 0.3 m rods turning about the shoulder at (0, 0, 1.5) reach 0.9 m from it either way, and down,
+  // not above the shoulder; their hinges all turn about y, so they stay in the x-z plane.
+  CHECK(bounds.min[0] < -0.9f);
+  CHECK(bounds.max[0] > 0.9f);
+  CHECK(bounds.max[0] < 1.0f);
+  CHECK(bounds.min[2] < 0.6f);
+  CHECK(bounds.max[2] < 1.6f);
+  CHECK(bounds.max[1] < 0.1f);
+  CHECK(bounds.min[1] > -0.1f);
+  const sg::render::Camera camera = fitted_camera(bounds);
+  CHECK(std::fabs(camera.target[0]) < 0.05f);
+  CHECK(camera.target[2] > 0.9f);
+  CHECK(camera.target[2] < 1.2f);
+  CHECK(camera.distance < 7.0f);
+  // Particle scenes keep the default camera.
+  REQUIRE(doc.open((k_scenes / "toy_point_mass.json").string()));
+  CHECK(problem_scene_bounds(*doc.problem()).empty);
+}
+
+TEST_CASE("tree: a rendered frame shows the links where the camera projects them") {
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "pendulum_chain.json").string()), doc.error());
+  constexpr int k_w = 320, k_h = 240;
+  std::string error;
+  auto context = sg::render::HeadlessContext::create(k_w, k_h, &error);
+  REQUIRE_MESSAGE(context != nullptr, error);
+  auto renderer = sg::render::Renderer::create(&error);
+  REQUIRE_MESSAGE(renderer != nullptr, error);
+  const sg::render::Camera camera = fitted_camera(problem_scene_bounds(*doc.problem()));
+  const auto render = [&](const sg::render::Scene3D& scene) {
+    context->bind_frame_target();
+    renderer->draw(scene, camera, k_w, k_h);
+    context->end_frame();
+    return context->read_rgba();
+  };
+  sg::render::Scene3D tree, ground;
+  build_scene_view(*doc.problem(), {}, tree);
+  add_tree_ground(doc.problem()->data.tree, 2.0f, 0.25f, ground);
+  const auto with = render(tree), without = render(ground);
+  const auto links = all_of(tree, Shape::kCapsule);
+  REQUIRE(links.size() == 3);
+  for (const auto* link : links) {
+    const auto [x, y] = project(camera, link->pos, k_w, k_h);
+    REQUIRE(x >= 0);
+    REQUIRE(x < k_w);
+    REQUIRE(y >= 0);
+    REQUIRE(y < k_h);
+    const std::size_t i = (static_cast<std::size_t>(y) * k_w + static_cast<std::size_t>(x)) * 4;
+    const int difference = std::abs(with[i] - without[i]) + std::abs(with[i + 1] - without[i + 1]) +
+                           std::abs(with[i + 2] - without[i + 2]);
+    INFO("link centre at pixel " << x << ", " << y);
+    CHECK(difference > 30);
+  }
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < with.size(); i += 4) differing += with[i] != without[i] ? 1 : 0;
+  MESSAGE("pixels the tree covers: " << differing);
+  CHECK(differing > 500);
+}
+
+TEST_CASE("tree: a bad tree file or edit leaves the open scene untouched") {
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "pendulum_chain.json").string()), doc.error());
+  const auto problem = doc.problem();
+  const long revision = doc.revision();
+  // A body whose parent does not exist.
+  nlohmann::json bad = doc.as_written();
+  bad["model"]["tree"]["bodies"][1]["parent"] = 7;
+  CHECK_FALSE(doc.open_text(bad.dump(), "bad_tree.json"));
+  CHECK_FALSE(doc.error().empty());
+  MESSAGE(doc.error());
+  CHECK_FALSE(doc.open((k_scenes / "no_such_tree.json").string()));
+  CHECK_FALSE(doc.set("model.tree.bodies.1.parent", 7));
+  CHECK(doc.problem() == problem);
+  CHECK(doc.revision() == revision);
+  CHECK(doc.source().find("pendulum_chain.json") != std::string::npos);
+  // The edited copy keeps the bad value until it is fixed; then edits of tree numbers are taken.
+  REQUIRE(doc.set("model.tree.bodies.1.parent", 0));
+  REQUIRE(doc.set("model.tree.bodies.0.joints.0.damping", 0.1));
+  CHECK(doc.problem()->data.tree.joint[0].damping == 0.1);
+  // A particle scene that turns into a tree without bodies is refused; the particles stay.
+  REQUIRE(doc.open((k_scenes / "toy_point_mass.json").string()));
+  CHECK_FALSE(doc.set("model.type", "tree"));
+  CHECK(doc.problem()->data.type == sg::ModelType::particles);
+}
+
+TEST_CASE("controls: a tree scene shows its model.tree rows, not the particle, body or plane keys") {
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "pendulum_chain.json").string()), doc.error());
+  const nlohmann::json& tree = doc.edited();
+  CHECK(field_shown("model.tree.bodies.*.joints.*.qpos", tree));
+  CHECK(field_shown("model.tree.bodies.*.mass", tree));
+  CHECK(field_shown("model.gravity", tree));
+  CHECK_FALSE(field_shown("model.particles.*.mass", tree));
+  CHECK_FALSE(field_shown("model.bodies.*.shape", tree));
+  CHECK_FALSE(field_shown("model.plane.height", tree));
+  // Three hinges (the tip is welded): one start angle each.
+  const auto qpos = expand_field_path("model.tree.bodies.*.joints.*.qpos", tree);
+  REQUIRE(qpos.size() == 3);
+  CHECK(qpos[0] == "model.tree.bodies.0.joints.0.qpos");
+  REQUIRE(doc.open((k_scenes / "toy_point_mass.json").string()));
+  CHECK_FALSE(field_shown("model.tree.bodies.*.mass", doc.edited()));
+  CHECK(field_shown("model.plane.height", doc.edited()));
+}
