@@ -153,13 +153,15 @@ TEST_CASE("tree: the crane imported from MJCF opens in the workbench and sweeps"
   REQUIRE(tr != nullptr);
   REQUIRE(tr->layout == "tree");
   CHECK(tr->q[0].size() == 3 * 7);
-  // Trolley, cable, load: the cable starts at the trolley's origin (no link), the load hangs 1 m below it.
+  // The imported geoms, not the skeleton: the trolley's box, the cable's capsule (1 m, from the trolley's
+  // origin down) and the load's sphere.
   sg::render::Scene3D scene;
   build_scene_view(*app->document().problem(), {}, scene);
   const auto links = all_of(scene, Shape::kCapsule);
   REQUIRE(links.size() == 1);
   CHECK(links[0]->size[1] == doctest::Approx(0.5f));
-  CHECK(all_of(scene, Shape::kSphere).size() == 3);
+  CHECK(all_of(scene, Shape::kSphere).size() == 1);
+  CHECK(all_of(scene, Shape::kBox).size() == 1);
   // The camera frames the crane (origin 2 m up, load at 1 m), not the particle default.
   REQUIRE(app->pending_camera().has_value());
   CHECK(app->pending_camera()->target[2] > 1.2f);
