@@ -8,6 +8,8 @@
 // leaving the mode: distance - margin of every free contact within the look-ahead and of every free limit,
 // its negative for every held one, and J qacc - aref of every inactive row, its negative for every active
 // one. The mode changes only at located switches (TreeSystem::apply_event).
+#include <cmath>
+
 #include "engine/articulated/constraint_solve_fixed.hpp"
 #include "engine/articulated/forward_actuated.hpp"
 #include "engine/model/tree_mode.hpp"
@@ -110,6 +112,15 @@ class TreeModeSolver {
     double rate = 0.0;
     for (int i = 0; i < m.nv; ++i) rate += value(jac[i]) * value(s_.d->qvel[i]);
     return rate;
+  }
+
+  // The size of the positions the switching function compares, for its rounding scale: the contact
+  // point's distance from the origin, the limit's bound.
+  double switching_scale(const ContactKey& key) const {
+    if (is_tree_limit_key(key)) return std::fabs(value(s_.cm->limit[key.b].range[key.feature]));
+    collide_at_state();
+    const TreeContact<S>* c = find_contact(key);
+    return c ? value(norm(c->pos)) : 0.0;
   }
 
  private:

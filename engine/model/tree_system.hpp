@@ -18,6 +18,7 @@
 // which rows push; with it frozen each evaluation uses the mode's rows and active set and reports the
 // margins (engine/model/tree_mode_solver.hpp); the mode changes at located switches (apply_event). Fixed
 // steps and events off never freeze it: every evaluation is then MuJoCo's mj_forward.
+#include <cmath>
 #include <limits>
 #include <memory>
 
@@ -237,6 +238,7 @@ class TreeSystem {
   // Only a constrained tree has modes; the solver freezes them for adaptive steps with events on.
   SG_HD void set_frozen(bool on) const { frozen_ = on && modes_ != nullptr; }
   SG_HD MarginTracker& margins() const { return tracker_; }
+  SG_HD const TreeMode& mode() const { return mode_; }
   using Memo = TreeMemo;
   SG_HD Memo memo() const { return {frozen_, mode_, tracker_}; }
   SG_HD void restore(const Memo& m) const {
@@ -290,6 +292,7 @@ class TreeSystem {
     done.surface = 0;
     load_state(y);
     modes_->rederive(mode_);
+    done.tangential = tangential_crossing(y, key);
     return done;
   }
 
@@ -305,6 +308,48 @@ class TreeSystem {
   }
 
  private:
+  // The length scale that classifies crossings, as RigidSystem::kCrossingScale: a crossing whose free hop (or
+  // dip), v^2 / (2 |a_free|), stays below kCrossingScale (1 + |pos|) has no resolved switching time and gets
+  // no saltation term (dtau/dtheta ~ 1/v would be huge and meaningless). Fixed, not the tolerance: every
+  // tolerance must differentiate the same hybrid system.
+  static constexpr double kCrossingScale = 1e-10;
+  // The time step of the difference that gives the switching function's second derivative (s): its
+  // truncation error (1e-7 of the jerk) and rounding (1e-9 of the rate) only move the classification's
+  // threshold.
+  static constexpr double kRateStep = 1e-7;
+
+  // Whether the onset or separation of `key` just switched at y is tangential: its rate against the
+  // acceleration of its switching function under the mode without it (the free motion).
+  SG_HD bool tangential_crossing(const S* y, const ContactKey& key) const {
+    TreeMode free = mode_;
+    const int e = free.find(key);
+    if (e >= 0) free.remove(e);
+    load_state(y);
+    const double rate = modes_->switching_rate(key), scale = modes_->switching_scale(key);
+    const double accel = switching_acceleration(y, key, free);
+    return rate * rate <= 2.0 * std::fabs(accel) * kCrossingScale * (1.0 + scale);
+  }
+
+  // The second derivative of key's switching function along the field of mode m at y (values): its rate a
+  // short time later along that field, less its rate now, over the time. The mode and the margins stay.
+  SG_HD double switching_acceleration(const S* y, const ContactKey& key, TreeMode m) const {
+    const TreeMode held = mode_;
+    const MarginTracker tracked = tracker_;
+    load_state(y);
+    modes_->rederive(m);
+    mode_ = m;
+    S f[kMaxDim], moved[kMaxDim];
+    rhs(y, f);
+    for (int i = 0; i < dim(); ++i) moved[i] = y[i] + kRateStep * f[i];
+    load_state(moved);
+    const double later = modes_->switching_rate(key);
+    load_state(y);
+    const double now = modes_->switching_rate(key);
+    mode_ = held;
+    tracker_ = tracked;
+    return (later - now) / kRateStep;
+  }
+
   // The scene's per-joint damping, armature and spring rest onto the run's dofs and qpos.
   SG_HD void expand_joint_params() {
     tree_ = model_->tree;
