@@ -161,16 +161,18 @@ bool tree_sphere_centre_in_box(const TreeConstraintData<S>& cd, const TreeGeom<S
 }
 
 // One geom pair (g1 before g2 in MuJoCo's type order): narrow phase, then the contacts with their pair
-// parameters appended to cd.contact.
+// parameters appended to cd.contact. band: how far beyond the pair's margin contacts are reported (a frozen
+// contact mode's look-ahead; such contacts are excluded from MuJoCo's rows).
 template <class S>
-void tree_collide_pair(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd, int g1, int g2) {
+void tree_collide_pair(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd, int g1, int g2,
+                       double band = 0.0) {
   const TreeGeom<S>& a = cm.geom[g1];
   const TreeGeom<S>& b = cm.geom[g2];
   const S margin = tree_collision_detail::larger(a.margin, b.margin);
   const S gap = tree_collision_detail::larger(a.gap, b.gap);
-  if (tree_bounds_separated(cm, cd, g1, g2, value(margin))) return;
+  if (tree_bounds_separated(cm, cd, g1, g2, value(margin) + band)) return;
   CollisionOptions opt;
-  opt.margin = value(margin);
+  opt.margin = value(margin) + band;
   const Pose<S> pa{cd.geom_xpos[g1], cd.geom_xquat[g1], &cd.geom_xmat[g1]};
   const Pose<S> pb{cd.geom_xpos[g2], cd.geom_xquat[g2], &cd.geom_xmat[g2]};
   Contact<S> con[kMaxContactsPerPair];
@@ -187,6 +189,7 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& 
     TreeContact<S>& c = cd.contact[cd.ncon++];
     c = TreeContact<S>{};
     c.geom1 = g1, c.geom2 = g2;
+    c.feature = con[i].feature;
     c.dist = con[i].dist;
     c.pos = con[i].pos;
     for (int k = 0; k < 3; ++k) c.frame[k] = con[i].frame[k];
@@ -198,9 +201,10 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& 
   }
 }
 
-// mj_collision: cd.geom_* must be current (tree_geom_kinematics).
+// mj_collision: cd.geom_* must be current (tree_geom_kinematics). band: see tree_collide_pair.
 template <class S>
-void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
+void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd,
+                    double band = 0.0) {
   cd.ncon = 0;
   cd.overflow = false;
   if (!cm.opt.contact) return;
@@ -209,7 +213,7 @@ void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, Tre
       if (tree_geoms_filtered(m, cm, i, j)) continue;
       const bool swap = tree_collision_detail::mujoco_type(cm.geom[j].type) <
                         tree_collision_detail::mujoco_type(cm.geom[i].type);
-      tree_collide_pair(cm, cd, swap ? j : i, swap ? i : j);
+      tree_collide_pair(cm, cd, swap ? j : i, swap ? i : j, band);
     }
 }
 

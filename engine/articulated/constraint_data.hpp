@@ -19,6 +19,7 @@ enum class EfcType : int { kLimitJoint = 3, kContactFrictionless = 5, kContactPy
 template <class S>
 struct TreeContact {
   int geom1 = 0, geom2 = 0;
+  int feature = 0;  // the collider's name for the point within the pair (a box corner, a capsule end)
   int dim = 3;
   S dist{};
   Vec3<S> pos{};

@@ -32,10 +32,11 @@ std::unique_ptr<ParticleSystem<S>> replica_of(const ParticleSystem<S>& sys) {
   return std::make_unique<ParticleSystem<S>>(ParticleSystem<S>{sys.model, sys.timestep});
 }
 
-// The same model (its tape leaves included); the run's tree and scratch are the replica's own.
+// The same model (its tape leaves included) and refsafe's step; the run's tree, scratch and mode are the
+// replica's own (a segment's checkpoint restores the mode).
 template <class S>
 std::unique_ptr<TreeSystem<S>> replica_of(const TreeSystem<S>& sys) {
-  return std::make_unique<TreeSystem<S>>(&sys.model(), 0.0);
+  return std::make_unique<TreeSystem<S>>(&sys.model(), sys.timestep());
 }
 
 // Whose turn it is to sweep, and the seed the sweeps hand down.

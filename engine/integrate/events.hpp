@@ -124,7 +124,8 @@ struct MarginTracker {
   }
 };
 
-// Whether a system implements the hybrid interface (kHybrid = true; see ParticleSystem, RigidSystem).
+// Whether a system implements the hybrid interface (kHybrid = true; see ParticleSystem, RigidSystem,
+// TreeSystem).
 template <class System>
 constexpr bool is_hybrid_system() {
   if constexpr (requires { System::kHybrid; }) {

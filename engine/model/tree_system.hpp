@@ -11,24 +11,24 @@
 // The system owns the run's TreeModel (scene numbers per joint expanded onto dofs) and the TreeData scratch:
 // built once per run outside the steps (run.hpp puts it on the heap); the steps allocate nothing. A
 // constrained tree's constraint model (with the run's timestep, which refsafe reads), constraint data and
-// Newton workspace (~200 KB) are allocated here too, once. Contact and limit rows switch on and off within
-// the smooth constraint force (MuJoCo's soft constraints): no events are located (kHybrid false;
-// integrator.events is ignored for trees).
+// Newton workspace (~200 KB) are allocated here too, once.
+//
+// For the adaptive solvers with integrator.events on it is a hybrid system (engine/integrate/events.hpp),
+// as the rigid model: the mode (engine/model/tree_mode.hpp) holds which contacts and limits have rows and
+// which rows push; with it frozen each evaluation uses the mode's rows and active set and reports the
+// margins (engine/model/tree_mode_solver.hpp); the mode changes at located switches (apply_event). Fixed
+// steps and events off never freeze it: every evaluation is then MuJoCo's mj_forward.
+#include <cmath>
 #include <limits>
 #include <memory>
 
 #include "engine/articulated/forward_actuated.hpp"
 #include "engine/core/status.hpp"
 #include "engine/model/joint_tree_model.hpp"
+#include "engine/model/tree_mode_solver.hpp"
 #include "engine/rigid/rotation.hpp"
 
 namespace sg {
-
-// What a tree system carries from one step to the next, for checkpoints: the output step it is in (the
-// control sequences read it).
-struct TreeMemo {
-  long interval = 0;
-};
 
 template <class S>
 class TreeSystem {
@@ -36,32 +36,31 @@ class TreeSystem {
   using Scalar = S;
   static constexpr int kMaxDim = JointTreeModel<S>::kMaxDim;
   static constexpr bool kFoldsState = true;  // phi is folded into the quaternions after each step
-  static constexpr bool kHybrid = false;     // soft constraints only: no modes or events
+  static constexpr bool kHybrid = true;      // contacts and limits switch (only constrained trees have modes)
 
   // The timestep is MuJoCo's opt.timestep for the constraints' refsafe (solref[0] >= 2 timestep); 0 (an
   // adaptive run) keeps the model's.
-  TreeSystem(const JointTreeModel<S>* model, double timestep) : model_(model) {
+  TreeSystem(const JointTreeModel<S>* model, double timestep) : model_(model), timestep_(timestep) {
     expand_joint_params();
     if (!model_->constrained()) return;
     con_ = std::make_unique<TreeConstraintModel<S>>(model_->con);
     if (timestep > 0.0) con_->opt.timestep = timestep;
     con_data_ = std::make_unique<TreeConstraintData<S>>();
     newton_ = std::make_unique<TreeNewtonWorkspace>();
+    modes_ = std::make_unique<TreeModeSolver<S>>(
+        TreeStage<S>{&tree_, con_.get(), &model_->act, &data_, con_data_.get(), &act_data_, newton_.get()});
   }
   TreeSystem(const TreeSystem&) = delete;
   TreeSystem& operator=(const TreeSystem&) = delete;
 
   SG_HD int dim() const { return model_->dim(); }
   SG_HD const JointTreeModel<S>& model() const { return *model_; }
+  SG_HD double timestep() const { return timestep_; }
   SG_HD const TreeModel<S>& tree() const { return tree_; }
   // Output step i begins: the control sequences read it. Mutable on purpose, as RigidSystem's: the solvers
   // hold the system const and tell it where they are.
   SG_HD void begin_interval(long i) const { interval_ = i; }
   SG_HD bool forces_change_at(long i) const { return controls_change_at(model_->controls, i); }
-  using Memo = TreeMemo;
-  SG_HD Memo memo() const { return {interval_}; }
-  SG_HD void restore(const Memo& m) const { interval_ = m.interval; }
-  SG_HD void set_frozen(bool) const {}  // no modes to freeze
 
   SG_HD void initial_state(S* y) const {
     const TreeModel<S>& m = tree_;
@@ -110,11 +109,14 @@ class TreeSystem {
     // solver stop with a non-finite state instead of running on with zero acceleration.
     bool ok;
     // More contacts or rows than the capacities: the dropped ones would leave bodies interpenetrating.
-    if (con_)
+    if (con_ && frozen_) {
+      tracker_.begin();
+      ok = modes_->evaluate(mode_, tracker_, true) == TreeForwardStatus::kOk && !con_data_->overflow;
+    } else if (con_) {
       ok = tree_forward_constrained(tree_, *con_, model_->act, data_, *con_data_, act_data_, *newton_) ==
                TreeForwardStatus::kOk &&
            !con_data_->overflow;
-    else
+    } else
       ok = model_->act.nu > 0 ? tree_forward(tree_, model_->act, data_, act_data_)
                               : tree_forward(tree_, data_);
     if (!ok) poison_qacc();
@@ -237,7 +239,124 @@ class TreeSystem {
   // The state's data after load_state + kinematics (the trajectory recorder reads poses from it).
   SG_HD const TreeData<S>& data() const { return data_; }
 
+  // ---- The hybrid interface (engine/integrate/events.hpp) ----
+
+  // Only a constrained tree has modes; the solver freezes them for adaptive steps with events on.
+  SG_HD void set_frozen(bool on) const { frozen_ = on && modes_ != nullptr; }
+  SG_HD MarginTracker& margins() const { return tracker_; }
+  SG_HD const TreeMode& mode() const { return mode_; }
+  using Memo = TreeMemo;
+  SG_HD Memo memo() const { return {interval_, frozen_, mode_, tracker_}; }
+  SG_HD void restore(const Memo& m) const {
+    interval_ = m.interval;
+    frozen_ = m.frozen;
+    mode_ = m.mode;
+    tracker_ = m.tracker;
+  }
+  SG_HD bool saltation_applies() const { return true; }
+
+  // The mode MuJoCo's rules give at y: rows where they are due, Newton's active set.
+  SG_HD void mode_from_state(const S* y) const {
+    if (!frozen_) return;
+    const TapePause<S> values_only(true);
+    load_state(y);
+    modes_->from_rules(mode_);
+  }
+
+  // The smallest margin at y and whose it is (values only: event location records nothing).
+  SG_HD SG_NOINLINE double margin_at(const S* y, EventId* which) const {
+    tracker_.begin();
+    const TapePause<S> values_only(true);
+    load_state(y);
+    modes_->evaluate(mode_, tracker_, false);
+    *which = tracker_.last_witness;
+    return tracker_.last;
+  }
+
+  // Switches the mode for the crossed function `id` at y; returns what happened. A row that enters or
+  // leaves the active set flips alone (its force is 0 there); an onset or a separation adds or removes the
+  // contact or limit and takes every row's activity from Newton's solution there.
+  SG_HD EventId apply_event(const S* y, const EventId& id) const {
+    const TapePause<S> values_only(true);  // a new mode: no derivatives
+    if (id.kind == EventKind::none) return EventId{};
+    const ContactKey key{id.a, id.b, id.feature};
+    const int e = mode_.find(key);
+    EventId done = id;
+    if (id.row >= 0) {
+      if (e < 0) return EventId{};
+      const bool on = !mode_.row_on(e, id.row);
+      mode_.set_row(e, id.row, on);
+      done.kind = on ? EventKind::row_on : EventKind::row_off;
+      return done;
+    }
+    if (e < 0) {
+      if (mode_.add(key, ContactLevel::contact) < 0) return EventId{};
+      done.kind = EventKind::onset;
+    } else {
+      mode_.remove(e);
+      done.kind = EventKind::separation;
+    }
+    done.surface = 0;
+    load_state(y);
+    modes_->rederive(mode_);
+    done.tangential = tangential_crossing(y, key);
+    return done;
+  }
+
+  // The switching function of an onset or separation at y (with derivatives), and its rate.
+  SG_HD S event_value(const S* y, const EventId& id) const {
+    load_state(y);
+    return modes_->switching_value(ContactKey{id.a, id.b, id.feature});
+  }
+  SG_HD double event_rate(const S* y, const EventId& id) const {
+    const TapePause<S> values_only(true);
+    load_state(y);
+    return modes_->switching_rate(ContactKey{id.a, id.b, id.feature});
+  }
+
  private:
+  // The length scale that classifies crossings, as RigidSystem::kCrossingScale: a crossing whose free hop (or
+  // dip), v^2 / (2 |a_free|), stays below kCrossingScale (1 + |pos|) has no resolved switching time and gets
+  // no saltation term (dtau/dtheta ~ 1/v would be huge and meaningless). Fixed, not the tolerance: every
+  // tolerance must differentiate the same hybrid system.
+  static constexpr double kCrossingScale = 1e-10;
+  // The time step of the difference that gives the switching function's second derivative (s): its
+  // truncation error (1e-7 of the jerk) and rounding (1e-9 of the rate) only move the classification's
+  // threshold.
+  static constexpr double kRateStep = 1e-7;
+
+  // Whether the onset or separation of `key` just switched at y is tangential: its rate against the
+  // acceleration of its switching function under the mode without it (the free motion).
+  SG_HD bool tangential_crossing(const S* y, const ContactKey& key) const {
+    TreeMode free = mode_;
+    const int e = free.find(key);
+    if (e >= 0) free.remove(e);
+    load_state(y);
+    const double rate = modes_->switching_rate(key), scale = modes_->switching_scale(key);
+    const double accel = switching_acceleration(y, key, free);
+    return rate * rate <= 2.0 * std::fabs(accel) * kCrossingScale * (1.0 + scale);
+  }
+
+  // The second derivative of key's switching function along the field of mode m at y (values): its rate a
+  // short time later along that field, less its rate now, over the time. The mode and the margins stay.
+  SG_HD double switching_acceleration(const S* y, const ContactKey& key, TreeMode m) const {
+    const TreeMode held = mode_;
+    const MarginTracker tracked = tracker_;
+    load_state(y);
+    modes_->rederive(m);
+    mode_ = m;
+    S f[kMaxDim], moved[kMaxDim];
+    rhs(y, f);
+    for (int i = 0; i < dim(); ++i) moved[i] = y[i] + kRateStep * f[i];
+    load_state(moved);
+    const double later = modes_->switching_rate(key);
+    load_state(y);
+    const double now = modes_->switching_rate(key);
+    mode_ = held;
+    tracker_ = tracked;
+    return (later - now) / kRateStep;
+  }
+
   // The scene's per-joint damping, armature and spring rest onto the run's dofs and qpos.
   SG_HD void expand_joint_params() {
     tree_ = model_->tree;
@@ -287,6 +406,7 @@ class TreeSystem {
   }
 
   const JointTreeModel<S>* model_;
+  double timestep_;  // refsafe's (0: the model's)
   TreeModel<S> tree_;
   mutable TreeData<S> data_;
   mutable TreeActuatorData<S> act_data_;         // the controls (from the model) and actuation's scratch
@@ -294,6 +414,11 @@ class TreeSystem {
   std::unique_ptr<TreeConstraintModel<S>> con_;  // null: no limits, the smooth forward dynamics
   std::unique_ptr<TreeConstraintData<S>> con_data_;
   std::unique_ptr<TreeNewtonWorkspace> newton_;
+  std::unique_ptr<TreeModeSolver<S>> modes_;  // null without constraints: no modes
+  // The hybrid mode. Mutable: the integrators hold the system const and tell it which mode holds.
+  mutable bool frozen_ = false;
+  mutable TreeMode mode_;
+  mutable MarginTracker tracker_;
 };
 
 }  // namespace sg

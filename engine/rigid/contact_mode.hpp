@@ -13,8 +13,10 @@ namespace sg {
 // contact's force is scaled so that the distance stays 0, see engine/rigid/grazing.hpp).
 enum class ContactLevel : unsigned char { band, contact, grazing };
 
+// Free bodies: a, b are body indices (-1 for the plane). Joint trees (engine/model/tree_mode.hpp): geom
+// indices, or a joint limit.
 struct ContactKey {
-  int a = -1, b = -1;  // body indices, -1 for the plane
+  int a = -1, b = -1;
   int feature = 0;
   SG_HD bool operator==(const ContactKey& o) const { return a == o.a && b == o.b && feature == o.feature; }
 };

@@ -1,0 +1,258 @@
+#pragma once
+// A joint tree's constraint stage with its hybrid mode held fixed (engine/model/tree_mode.hpp), for the
+// adaptive integrators with integrator.events on. mj_forward's stages run as in tree_forward_constrained,
+// except that the rows are the mode's (a held contact keeps its rows while a step overshoots its separation,
+// a held limit while the joint leaves the margin, a free one gets none before its onset) and Newton's active
+// set is the mode's (one factorisation, no search: engine/articulated/constraint_solve_fixed.hpp). Every
+// evaluation then integrates a smooth field, and reports to a MarginTracker how far the state is from
+// leaving the mode: distance - margin of every free contact within the look-ahead and of every free limit,
+// its negative for every held one, and J qacc - aref of every inactive row, its negative for every active
+// one. The mode changes only at located switches (TreeSystem::apply_event).
+#include <cmath>
+
+#include "engine/articulated/constraint_solve_fixed.hpp"
+#include "engine/articulated/forward_actuated.hpp"
+#include "engine/model/tree_mode.hpp"
+
+namespace sg {
+
+// The pieces of one mj_forward: the models and the scratch the system owns.
+template <class S>
+struct TreeStage {
+  const TreeModel<S>* m;
+  const TreeConstraintModel<S>* cm;
+  const TreeActuatorModel<S>* am;
+  TreeData<S>* d;
+  TreeConstraintData<S>* cd;
+  TreeActuatorData<S>* ad;
+  TreeNewtonWorkspace* ws;
+};
+
+template <class S>
+class TreeModeSolver {
+ public:
+  // How far beyond its margin a contact is looked at: a held contact stays visible while a step overshoots
+  // its separation (as the rigid model's ModeLaws::lookahead).
+  static constexpr double kLookahead = 1e-3;
+
+  explicit TreeModeSolver(const TreeStage<S>& stage) : s_(stage) {}
+
+  // The frozen evaluation at the state loaded into d (qpos, qvel): qacc in d, the margins to tracker.
+  // derivatives = false: values only (switching margins).
+  TreeForwardStatus evaluate(TreeMode& mode, MarginTracker& tracker, bool derivatives) const {
+    const TreeForwardStatus st = stage(mode, &tracker);
+    if (st != TreeForwardStatus::kOk) return st;
+    TreeConstraintData<S>& cd = *s_.cd;
+    bool active[kMaxEfc];
+    for (int r = 0; r < cd.nefc; ++r) active[r] = mode.row_on(row_entry_[r], row_k_[r]);
+    if (!tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, active, derivatives)) {
+      tracker.note(-1.0, EventId{});  // H = M + J' D J with D > 0: only a singular M gets here
+      return TreeForwardStatus::kSolverFailed;
+    }
+    for (int r = 0; r < cd.nefc; ++r) {
+      const double jar = s_.ws->jar[r];
+      const ContactKey& key = mode.entries[row_entry_[r]].key;
+      tracker.note(active[r] ? -jar : jar,
+                   contact_event(key, active[r] ? EventKind::row_off : EventKind::row_on, row_k_[r]));
+    }
+    return TreeForwardStatus::kOk;
+  }
+
+  // Newton's active set over the mode's rows at the loaded state, written into the mode; held contacts no
+  // longer reported (beyond the look-ahead) are dropped first.
+  TreeForwardStatus rederive(TreeMode& mode) const {
+    const TreeForwardStatus st = stage(mode, nullptr);
+    if (st != TreeForwardStatus::kOk) return st;
+    if (!tree_solve_constraints(*s_.m, *s_.cm, *s_.d, *s_.cd, *s_.ws))
+      return TreeForwardStatus::kSolverFailed;
+    for (int r = 0; r < s_.cd->nefc; ++r) mode.set_row(row_entry_[r], row_k_[r], s_.cd->efc_active[r]);
+    return TreeForwardStatus::kOk;
+  }
+
+  // The mode MuJoCo's rules give at the loaded state: rows for contacts closer than their margin and joints
+  // within the margin of a limit, Newton's active set.
+  TreeForwardStatus from_rules(TreeMode& mode) const {
+    mode.count = 0;
+    collide_at_state();
+    const TreeConstraintData<S>& cd = *s_.cd;
+    for (int i = 0; i < cd.ncon; ++i) {
+      const TreeContact<S>& c = cd.contact[i];
+      if (value(c.dist) < value(c.includemargin) && mode.find(tree_contact_key(c)) < 0)
+        mode.add(tree_contact_key(c), ContactLevel::contact);
+    }
+    for (int j = 0; j < s_.m->njnt; ++j)
+      for (int upper = 0; upper < 2; ++upper)
+        if (limit_applies(j) && limit_gap(j, upper) < 0.0)
+          mode.add(tree_limit_key(j, upper), ContactLevel::contact);
+    return rederive(mode);
+  }
+
+  // The switching function of an onset or separation at the loaded state, with derivatives: a contact's
+  // distance minus its margin (0 if it is not reported), a limit's distance minus its margin.
+  S switching_value(const ContactKey& key) const {
+    if (is_tree_limit_key(key)) return limit_distance(key.b, key.feature) - s_.cm->limit[key.b].margin;
+    collide_at_state();
+    const TreeContact<S>* c = find_contact(key);
+    return c ? S(c->dist - c->includemargin) : S(0.0);
+  }
+
+  // Its rate along the motion at the loaded state (the same on both sides of the switch: positions move with
+  // qvel): the contact's normal relative velocity J_n qvel, the limit row's J qvel.
+  double switching_rate(const ContactKey& key) const {
+    const TreeModel<S>& m = *s_.m;
+    if (is_tree_limit_key(key)) {
+      const double side = key.feature == 1 ? 1.0 : -1.0;
+      return -side * value(s_.d->qvel[m.joint[key.b].dof_adr]);
+    }
+    collide_at_state();
+    const TreeContact<S>* c = find_contact(key);
+    if (!c) return 0.0;
+    S jac[kMaxDofs];
+    tree_contact_frame_rows(m, *s_.cm, *s_.d, *c, 1, jac);
+    double rate = 0.0;
+    for (int i = 0; i < m.nv; ++i) rate += value(jac[i]) * value(s_.d->qvel[i]);
+    return rate;
+  }
+
+  // The size of the positions the switching function compares, for its rounding scale: the contact
+  // point's distance from the origin, the limit's bound.
+  double switching_scale(const ContactKey& key) const {
+    if (is_tree_limit_key(key)) return std::fabs(value(s_.cm->limit[key.b].range[key.feature]));
+    collide_at_state();
+    const TreeContact<S>* c = find_contact(key);
+    return c ? value(norm(c->pos)) : 0.0;
+  }
+
+ private:
+  // Position stage and collision out to the look-ahead, at the loaded state.
+  void collide_at_state() const {
+    tree_fwd_position(*s_.m, *s_.d);
+    tree_geom_kinematics(*s_.cm, *s_.d, *s_.cd);
+    tree_collision(*s_.m, *s_.cm, *s_.cd, kLookahead);
+  }
+
+  const TreeContact<S>* find_contact(const ContactKey& key) const {
+    for (int i = 0; i < s_.cd->ncon; ++i)
+      if (tree_contact_key(s_.cd->contact[i]) == key) return &s_.cd->contact[i];
+    return nullptr;
+  }
+
+  bool limit_applies(int j) const {
+    const JointType t = s_.m->joint[j].type;
+    return s_.cm->opt.limit && s_.cm->limit[j].limited && (t == JointType::kHinge || t == JointType::kSlide);
+  }
+  // mj_instantiateLimit's distance of side `upper`: positive inside the range.
+  S limit_distance(int j, int upper) const {
+    const S q = s_.d->qpos[s_.m->joint[j].qpos_adr];
+    return upper ? S(s_.cm->limit[j].range[1] - q) : S(q - s_.cm->limit[j].range[0]);
+  }
+  double limit_gap(int j, int upper) const {
+    return value(limit_distance(j, upper)) - value(s_.cm->limit[j].margin);
+  }
+
+  // mj_forward up to qacc_smooth with the mode's rows. tracker null: no margins, and held contacts that are
+  // no longer reported leave the mode.
+  TreeForwardStatus stage(TreeMode& mode, MarginTracker* tracker) const {
+    const TreeModel<S>& m = *s_.m;
+    TreeData<S>& d = *s_.d;
+    TreeConstraintData<S>& cd = *s_.cd;
+    collide_at_state();
+    match_contacts(mode, tracker);
+    if (!tracker && drop_unseen(mode)) match_contacts(mode, nullptr);
+    cd.nefc = 0;
+    limit_rows(mode, tracker);
+    const int limit_rows_end = cd.nefc;
+    if (!tree_instantiate_contacts(m, *s_.cm, d, cd)) return TreeForwardStatus::kUnsupportedCondim;
+    for (int r = limit_rows_end; r < cd.nefc; ++r) {
+      const int i = cd.efc_id[r];
+      row_entry_[r] = contact_entry_[i];
+      row_k_[r] = r - cd.contact[i].efc_address;
+    }
+    tree_diag_approx(m, *s_.cm, cd);
+    tree_make_impedance(*s_.cm, cd);
+    tree_fwd_velocity(m, d);
+    tree_reference_constraint(m, d, cd);
+    tree_actuation(m, *s_.am, d, *s_.ad);
+    if (!tree_fwd_acceleration(m, d, s_.ad->qfrc_actuator)) return TreeForwardStatus::kSingularMass;
+    for (int i = 0; i < m.nv; ++i) cd.qacc_smooth[i] = d.qacc[i];
+    return TreeForwardStatus::kOk;
+  }
+
+  // Which reported contacts the mode holds (they get rows; the others are excluded), with the onset and
+  // separation margins.
+  void match_contacts(TreeMode& mode, MarginTracker* tracker) const {
+    TreeConstraintData<S>& cd = *s_.cd;
+    for (int e = 0; e < mode.count; ++e) mode.entries[e].seen = false;
+    for (int i = 0; i < cd.ncon; ++i) {
+      TreeContact<S>& c = cd.contact[i];
+      c.exclude = true;
+      const double r = value(c.dist) - value(c.includemargin);
+      if (r > kLookahead) continue;  // reported for the gap's sake only
+      const ContactKey key = tree_contact_key(c);
+      const int e = mode.find(key);
+      if (e < 0) {
+        if (tracker) tracker->note(r, contact_event(key, EventKind::onset));
+        continue;
+      }
+      if (mode.entries[e].seen) continue;  // the collider named two points alike: the first one counts
+      mode.entries[e].seen = true;
+      if (tracker) tracker->note(-r, contact_event(key, EventKind::separation));
+      c.exclude = false;
+      contact_entry_[i] = e;
+    }
+    if (!tracker) return;
+    for (int e = 0; e < mode.count; ++e)  // held contacts beyond the look-ahead: certainly separated
+      if (!mode.entries[e].seen && !is_tree_limit_key(mode.entries[e].key))
+        tracker->note(-kLookahead, contact_event(mode.entries[e].key, EventKind::separation));
+  }
+
+  // Removes held contacts that were not reported; true if any was.
+  bool drop_unseen(TreeMode& mode) const {
+    bool any = false;
+    for (int e = 0; e < mode.count;) {
+      if (!mode.entries[e].seen && !is_tree_limit_key(mode.entries[e].key)) {
+        mode.remove(e);
+        any = true;
+      } else {
+        ++e;
+      }
+    }
+    return any;
+  }
+
+  // The mode's limit rows (in joint order, as mj_instantiateLimit), with the onset and separation margins.
+  void limit_rows(const TreeMode& mode, MarginTracker* tracker) const {
+    const TreeModel<S>& m = *s_.m;
+    S jac[kMaxDofs];
+    for (int j = 0; j < m.njnt; ++j) {
+      if (!limit_applies(j)) continue;
+      for (int upper = 0; upper < 2; ++upper) {
+        const ContactKey key = tree_limit_key(j, upper);
+        const double r = limit_gap(j, upper);
+        const int e = mode.find(key);
+        if (e < 0) {
+          if (tracker) tracker->note(r, contact_event(key, EventKind::onset));
+          continue;
+        }
+        if (tracker) tracker->note(-r, contact_event(key, EventKind::separation));
+        for (int i = 0; i < m.nv; ++i) jac[i] = 0.0;
+        jac[m.joint[j].dof_adr] = upper ? -1.0 : 1.0;  // the distance's gradient
+        const int row = s_.cd->nefc;
+        if (!tree_add_row(m.nv, *s_.cd, jac, limit_distance(j, upper), s_.cm->limit[j].margin,
+                          EfcType::kLimitJoint, j))
+          return;
+        row_entry_[row] = e;
+        row_k_[row] = 0;
+      }
+    }
+  }
+
+  TreeStage<S> s_;
+  // Scratch of the last stage: each row's mode entry and its index within the entry's rows; each contact's
+  // entry.
+  mutable int row_entry_[kMaxEfc] = {};
+  mutable int row_k_[kMaxEfc] = {};
+  mutable int contact_entry_[kMaxTreeContacts] = {};
+};
+
+}  // namespace sg
