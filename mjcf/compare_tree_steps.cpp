@@ -41,20 +41,24 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
   mj_resetData(m, d);
   for (int i = 0; i < t.nq; ++i) d->qpos[i] = y[static_cast<std::size_t>(i)];
   for (int i = 0; i < t.nv; ++i) d->qvel[i] = v[i];
-  for (int i = 0; i < model.act.nu; ++i) d->ctrl[i] = model.ctrl[i];  // the scene's controls, constant
-  IntegratorSettings one;
-  one.method = rk4 ? Method::rk4 : Method::euler;
-  one.dt = timestep;
-  one.steps = 1;
+  IntegratorSettings all;
+  all.method = rk4 ? Method::rk4 : Method::euler;
+  all.dt = timestep;
+  all.steps = steps;
   TreeStepComparison c;
   c.rk4 = rk4, c.timestep = timestep, c.steps = steps;
   NullObserver obs;
+  // One solve stepped one output at a time, so that the controls follow the scene's sequences.
+  FixedSolve<TreeSystem<double>, NullObserver> solve(*sys, all, y.data(), *ws, obs);
+  solve.start();
   const std::unique_ptr<mjData, void (*)(mjData*)> poses(mj_makeData(m), &mj_deleteData);
   if (!poses) throw std::runtime_error("out of memory for MuJoCo's data");
   for (long s = 1; s <= steps; ++s) {
+    for (int i = 0; i < model.act.nu; ++i)  // the scene's controls in this step, as the system sets them
+      d->ctrl[i] = model.controls.count[i] > 0 ? control_at(model.controls, i, s - 1) : model.ctrl[i];
     mj_step(m, d);
     c.max_contacts = std::max(c.max_contacts, d->ncon);
-    if (solve_fixed(*sys, one, y.data(), *ws, obs).status != Status::ok) {
+    if (solve.advance(s).status != Status::ok) {
       c.qpos = c.qvel = c.xpos = NAN;
       return c;
     }

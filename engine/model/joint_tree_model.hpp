@@ -9,6 +9,7 @@
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/core/scalar.hpp"
+#include "engine/model/tree_controls.hpp"
 
 namespace sg {
 
@@ -34,6 +35,8 @@ struct JointTreeModel {
   // (a scene number, so it is here and differentiable, not in TreeActuatorData).
   TreeActuatorModel<S> act;
   S ctrl[kMaxActuators] = {};
+  // The control section: knots that replace an actuator's constant ctrl, output step by output step.
+  TreeControls<S> controls;
   // Hinge and slide limits (model.tree.bodies.N.joints.M.limited, range, ...) by joint, with the inverse
   // weights at qpos0 that their rows start from (computed in double when the model is built).
   TreeConstraintModel<S> con;
@@ -91,6 +94,11 @@ void convert_actuators(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
       b.ctrlrange[k] = T(value(a.ctrlrange[k])), b.forcerange[k] = T(value(a.forcerange[k]));
     out.ctrl[i] = T(value(in.ctrl[i]));
   }
+  const TreeControls<S>& a = in.controls;
+  TreeControls<T>& b = out.controls;
+  b.interpolation = a.interpolation, b.steps = a.steps, b.total = a.total;
+  for (int i = 0; i < kMaxActuators; ++i) b.count[i] = a.count[i], b.first[i] = a.first[i];
+  for (int k = 0; k < a.total; ++k) b.knot[k] = T(value(a.knot[k]));
 }
 
 // The geoms over another scalar, values only.
@@ -223,6 +231,11 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     f(a + ".gear", m.act.actuator[i].gear[0]);
   }
   visit_geoms(m.con, 0, "model.tree.world_geoms.", f);
+  // The control section comes after the model in the schema.
+  for (int i = 0; i < m.act.nu; ++i)
+    for (int k = 0; k < m.controls.count[i]; ++k)
+      f("control.actuators." + std::to_string(i) + ".knots." + std::to_string(k),
+        m.controls.knot[m.controls.first[i] + k]);
 }
 
 }  // namespace sg

@@ -34,6 +34,7 @@ SG_HD ContactKey tree_contact_key(const TreeContact<S>& c) {
 // What a tree system carries from one step to the next, for checkpoints; the same for every scalar, so that
 // a double run's checkpoints restore a taped run.
 struct TreeMemo {
+  long interval = 0;  // the output step (the control sequences read it)
   bool frozen = false;
   TreeMode mode;
   MarginTracker tracker;

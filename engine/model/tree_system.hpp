@@ -57,8 +57,10 @@ class TreeSystem {
   SG_HD const JointTreeModel<S>& model() const { return *model_; }
   SG_HD double timestep() const { return timestep_; }
   SG_HD const TreeModel<S>& tree() const { return tree_; }
-  SG_HD void begin_interval(long) const {}
-  SG_HD bool forces_change_at(long) const { return false; }
+  // Output step i begins: the control sequences read it. Mutable on purpose, as RigidSystem's: the solvers
+  // hold the system const and tell it where they are.
+  SG_HD void begin_interval(long i) const { interval_ = i; }
+  SG_HD bool forces_change_at(long i) const { return controls_change_at(model_->controls, i); }
 
   SG_HD void initial_state(S* y) const {
     const TreeModel<S>& m = tree_;
@@ -102,6 +104,7 @@ class TreeSystem {
   // qacc at y (in data_.qacc), every smooth quantity of mj_forward on the way.
   SG_HD void forward(const S* y) const {
     load_state(y);
+    set_controls();
     // A singular joint-space inertia (a massless dof without armature) has no qacc: NaN makes the
     // solver stop with a non-finite state instead of running on with zero acceleration.
     bool ok;
@@ -213,9 +216,12 @@ class TreeSystem {
   }
 
   // Position (0) or velocity (1) of scene body `body` (tree body body + 1) along `axis`, for losses: the
-  // body frame's origin xpos and that point's world velocity.
+  // body frame's origin xpos and that point's world velocity; or qpos (2) or qvel (3) coordinate `axis` of
+  // joint `body` (a ball's or free joint's quaternion with its rotation vector folded in).
   SG_HD S coordinate(const S* y, int quantity, int body, int axis) const {
     load_state(y);
+    if (quantity == 2) return data_.qpos[tree_.joint[body].qpos_adr + axis];  // body: the joint here
+    if (quantity == 3) return data_.qvel[tree_.joint[body].dof_adr + axis];
     tree_kinematics(tree_, data_);
     if (quantity == 0) return data_.xpos[body + 1][axis];
     tree_com_pos(tree_, data_);
@@ -240,8 +246,9 @@ class TreeSystem {
   SG_HD MarginTracker& margins() const { return tracker_; }
   SG_HD const TreeMode& mode() const { return mode_; }
   using Memo = TreeMemo;
-  SG_HD Memo memo() const { return {frozen_, mode_, tracker_}; }
+  SG_HD Memo memo() const { return {interval_, frozen_, mode_, tracker_}; }
   SG_HD void restore(const Memo& m) const {
+    interval_ = m.interval;
     frozen_ = m.frozen;
     mode_ = m.mode;
     tracker_ = m.tracker;
@@ -366,6 +373,15 @@ class TreeSystem {
     for (int i = 0; i < model_->act.nu; ++i) act_data_.ctrl[i] = model_->ctrl[i];
   }
 
+  // The sequences' controls in the current output step, from the model's knots at each evaluation (so a
+  // taped or seeded evaluation sees the knots' derivatives); constant controls were set once.
+  SG_HD void set_controls() const {
+    const TreeControls<S>& c = model_->controls;
+    if (!c.any()) return;
+    for (int a = 0; a < model_->act.nu; ++a)
+      if (c.count[a] > 0) act_data_.ctrl[a] = control_at(c, a, interval_);
+  }
+
   // (qM + h D) qacc' = qM qacc, with qM and qacc from the last forward().
   template <class H>
   SG_HD void damp_implicitly(const H& h) const {
@@ -394,6 +410,7 @@ class TreeSystem {
   TreeModel<S> tree_;
   mutable TreeData<S> data_;
   mutable TreeActuatorData<S> act_data_;         // the controls (from the model) and actuation's scratch
+  mutable long interval_ = 0;                    // the output step the solver is in
   std::unique_ptr<TreeConstraintModel<S>> con_;  // null: no limits, the smooth forward dynamics
   std::unique_ptr<TreeConstraintData<S>> con_data_;
   std::unique_ptr<TreeNewtonWorkspace> newton_;

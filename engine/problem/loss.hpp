@@ -1,20 +1,23 @@
 #pragma once
 // The loss: a weighted sum of terms on the final state, each f(x - target) for one coordinate x of one
-// particle's position or velocity, with f the identity, |.| or (.)^2.
+// particle's position or velocity (or, in a joint tree, of a joint's qpos or qvel), with f the identity,
+// |.| or (.)^2.
 #include "engine/core/scalar.hpp"
 
 namespace sg {
 
 inline constexpr int kMaxLossTerms = 8;
 
-enum class LossQuantity : unsigned char { position, velocity };
+// The system's coordinate(y, quantity, index, component) reads them by this number (qpos, qvel: trees only;
+// index is then the joint, component its coordinate).
+enum class LossQuantity : unsigned char { position = 0, velocity = 1, qpos = 2, qvel = 3 };
 enum class LossKind : unsigned char { value, abs, square };
 
 template <class S>
 struct LossTerm {
   LossQuantity quantity = LossQuantity::position;
-  int body = 0;
-  int axis = 2;
+  int body = 0;  // qpos, qvel: the joint
+  int axis = 2;  // qpos, qvel: the joint's coordinate
   LossKind kind = LossKind::value;
   S target = 0.0;
   double weight = 1.0;
@@ -32,7 +35,7 @@ SG_HD S evaluate_loss(const LossSpec<S>& loss, const System& sys, const S* y) {
   S total = 0.0;
   for (int i = 0; i < loss.count; ++i) {
     const LossTerm<S>& t = loss.terms[i];
-    const S x = sys.coordinate(y, t.quantity == LossQuantity::velocity ? 1 : 0, t.body, t.axis) - t.target;
+    const S x = sys.coordinate(y, static_cast<int>(t.quantity), t.body, t.axis) - t.target;
     S f = x;
     if (t.kind == LossKind::abs) f = abs(x);
     if (t.kind == LossKind::square) f = x * x;

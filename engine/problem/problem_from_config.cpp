@@ -164,11 +164,43 @@ IntegratorSettings read_integrator(const json& c) {
   return s;
 }
 
-LossSpec<double> read_loss(const json& c, int bodies) {
+// The tree joint a qpos or qvel term names (loss.terms.N.joint), and its coordinate (component) checked
+// against the joint's type.
+int scored_joint(const json& c, const json& t, const std::string& path, const ProblemData<double>& data,
+                 bool velocity) {
+  if (data.type != ModelType::tree)
+    throw std::invalid_argument(path + ".quantity: qpos and qvel need a joint tree (model.type tree)");
+  const std::string name = t.at("joint").get<std::string>();
+  const json& bodies = c.at("model").at("tree").at("bodies");
+  int found = -1;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const json& joints = bodies[i].at("joints");
+    for (std::size_t k = 0; k < joints.size(); ++k)
+      if (!name.empty() && joints[k].at("name").get<std::string>() == name) {
+        if (found >= 0)
+          throw std::invalid_argument(path + ".joint: several joints are called \"" + name + "\"");
+        found = data.tree.tree.body[i + 1].jnt_adr + static_cast<int>(k);
+      }
+  }
+  if (found < 0)
+    throw std::invalid_argument(path + ".joint: no joint called \"" + name +
+                                "\" (model.tree.bodies.*.joints.*.name)");
+  const JointType type = data.tree.tree.joint[found].type;
+  const int count = velocity ? joint_dof_count(type) : joint_qpos_count(type);
+  const int component = t.at("component").get<int>();
+  if (component >= count)
+    throw std::invalid_argument(path + ".component: the joint \"" + name + "\" has " + std::to_string(count) +
+                                (velocity ? " velocity" : " position") + " coordinate" +
+                                (count == 1 ? "" : "s"));
+  return found;
+}
+
+LossSpec<double> read_loss(const json& c, const ProblemData<double>& data) {
+  const int bodies = scored_body_count(data);
   LossSpec<double> loss;
   const json& terms = c.at("loss").at("terms");
   loss.count = static_cast<int>(checked_count(terms, "loss.terms", kMaxLossTerms, "terms"));
-  static const char* const kQuantities[] = {"position", "velocity"};
+  static const char* const kQuantities[] = {"position", "velocity", "qpos", "qvel"};
   static const char* const kAxes[] = {"x", "y", "z"};
   static const char* const kKinds[] = {"value", "abs", "square"};
   for (int i = 0; i < loss.count; ++i) {
@@ -176,10 +208,15 @@ LossSpec<double> read_loss(const json& c, int bodies) {
     const std::string path = "loss.terms." + std::to_string(i);
     LossTerm<double>& out = loss.terms[i];
     out.quantity = read_choice<LossQuantity>(t.at("quantity"), (path + ".quantity").c_str(), kQuantities);
-    out.body = t.at("body").get<int>();
-    if (out.body < 0 || out.body >= bodies)
-      throw std::invalid_argument(path + ".body: no body " + std::to_string(out.body));
-    out.axis = read_choice<int>(t.at("axis"), (path + ".axis").c_str(), kAxes);
+    if (out.quantity == LossQuantity::qpos || out.quantity == LossQuantity::qvel) {
+      out.body = scored_joint(c, t, path, data, out.quantity == LossQuantity::qvel);
+      out.axis = t.at("component").get<int>();
+    } else {
+      out.body = t.at("body").get<int>();
+      if (out.body < 0 || out.body >= bodies)
+        throw std::invalid_argument(path + ".body: no body " + std::to_string(out.body));
+      out.axis = read_choice<int>(t.at("axis"), (path + ".axis").c_str(), kAxes);
+    }
     out.kind = read_choice<LossKind>(t.at("kind"), (path + ".kind").c_str(), kKinds);
     out.target = t.at("target").get<double>();
     out.weight = t.at("weight").get<double>();
@@ -266,7 +303,7 @@ Problem problem_from_config(const json& c) {
   } else {
     p.data.model = read_model(c);
   }
-  p.data.loss = read_loss(c, scored_body_count(p.data));
+  p.data.loss = read_loss(c, p.data);
   p.integrator = read_integrator(c);
   const json& g = c.at("gradient");
   p.gradient.fd_eps = g.at("fd_eps").get<double>();

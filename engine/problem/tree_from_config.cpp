@@ -239,6 +239,31 @@ void read_actuator(const json& a, const json& bodies, const std::string& path, J
   m.ctrl[i] = a.at("ctrl").get<double>();
 }
 
+// The control section: knots by actuator index, spanning integrator.steps output steps.
+void read_controls(const json& c, JointTreeModel<double>& m) {
+  TreeControls<double>& out = m.controls;
+  const json& control = c.at("control");
+  out.interpolation = control.at("interpolation").get<std::string>() == "linear"
+                          ? ControlInterpolation::linear
+                          : ControlInterpolation::constant;
+  out.steps = c.at("integrator").at("steps").get<long>();
+  const json& entries = control.at("actuators");
+  for (std::size_t a = 0; a < entries.size(); ++a) {
+    const std::string path = "control.actuators." + std::to_string(a);
+    const json& knots = entries[a].at("knots");
+    if (knots.empty()) continue;
+    if (static_cast<int>(a) >= m.act.nu)
+      throw std::invalid_argument(path + ": no actuator " + std::to_string(a) +
+                                  " (model.tree.actuators has " + std::to_string(m.act.nu) + ")");
+    if (out.total + static_cast<int>(knots.size()) > kMaxControlKnots)
+      throw std::invalid_argument(path + ".knots: more than " + std::to_string(kMaxControlKnots) +
+                                  " knots in all");
+    out.first[a] = out.total;
+    out.count[a] = static_cast<int>(knots.size());
+    for (const json& k : knots) out.knot[out.total++] = k.get<double>();
+  }
+}
+
 // mj_setConst's inverse weights at qpos0, on the tree with the joints' armature on its dofs (as a run
 // expands it). A singular inertia leaves them 0; check_inertia then reports it.
 void set_inverse_weights(JointTreeModel<double>& m) {
@@ -290,6 +315,7 @@ JointTreeModel<double> read_tree(const json& c) {
   if (tree.contains("actuators"))
     for (std::size_t i = 0; i < tree.at("actuators").size(); ++i)
       read_actuator(tree.at("actuators")[i], bodies, "model.tree.actuators." + std::to_string(i), m);
+  read_controls(c, m);
   std::vector<std::string> geom_paths;
   read_geoms(tree, m, geom_paths);
   read_contact_options(c, m);

@@ -79,8 +79,10 @@ void check_number_or_inf(const FieldSpec& spec, json& value, const std::string& 
 }
 
 void check_vector(const FieldSpec& spec, json& value, const std::string& path, std::vector<Issue>& errors) {
-  if (!value.is_array() || value.size() != static_cast<std::size_t>(spec.length))
-    return add(errors, path, expected_got(spec, describe_value(value)));
+  const bool fits =
+      value.is_array() && (spec.max_length > 0 ? value.size() <= static_cast<std::size_t>(spec.max_length)
+                                               : value.size() == static_cast<std::size_t>(spec.length));
+  if (!fits) return add(errors, path, expected_got(spec, describe_value(value)));
   FieldSpec component = spec;
   component.kind = FieldKind::number;
   for (std::size_t i = 0; i < value.size(); ++i)

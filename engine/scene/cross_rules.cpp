@@ -30,6 +30,16 @@ void sweep_range(const RuleContext& ctx, std::vector<Issue>& errors) {
       {"sweep.from", need + " (got " + format_number(*from) + relation + format_number(*to) + ")"});
 }
 
+// Only joint trees have actuators for the control section to drive.
+void controls_need_a_tree(const RuleContext& ctx, std::vector<Issue>& errors) {
+  if (ctx.is_tree()) return;
+  for (std::size_t i = 0; i < ctx.count("control.actuators"); ++i)
+    if (ctx.count("control.actuators." + std::to_string(i) + ".knots") > 0) {
+      errors.push_back({"control.actuators", "only joint trees (model.type tree) have actuators to control"});
+      return;
+    }
+}
+
 void sweep_parameter(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto parameter = ctx.text("sweep.parameter");
   if (!parameter) return;
@@ -118,6 +128,7 @@ const std::vector<Rule>& rules() {
   static const std::vector<Rule> table = {sweep_range,
                                           sweep_parameter,
                                           loss_bodies,
+                                          controls_need_a_tree,
                                           contact_needs_integrator,
                                           dt_min_below_dt,
                                           step_to_outputs_needs_no_events,

@@ -111,7 +111,9 @@ std::string describe_expectation(const FieldSpec& spec) {
       return with_bounds("a number", spec) +
              (within_bounds(spec, -HUGE_VAL) ? ", \"inf\" or \"-inf\"" : " or \"inf\"");
     case FieldKind::vector: {
-      std::string out = "an array of " + std::to_string(spec.length) + " numbers";
+      std::string out = spec.max_length > 0
+                            ? "an array of at most " + std::to_string(spec.max_length) + " numbers"
+                            : "an array of " + std::to_string(spec.length) + " numbers";
       const std::string bounds = describe_bounds(spec.min, spec.max, spec.min_exclusive, spec.max_exclusive);
       return bounds.empty() ? out : out + " " + bounds;
     }

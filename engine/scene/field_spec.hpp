@@ -28,6 +28,7 @@ struct FieldSpec {
   std::string help;                  // one-sentence tooltip
   ModelScope scope;                  // the model whose differentiable_paths() include this field
   int gradient_components;           // for a differentiable vector: only the first n carry one (0 = all)
+  int max_length = 0;                // for vector: > 0 allows 0 to max_length numbers instead of `length`
 };
 
 // Every key of the schema, parents (object_array rows) before their element fields.

@@ -52,6 +52,7 @@ inline FieldSpec row(std::string path, FieldKind kind, Range range, json default
                    gradient,
                    std::move(help),
                    ModelScope::all,
+                   0,
                    0};
 }
 inline FieldSpec number(std::string path, double def, Range range, Gradient gradient, std::string help) {
@@ -100,6 +101,15 @@ inline FieldSpec object_array(std::string path, double min_count, double max_cou
              fixed, std::move(help));
 }
 
+// A vector of 0 to max_length numbers (a control sequence's knots), default empty.
+inline FieldSpec number_list(std::string path, int max_length, Range range, Gradient gradient,
+                             std::string help) {
+  FieldSpec spec = row(std::move(path), FieldKind::vector, range, json::array(), gradient, std::move(help));
+  spec.length = 0;
+  spec.max_length = max_length;
+  return spec;
+}
+
 // Only `scope`'s differentiable_paths() list the field.
 inline FieldSpec only(ModelScope scope, FieldSpec spec) {
   spec.scope = scope;
@@ -118,5 +128,7 @@ std::vector<FieldSpec> geom_contact_rows(const std::string& prefix);
 std::vector<FieldSpec> rigid_body_rows();
 // model.tree.bodies, their joints. Defined in schema_tree_rows.cpp.
 std::vector<FieldSpec> tree_body_rows();
+// control: sequences of knots for a tree's actuators. Defined in schema_control_rows.cpp.
+std::vector<FieldSpec> control_rows();
 
 }  // namespace sg::scene::rows

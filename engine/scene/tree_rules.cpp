@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/articulated/tree_model.hpp"
+#include "engine/model/tree_controls.hpp"
 #include "engine/scene/describe.hpp"
 #include "engine/scene/rule_context.hpp"
 #include "engine/scene/text_limits.hpp"
@@ -236,6 +237,23 @@ void geoms(const RuleContext& ctx, std::vector<Issue>& errors) {
   geom_sizes(ctx, "model.tree.world_geoms", errors);
 }
 
+// control.actuators.N drives model.tree.actuators.N; the knots fit the engine's capacity.
+void controls(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const std::size_t actuators = ctx.count("model.tree.actuators");
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < ctx.count("control.actuators"); ++i) {
+    const std::string path = "control.actuators." + std::to_string(i);
+    const std::size_t knots = ctx.count(path + ".knots");
+    total += knots;
+    if (knots > 0 && i >= actuators)
+      errors.push_back({path, "no actuator " + std::to_string(i) + " to drive (model.tree.actuators has " +
+                                  std::to_string(actuators) + ")"});
+  }
+  if (total > static_cast<std::size_t>(kMaxControlKnots))
+    errors.push_back({"control.actuators", std::to_string(total) + " knots; at most " +
+                                               std::to_string(kMaxControlKnots) + " in all"});
+}
+
 void no_moreau(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto type = ctx.text("integrator.type");
   if (!type || *type != "moreau") return;
@@ -255,6 +273,7 @@ void check_tree_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   actuators(ctx, errors);
   joint_limits(ctx, errors);
   free_joints(ctx, errors);
+  controls(ctx, errors);
   contact_model(ctx, errors);
   geoms(ctx, errors);
   no_moreau(ctx, errors);

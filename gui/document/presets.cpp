@@ -243,6 +243,37 @@ std::span<const Preset> preset_table() {
        "Identification from several measured runs of one cube (identify.rollouts: a drop, a throw, another "
        "tilt), fitted together. Open the Identify tab and press Fit. Set identify.rollouts.0.value to 2 (a "
        "faster throw) and fit again: the fit stops in a local minimum, solref far from the truth."},
+      {"robot_pendulum_floor",
+       "Robots: pendulum strikes the floor",
+       "pendulum_floor.json",
+       {},
+       "A double pendulum imported from MJCF whose ball strikes the floor and skids: MuJoCo's soft contact "
+       "over joints, stepped as mj_step does (softgrad validate shows the difference at round-off). AD and "
+       "FD "
+       "of the Euler map agree at every point; the gradient jumps where the strike moves by a step.",
+       0.6},
+      {"robot_humanoid",
+       "Robots: humanoid falls",
+       "humanoid_fall.json",
+       {},
+       "MuJoCo's own humanoid.xml (a free joint at the root, 21 limited hinges) pushed and falling: up to "
+       "14 contacts at once. Whether the head ends in front or behind flips with the push, and the loss "
+       "curve jumps there; between the jumps AD follows FD. Play it back in the 3-D view.",
+       0.9},
+      {"robot_cart_pole",
+       "Robots: cart-pole knots",
+       "cart_pole.json",
+       {},
+       "A cart-pole driven by eight control knots (control.actuators.0.knots); the loss is how far the pole "
+       "is from upright (its joint's qpos). Every knot is a scene number: sweep another one, or drag them in "
+       "the control panel and watch the swing change."},
+      {"robot_double_pendulum",
+       "Robots: double pendulum chaos",
+       "double_pendulum.json",
+       {},
+       "An undamped double pendulum over 8 s: the loss over the start angle is jagged and the gradient is "
+       "in the hundreds and thousands, yet AD equals FD of the same map at every point. That is chaos, not a "
+       "wrong gradient: set integrator.steps to 200 and the curve is smooth again."},
   };
   return table;
 }

@@ -78,6 +78,27 @@ std::optional<json> number_or_inf_widget(const scene::FieldSpec& spec, const cha
   return changed;
 }
 
+// A list of any length (a control's knots): five numbers a row, the label above.
+std::optional<json> number_list_widget(const scene::FieldSpec& spec, const std::string& path,
+                                       const json& current) {
+  std::vector<double> v;
+  if (current.is_array())
+    for (const json& x : current) v.push_back(as_double(x, 0.0));
+  if (v.empty()) ImGui::TextDisabled("(none)");
+  bool changed = false;
+  constexpr int kPerRow = 5;
+  ImGui::PushItemWidth(-FLT_MIN);
+  for (std::size_t at = 0; at < v.size(); at += kPerRow) {
+    const int n = static_cast<int>(std::min<std::size_t>(kPerRow, v.size() - at));
+    const std::string id = "##" + path + "." + std::to_string(at);
+    changed = drag_double(spec, id.c_str(), v.data() + at, n) || changed;
+  }
+  ImGui::PopItemWidth();
+  if (!changed) return std::nullopt;
+  for (double& x : v) x = clamp_to_spec(spec, x);
+  return json(v);
+}
+
 std::optional<json> vector_widget(const scene::FieldSpec& spec, const char* id, const json& current) {
   std::vector<double> v(static_cast<std::size_t>(std::max(spec.length, 1)), 0.0);
   if (current.is_array()) {
@@ -134,6 +155,12 @@ std::optional<json> draw_field_widget(const scene::FieldSpec& spec, const std::s
       changed = number_or_inf_widget(spec, id.c_str(), current);
       return changed;
     case FieldKind::vector:
+      if (spec.max_length > 0) {
+        ImGui::TextUnformatted(label.c_str());
+        tooltip(spec);
+        changed = number_list_widget(spec, path, current);
+        break;
+      }
       if (spec.length > 3) {  // five numbers (solimp) do not fit half a row: the label above, the row below
         ImGui::TextUnformatted(label.c_str());
         tooltip(spec);

@@ -17,6 +17,9 @@
 #include "gui/view3d/scene_bounds.hpp"
 #include "gui/view3d/scene_view_3d.hpp"
 #include "plots/sweep_figures/trajectory_figure.hpp"
+#ifdef SOFTGRAD_HAVE_MJCF
+#include "mjcf/import.hpp"
+#endif
 
 using namespace sg::gui;
 namespace fs = std::filesystem;
@@ -209,6 +212,9 @@ TEST_CASE("rigid: billiards shows CFD virtual contact lines only with CFD, the p
 }
 
 TEST_CASE("rigid: every 3-D preset loads its scene and overrides") {
+#ifdef SOFTGRAD_HAVE_MJCF
+  sg::mjcf::register_importer();  // the robot presets import MJCF
+#endif
   WorkbenchOptions options;
   options.scenes_folder = k_scenes;
   options.debounce = 10s;  // load only: no sweep starts within the test

@@ -14,6 +14,9 @@
 #include "gui/view3d/scene_view_3d.hpp"
 #include "gui/view3d/trajectory_player.hpp"
 #include "gui/workers/sweep_worker.hpp"
+#ifdef SOFTGRAD_HAVE_MJCF
+#include "mjcf/import.hpp"
+#endif
 
 using namespace sg::gui;
 namespace fs = std::filesystem;
@@ -170,7 +173,10 @@ TEST_CASE("controls: every generated field path exists in a resolved scene, valu
 
 TEST_CASE("presets: every row names an existing scene and valid overrides") {
   const fs::path scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
-  CHECK(preset_table().size() == 28);  // 10 particle and 18 rigid-body experiments
+#ifdef SOFTGRAD_HAVE_MJCF
+  sg::mjcf::register_importer();  // the robot presets import MJCF
+#endif
+  CHECK(preset_table().size() == 32);  // 10 particle, 18 rigid-body and 4 robot experiments
   for (const Preset& preset : preset_table()) {
     INFO(preset.name);
     const auto load = sg::scene::load_scene_file((scenes / preset.scene).string(), preset.overrides);

@@ -23,6 +23,9 @@
 #include "gui/panels/device_choice.hpp"
 #include "headless_test_util.hpp"
 #include "plots/sweep_figures/sweep2d_figure.hpp"
+#ifdef SOFTGRAD_HAVE_MJCF
+#include "mjcf/import.hpp"
+#endif
 
 using namespace sg::gui;
 using namespace sg::gui::test;
@@ -350,6 +353,9 @@ TEST_CASE("workbench: a content scale of 2 doubles the font and the panels, and 
 }
 
 TEST_CASE("workbench: every preset loads") {
+#ifdef SOFTGRAD_HAVE_MJCF
+  sg::mjcf::register_importer();  // the robot presets import MJCF
+#endif
   auto app = make_app();
   for (const Preset& preset : preset_table()) {
     INFO(preset.name);

@@ -57,6 +57,8 @@ TEST_CASE("an empty scene is filled with every default") {
   CHECK(c["loss"]["terms"][0] == json({{"quantity", "position"},
                                        {"body", 0},
                                        {"axis", "z"},
+                                       {"joint", ""},
+                                       {"component", 0},
                                        {"kind", "value"},
                                        {"target", 0.0},
                                        {"weight", 1.0}}));
@@ -70,7 +72,7 @@ TEST_CASE("every schema key is present in a resolved config") {
   const LoadResult r = load_scene_text(
       R"({"model": {"bodies": [{"forces": [{}]}], "tree": {"bodies": [{"joints": [{}], "geoms": [{}]}],
           "actuators": [{}], "world_geoms": [{}]}},
-          "identify": {"parameters": [{}], "rollouts": [{}]}})",
+          "identify": {"parameters": [{}], "rollouts": [{}]}, "control": {"actuators": [{}]}})",
       "inline");
   REQUIRE(r.ok());
   for (const FieldSpec& spec : scene_fields()) {
