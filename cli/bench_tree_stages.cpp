@@ -74,7 +74,7 @@ void run_stage(int k, const TreeSystem<S>& sys, const Y& y, StageScratch<S>& s) 
       break;
     case 3:
       tree_geom_kinematics(s.cm, s.d, s.cd);
-      tree_collision(m, s.cm, s.cd);
+      tree_collision(m, s.cm, s.d, s.cd);
       break;
     case 4:
       tree_make_constraint(m, s.cm, s.d, s.cd);

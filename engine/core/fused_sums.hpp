@@ -42,6 +42,12 @@ SG_HD inline S minus_dot_values(const S& b, const S* a, int sa, const double* x,
   return s;
 }
 
+// a + b c.
+template <class S>
+SG_HD inline S plus_product(const S& a, const S& b, const S& c) {
+  return a + b * c;
+}
+
 // The number v with the derivatives of t (x = v + (t - value(t)) without its rounding).
 SG_HD inline double with_value(double, double v) {
   return v;
@@ -71,6 +77,11 @@ inline Rev fused(RevTape& tape, int first, double v) {
   return r;
 }
 }  // namespace fused_detail
+
+inline Rev plus_product(const Rev& a, const Rev& b, const Rev& c) {
+  const RevLink parents[3] = {{a.i, 1.0}, {b.i, c.v}, {c.i, b.v}};
+  return rev_combine(a.v + b.v * c.v, 3, parents);
+}
 
 inline Rev dot_strided(const Rev* a, int sa, const Rev* b, int sb, int n) {
   RevTape& tape = RevTape::current();
