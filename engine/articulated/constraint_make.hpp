@@ -57,8 +57,12 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
 }
 
 // The contact frame's rows of the relative velocity at the contact (body of geom2 minus body of geom1):
-// the normal row, and for condim 3 the two tangent rows. jac: dim x nv. Only the dofs that move either body
-// (`moves`, tree_dofs_moving) can be nonzero: the others are exact zeros, not sums of products with zero.
+// the normal row, and for condim 3 the two tangent rows. jac: dim x nv. On a tape (kTreeSparseRows) the dofs
+// that move neither body (`moves`, tree_dofs_moving) are left exact zeros instead of taped products with
+// zero; double and dual rows keep the plain loop, which the compiler vectorises.
+template <class S>
+inline constexpr bool kTreeSparseRows = is_reverse_v<S>;
+
 template <class S>
 void tree_contact_frame_rows(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                              const TreeContact<S>& c, int rows, const bool* moves, S* jac) {
@@ -67,7 +71,9 @@ void tree_contact_frame_rows(const TreeModel<S>& m, const TreeConstraintModel<S>
   tree_jac_dif(m, d, c.pos, cm.geom[c.geom1].body, cm.geom[c.geom2].body, dif);
   for (int r = 0; r < rows; ++r)
     for (int i = 0; i < nv; ++i)
-      jac[r * nv + i] = moves[i] ? dot(c.frame[r], Vec3<S>(dif[i], dif[nv + i], dif[2 * nv + i])) : S(0.0);
+      jac[r * nv + i] = !kTreeSparseRows<S> || moves[i]
+                            ? dot(c.frame[r], Vec3<S>(dif[i], dif[nv + i], dif[2 * nv + i]))
+                            : S(0.0);
 }
 
 // mj_instantiateContact: condim 1 gives one row; condim 3 (pyramidal) the edge pairs n +- mu_k t_k. Other
@@ -88,7 +94,7 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
       return true;
     }
     c.efc_address = cd.nefc;
-    tree_dofs_moving(m, cm.geom[c.geom1].body, cm.geom[c.geom2].body, moves);
+    if (kTreeSparseRows<S>) tree_dofs_moving(m, cm.geom[c.geom1].body, cm.geom[c.geom2].body, moves);
     tree_contact_frame_rows(m, cm, d, c, c.dim, moves, jac);
     if (c.dim == 1) {
       tree_add_row(nv, cd, jac, c.dist, c.includemargin, EfcType::kContactFrictionless, i);
@@ -97,7 +103,8 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
     for (int k = 1; k < c.dim; ++k)
       for (int sign = 1; sign >= -1; sign -= 2) {
         const S mu = c.friction[k - 1] * double(sign);
-        for (int v = 0; v < nv; ++v) edge[v] = moves[v] ? plus_product(jac[v], jac[k * nv + v], mu) : S(0.0);
+        for (int v = 0; v < nv; ++v)
+          edge[v] = !kTreeSparseRows<S> || moves[v] ? plus_product(jac[v], jac[k * nv + v], mu) : S(0.0);
         tree_add_row(nv, cd, edge, c.dist, c.includemargin, EfcType::kContactPyramidal, i);
       }
   }

@@ -190,8 +190,7 @@ bool tree_solve_constraints(const TreeModel<S>& m, const TreeConstraintModel<S>&
     force[n] = cd.efc_force[r];
     rows[n++] = r;
   }
-  // J' force column by column, the rows summed in order as a row-by-row accumulation would.
-  for (int p = 0; p < nv; ++p) cd.qfrc_constraint[p] = dot_gather(cd.efc_J + p, kMaxDofs, rows, force, n);
+  gather_transpose_times(cd.efc_J, kMaxDofs, rows, force, n, nv, cd.qfrc_constraint);
   return true;
 }
 

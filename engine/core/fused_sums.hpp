@@ -26,6 +26,16 @@ SG_HD inline S dot_gather(const S* a, int sa, const int* idx, const S* b, int n)
   return s;
 }
 
+// out[p] = sum_k a[idx[k] ld + p] b[k] for p < m: the rows idx of a row-major matrix, transposed, times b
+// (J' force over the active rows), accumulated row by row from zero.
+template <class S>
+SG_HD inline void gather_transpose_times(const S* a, int ld, const int* idx, const S* b, int n, int m,
+                                         S* out) {
+  for (int p = 0; p < m; ++p) out[p] = 0.0;
+  for (int k = 0; k < n; ++k)
+    for (int p = 0; p < m; ++p) out[p] += a[idx[k] * ld + p] * b[k];
+}
+
 // sum_k a[k sa] x[k] with x in double.
 template <class S>
 SG_HD inline S dot_values(const S* a, int sa, const double* x, int n) {
@@ -108,6 +118,12 @@ inline Rev dot_gather(const Rev* a, int sa, const int* idx, const Rev* b, int n)
     fused_detail::link(tape, b[k].i, x.v);
   }
   return fused_detail::fused(tape, first, s);
+}
+
+// One fused node per column, the rows summed in the same order.
+inline void gather_transpose_times(const Rev* a, int ld, const int* idx, const Rev* b, int n, int m,
+                                   Rev* out) {
+  for (int p = 0; p < m; ++p) out[p] = dot_gather(a + p, ld, idx, b, n);
 }
 
 inline Rev dot_values(const Rev* a, int sa, const double* x, int n) {
