@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/bench_fit.hpp"
+#include "cli/bench_humanoid.hpp"
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
@@ -27,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 struct BenchArgs {
   std::string scenes = SOFTGRAD_SCENES_DIR;
   bool quick = false;
-  std::string only;  // one section: steps, sweeps, 3d, gradients or fit ("": all)
+  std::string only;  // one section: steps, sweeps, 3d, gradients, fit or humanoid ("": all)
 };
 
 // Runs fn repeatedly for about `budget` seconds; returns (seconds, steps) summed.
@@ -331,6 +332,10 @@ int run(const BenchArgs& args) {
         "otherwise, best of 3)\n\n");
     bench_many_parameter_fit(args.scenes, 3);
   }
+  if (wanted("humanoid")) {
+    std::printf("\n");
+    bench_humanoid(args.scenes, 20);
+  }
   return kExitOk;
 }
 
@@ -341,8 +346,8 @@ void register_bench(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("bench", "Time steps, gradient steps and the 2000-point toy sweep");
   cmd->add_option("--scenes", args->scenes, "Folder with the shipped scenes");
   cmd->add_flag("--quick", args->quick, "Short runs (for smoke tests)");
-  cmd->add_option("--only", args->only, "One section: steps, sweeps, 3d, gradients or fit")
-      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients", "fit"}));
+  cmd->add_option("--only", args->only, "One section: steps, sweeps, 3d, gradients, fit or humanoid")
+      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients", "fit", "humanoid"}));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

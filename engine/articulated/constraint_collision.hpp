@@ -6,6 +6,8 @@
 // than MuJoCo's body-pair order (compare them by geom pair).
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/constraint_model.hpp"
+#include "engine/articulated/geom_kinematics.hpp"
+#include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/collide.hpp"
 #include "engine/core/scalar.hpp"
@@ -108,15 +110,19 @@ void tree_mix_contact_params(const TreeGeom<S>& a, const TreeGeom<S>& b, TreeCon
 
 // Bounding-sphere rejection before the narrow phase (mj_collideGeoms): centres farther apart than the radii
 // and the margin, or a geom entirely above a plane by more than its radius and the margin.
+// A filter, so on values: no derivative work (or tape nodes) for the many pairs it rejects.
 template <class S>
 bool tree_bounds_separated(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int g1, int g2,
                            double margin) {
+  const auto at = [&](int g) {
+    return Vec3<double>(value(cd.geom_xpos[g].x), value(cd.geom_xpos[g].y), value(cd.geom_xpos[g].z));
+  };
   const double r1 = value(cm.geom[g1].rbound), r2 = value(cm.geom[g2].rbound);
-  if (r1 > 0.0 && r2 > 0.0 && value(norm(cd.geom_xpos[g1] - cd.geom_xpos[g2])) > r1 + r2 + margin)
-    return true;
+  if (r1 > 0.0 && r2 > 0.0 && norm(at(g1) - at(g2)) > r1 + r2 + margin) return true;
   auto above = [&](int plane, int other, double r) {
-    const Vec3<S> n = cd.geom_xmat[plane].col(2);
-    return r > 0.0 && value(dot(cd.geom_xpos[other] - cd.geom_xpos[plane], n)) > margin + r;
+    const Mat3<S>& R = cd.geom_xmat[plane];
+    const Vec3<double> n(value(R.m[0][2]), value(R.m[1][2]), value(R.m[2][2]));
+    return r > 0.0 && dot(at(other) - at(plane), n) > margin + r;
   };
   if (cm.geom[g1].type == GeomType::plane && above(g1, g2, r2)) return true;
   if (cm.geom[g2].type == GeomType::plane && above(g2, g1, r1)) return true;
@@ -160,24 +166,47 @@ bool tree_sphere_centre_in_box(const TreeConstraintData<S>& cd, const TreeGeom<S
   return true;
 }
 
-// One geom pair (g1 before g2 in MuJoCo's type order): narrow phase, then the contacts with their pair
-// parameters appended to cd.contact. band: how far beyond the pair's margin contacts are reported (a frozen
-// contact mode's look-ahead; such contacts are excluded from MuJoCo's rows).
+// The narrow phase of one pair at the geoms' current frames.
 template <class S>
-void tree_collide_pair(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd, int g1, int g2,
-                       double band = 0.0) {
+int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int g1, int g2,
+                      double margin, Contact<S>* con) {
+  const TreeGeom<S>& a = cm.geom[g1];
+  const TreeGeom<S>& b = cm.geom[g2];
+  CollisionOptions opt;
+  opt.margin = margin;
+  const Pose<S> pa{cd.geom_xpos[g1], cd.geom_xquat[g1], &cd.geom_xmat[g1]};
+  const Pose<S> pb{cd.geom_xpos[g2], cd.geom_xquat[g2], &cd.geom_xmat[g2]};
+  const int num = collide(a.type, pa, a.size, b.type, pb, b.size, opt, con);
+  return a.type == GeomType::box && b.type == GeomType::box ? tree_drop_repeated(con, num) : num;
+}
+
+// One geom pair (g1 before g2 in MuJoCo's type order): narrow phase, then the contacts with their pair
+// parameters appended to cd.contact. On a tape the narrow phase first runs on values: only a pair that
+// touches is recorded, after its geoms' frames are (once per evaluation: `taped`, tree_geom_kinematics).
+// band: how far beyond the pair's margin contacts are reported (a frozen contact mode's look-ahead; such
+// contacts are excluded from MuJoCo's rows).
+template <class S>
+void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, TreeConstraintData<S>& cd,
+                       int g1, int g2, bool* taped, double band = 0.0) {
   const TreeGeom<S>& a = cm.geom[g1];
   const TreeGeom<S>& b = cm.geom[g2];
   const S margin = tree_collision_detail::larger(a.margin, b.margin);
   const S gap = tree_collision_detail::larger(a.gap, b.gap);
   if (tree_bounds_separated(cm, cd, g1, g2, value(margin) + band)) return;
-  CollisionOptions opt;
-  opt.margin = value(margin) + band;
-  const Pose<S> pa{cd.geom_xpos[g1], cd.geom_xquat[g1], &cd.geom_xmat[g1]};
-  const Pose<S> pb{cd.geom_xpos[g2], cd.geom_xquat[g2], &cd.geom_xmat[g2]};
   Contact<S> con[kMaxContactsPerPair];
-  int num = collide(a.type, pa, a.size, b.type, pb, b.size, opt, con);
-  if (a.type == GeomType::box && b.type == GeomType::box) num = tree_drop_repeated(con, num);
+  int num;
+  {
+    const TapePause<S> values(true);
+    num = tree_narrow_phase(cm, cd, g1, g2, value(margin) + band, con);
+  }
+  if (num == 0) return;
+  if constexpr (is_reverse_v<S>) {
+    for (int g : {g1, g2})
+      if (!taped[g]) tree_geom_frame(cm, d, cd, g), taped[g] = true;
+    num = tree_narrow_phase(cm, cd, g1, g2, value(margin) + band, con);
+  } else {
+    (void)d, (void)taped;
+  }
   if (num == 1 && a.type == GeomType::sphere && b.type == GeomType::box &&
       tree_sphere_centre_in_box(cd, b, g1, g2))
     con[0].dist = -a.size.x;
@@ -201,19 +230,21 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& 
   }
 }
 
-// mj_collision: cd.geom_* must be current (tree_geom_kinematics). band: see tree_collide_pair.
+// mj_collision: cd.geom_* must be current (tree_geom_kinematics of the kinematics in d). band: see
+// tree_collide_pair.
 template <class S>
-void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd,
-                    double band = 0.0) {
+void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
+                    TreeConstraintData<S>& cd, double band = 0.0) {
   cd.ncon = 0;
   cd.overflow = false;
   if (!cm.opt.contact) return;
+  bool taped[kMaxTreeGeoms] = {};
   for (int i = 0; i < cm.ngeom; ++i)
     for (int j = i + 1; j < cm.ngeom; ++j) {
       if (tree_geoms_filtered(m, cm, i, j)) continue;
       const bool swap = tree_collision_detail::mujoco_type(cm.geom[j].type) <
                         tree_collision_detail::mujoco_type(cm.geom[i].type);
-      tree_collide_pair(cm, cd, swap ? j : i, swap ? i : j, band);
+      tree_collide_pair(cm, d, cd, swap ? j : i, swap ? i : j, taped, band);
     }
 }
 

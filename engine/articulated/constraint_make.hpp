@@ -9,6 +9,7 @@
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/contact/mujoco_soft.hpp"
+#include "engine/core/fused_sums.hpp"
 
 namespace sg {
 
@@ -56,16 +57,23 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
 }
 
 // The contact frame's rows of the relative velocity at the contact (body of geom2 minus body of geom1):
-// the normal row, and for condim 3 the two tangent rows. jac: dim x nv.
+// the normal row, and for condim 3 the two tangent rows. jac: dim x nv. On a tape (kTreeSparseRows) the dofs
+// that move neither body (`moves`, tree_dofs_moving) are left exact zeros instead of taped products with
+// zero; double and dual rows keep the plain loop, which the compiler vectorises.
+template <class S>
+inline constexpr bool kTreeSparseRows = is_reverse_v<S>;
+
 template <class S>
 void tree_contact_frame_rows(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
-                             const TreeContact<S>& c, int rows, S* jac) {
+                             const TreeContact<S>& c, int rows, const bool* moves, S* jac) {
   const int nv = m.nv;
   S dif[3 * kMaxDofs];
   tree_jac_dif(m, d, c.pos, cm.geom[c.geom1].body, cm.geom[c.geom2].body, dif);
   for (int r = 0; r < rows; ++r)
     for (int i = 0; i < nv; ++i)
-      jac[r * nv + i] = c.frame[r].x * dif[i] + c.frame[r].y * dif[nv + i] + c.frame[r].z * dif[2 * nv + i];
+      jac[r * nv + i] = !kTreeSparseRows<S> || moves[i]
+                            ? dot(c.frame[r], Vec3<S>(dif[i], dif[nv + i], dif[2 * nv + i]))
+                            : S(0.0);
 }
 
 // mj_instantiateContact: condim 1 gives one row; condim 3 (pyramidal) the edge pairs n +- mu_k t_k. Other
@@ -75,6 +83,7 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
                                TreeConstraintData<S>& cd) {
   const int nv = m.nv;
   S jac[3 * kMaxDofs], edge[kMaxDofs];
+  bool moves[kMaxDofs];
   for (int i = 0; i < cd.ncon; ++i) {
     TreeContact<S>& c = cd.contact[i];
     if (c.exclude) continue;
@@ -85,14 +94,17 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
       return true;
     }
     c.efc_address = cd.nefc;
-    tree_contact_frame_rows(m, cm, d, c, c.dim, jac);
+    if (kTreeSparseRows<S>) tree_dofs_moving(m, cm.geom[c.geom1].body, cm.geom[c.geom2].body, moves);
+    tree_contact_frame_rows(m, cm, d, c, c.dim, moves, jac);
     if (c.dim == 1) {
       tree_add_row(nv, cd, jac, c.dist, c.includemargin, EfcType::kContactFrictionless, i);
       continue;
     }
     for (int k = 1; k < c.dim; ++k)
       for (int sign = 1; sign >= -1; sign -= 2) {
-        for (int v = 0; v < nv; ++v) edge[v] = jac[v] + jac[k * nv + v] * (c.friction[k - 1] * double(sign));
+        const S mu = c.friction[k - 1] * double(sign);
+        for (int v = 0; v < nv; ++v)
+          edge[v] = !kTreeSparseRows<S> || moves[v] ? plus_product(jac[v], jac[k * nv + v], mu) : S(0.0);
         tree_add_row(nv, cd, edge, c.dist, c.includemargin, EfcType::kContactPyramidal, i);
       }
   }
@@ -180,8 +192,7 @@ bool tree_make_constraint(const TreeModel<S>& m, const TreeConstraintModel<S>& c
 template <class S>
 void tree_reference_constraint(const TreeModel<S>& m, const TreeData<S>& d, TreeConstraintData<S>& cd) {
   for (int r = 0; r < cd.nefc; ++r) {
-    S vel = 0.0;
-    for (int i = 0; i < m.nv; ++i) vel += cd.efc_J[r * kMaxDofs + i] * d.qvel[i];
+    const S vel = dot_strided(cd.efc_J + r * kMaxDofs, 1, d.qvel, 1, m.nv);
     cd.efc_vel[r] = vel;
     cd.efc_aref[r] = -cd.efc_B[r] * vel - cd.efc_K[r] * cd.efc_imp[r] * (cd.efc_pos[r] - cd.efc_margin[r]);
   }

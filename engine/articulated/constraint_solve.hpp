@@ -9,10 +9,12 @@
 
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/constraint_model.hpp"
+#include "engine/articulated/implicit_solve.hpp"
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/contact/dense_cholesky.hpp"
 #include "engine/contact/exact_line_search.hpp"
+#include "engine/core/fused_sums.hpp"
 #include "engine/core/scalar.hpp"
 
 namespace sg {
@@ -124,9 +126,9 @@ inline int search(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws)
   return -1;
 }
 
-// qacc with the values of ws.a and, when S carries derivatives, the tangents H^-1 res' of the optimality
-// residual res = qfrc_smooth - M a + J' D (aref - J a) over the active rows, at the fixed values a. Written
-// as a + (x - value(x)) with x = H^-1 res, so that values stay exactly ws.a for any scalar type.
+// qacc with the values of ws.a and, when S carries derivatives, those of H^-1 res for the optimality
+// residual res = qfrc_smooth - M a + J' D (aref - J a) over the active rows at the fixed values a: one solve
+// of res with the factor in ws.H (implicit_solve.hpp), so that values stay exactly ws.a for any scalar type.
 template <class S>
 void write_qacc(const TreeModel<S>& m, TreeData<S>& d, const TreeConstraintData<S>& cd,
                 const TreeNewtonWorkspace& ws) {
@@ -135,29 +137,20 @@ void write_qacc(const TreeModel<S>& m, TreeData<S>& d, const TreeConstraintData<
     (void)cd;
     for (int i = 0; i < nv; ++i) d.qacc[i] = ws.a[i];
   } else {
-    S res[kMaxDofs];
-    for (int p = 0; p < nv; ++p) {
-      S s = d.qfrc_smooth[p];
-      for (int q = 0; q < nv; ++q) s -= d.qM[p * nv + q] * ws.a[q];
-      res[p] = s;
-    }
+    int rows[kMaxEfc];
+    S w[kMaxEfc];  // D (aref - J a) per active row
+    int n = 0;
     for (int r = 0; r < cd.nefc; ++r) {
       if (!ws.active[r]) continue;
-      const S* j = cd.efc_J + r * kMaxDofs;
-      S ja = 0.0;
-      for (int q = 0; q < nv; ++q) ja += j[q] * ws.a[q];
-      const S w = cd.efc_D[r] * (cd.efc_aref[r] - ja);
-      for (int p = 0; p < nv; ++p) res[p] += j[p] * w;
+      w[n] = cd.efc_D[r] * (cd.efc_aref[r] - dot_values(cd.efc_J + r * kMaxDofs, 1, ws.a, nv));
+      rows[n++] = r;
     }
-    double column[kMaxDofs];
-    for (int k = 0; k < nv; ++k) {  // row k of H^-1 (H is symmetric)
-      for (int i = 0; i < nv; ++i) column[i] = i == k ? 1.0 : 0.0;
-      cholesky_solve(ws.H, nv, nv, column);
-      S x = 0.0;
-      for (int i = 0; i < nv; ++i)
-        if (column[i] != 0.0) x += res[i] * column[i];
-      d.qacc[k] = S(ws.a[k]) + (x - value(x));
-    }
+    S res[kMaxDofs];
+    for (int p = 0; p < nv; ++p)
+      res[p] = minus_dot_values(d.qfrc_smooth[p], d.qM + p * nv, 1, ws.a, nv) +
+               dot_gather(cd.efc_J + p, kMaxDofs, rows, w, n);
+    cholesky_solve_mixed(ws.H, nv, nv, res);
+    for (int i = 0; i < nv; ++i) d.qacc[i] = with_value(res[i], ws.a[i]);
   }
 }
 
@@ -183,18 +176,21 @@ bool tree_solve_constraints(const TreeModel<S>& m, const TreeConstraintModel<S>&
   cd.solver_iterations = its;
   if (its < 0) return false;
   write_qacc(m, d, cd, ws);
+  int rows[kMaxEfc];
+  S force[kMaxEfc];  // the active rows' forces, packed
+  int n = 0;
   for (int r = 0; r < cd.nefc; ++r) {
     cd.efc_active[r] = ws.active[r];
     if (!ws.active[r]) {
       cd.efc_force[r] = 0.0;
       continue;
     }
-    const S* j = cd.efc_J + r * kMaxDofs;
-    S ja = 0.0;
-    for (int q = 0; q < nv; ++q) ja += j[q] * d.qacc[q];
+    const S ja = dot_strided(cd.efc_J + r * kMaxDofs, 1, d.qacc, 1, nv);
     cd.efc_force[r] = cd.efc_D[r] * (cd.efc_aref[r] - ja);
-    for (int p = 0; p < nv; ++p) cd.qfrc_constraint[p] += j[p] * cd.efc_force[r];
+    force[n] = cd.efc_force[r];
+    rows[n++] = r;
   }
+  gather_transpose_times(cd.efc_J, kMaxDofs, rows, force, n, nv, cd.qfrc_constraint);
   return true;
 }
 

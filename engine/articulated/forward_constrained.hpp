@@ -22,7 +22,7 @@ TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeCons
                                            TreeNewtonWorkspace& ws) {
   tree_fwd_position(m, d);
   tree_geom_kinematics(cm, d, cd);
-  tree_collision(m, cm, cd);
+  tree_collision(m, cm, d, cd);
   if (!tree_make_constraint(m, cm, d, cd)) return TreeForwardStatus::kUnsupportedCondim;
   tree_fwd_velocity(m, d);
   tree_reference_constraint(m, d, cd);

@@ -3,6 +3,7 @@
 // position stage, velocity stage, passive and bias forces, then qacc = qM^-1 (qfrc_passive - qfrc_bias +
 // qfrc_applied) by a dense Cholesky (mj_fwdAcceleration). Also mj_integratePos, the position half of a step.
 #include "engine/articulated/bias_forces.hpp"
+#include "engine/articulated/implicit_solve.hpp"
 #include "engine/articulated/kinematics.hpp"
 #include "engine/articulated/mass_matrix.hpp"
 #include "engine/articulated/passive.hpp"
@@ -31,7 +32,7 @@ void tree_fwd_velocity(const TreeModel<S>& m, TreeData<S>& d) {
 
 // mj_fwdAcceleration: qacc of the unconstrained system. False if qM is not positive definite (a massless
 // dof without armature); qacc is then left zero. qfrc_actuator (actuation.hpp) is added last, as MuJoCo
-// does, when given.
+// does, when given. qM's values are factorised into qLD; derivatives of qacc by implicit differentiation.
 template <class S>
 bool tree_fwd_acceleration(const TreeModel<S>& m, TreeData<S>& d, const S* qfrc_actuator = nullptr) {
   const int nv = m.nv;
@@ -40,11 +41,7 @@ bool tree_fwd_acceleration(const TreeModel<S>& m, TreeData<S>& d, const S* qfrc_
     if (qfrc_actuator) d.qfrc_smooth[i] += qfrc_actuator[i];
     d.qacc[i] = 0.0;
   }
-  for (int k = 0; k < nv * nv; ++k) d.qLD[k] = d.qM[k];
-  if (!cholesky_factor(d.qLD, nv, nv)) return false;
-  for (int i = 0; i < nv; ++i) d.qacc[i] = d.qfrc_smooth[i];
-  cholesky_solve(d.qLD, nv, nv, d.qacc);
-  return true;
+  return spd_solve_implicit(d.qM, static_cast<const S*>(nullptr), 0.0, nv, d.qfrc_smooth, d.qLD, d.qacc);
 }
 
 // mj_forward without contacts or constraints: every smooth quantity, qacc last.

@@ -6,17 +6,18 @@
 // scene must get them from its model, not from MuJoCo. Runs once when a model is built, never in a step.
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/forward_smooth.hpp"
+#include "engine/articulated/implicit_solve.hpp"
 #include "engine/articulated/jacobian.hpp"
 #include "engine/contact/dense_cholesky.hpp"
 
 namespace sg {
 
-// row' M^-1 row, with qLD the Cholesky factor of M (rows of length nv).
+// row' M^-1 row, with qLD the Cholesky factor of M's values (rows of length nv).
 template <class S>
-S tree_inverse_quadratic(const S* qLD, int nv, const S* row) {
+S tree_inverse_quadratic(const double* qLD, int nv, const S* row) {
   S x[kMaxDofs];
   for (int i = 0; i < nv; ++i) x[i] = row[i];
-  cholesky_solve(qLD, nv, nv, x);
+  cholesky_solve_mixed(qLD, nv, nv, x);
   S sum = S(0.0);
   for (int i = 0; i < nv; ++i) sum += row[i] * x[i];
   return sum;
@@ -66,7 +67,7 @@ bool tree_inverse_weights(const TreeModel<S>& m, TreeConstraintModel<S>& cm, Tre
   tree_reset(m, d);
   tree_fwd_position(m, d);
   const int nv = m.nv;
-  for (int k = 0; k < nv * nv; ++k) d.qLD[k] = d.qM[k];
+  for (int k = 0; k < nv * nv; ++k) d.qLD[k] = value(d.qM[k]);
   if (nv > 0 && !cholesky_factor(d.qLD, nv, nv)) return false;
   cm.body_invweight0[0][0] = cm.body_invweight0[0][1] = S(0.0);
   for (int b = 1; b < m.nbody; ++b) tree_body_invweight0(m, d, b, cm.body_invweight0[b]);

@@ -31,6 +31,18 @@ void tree_jac(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& point,
   }
 }
 
+// moves[i]: whether dof i is on the path from body b1's or b2's dofs (those of the body they are welded to)
+// to the world, the only dofs a Jacobian of points on them can be nonzero on (tree_jac's path).
+template <class S>
+void tree_dofs_moving(const TreeModel<S>& m, int b1, int b2, bool* moves) {
+  for (int i = 0; i < m.nv; ++i) moves[i] = false;
+  for (int b : {b1, b2}) {
+    while (b > 0 && m.body[b].dof_num == 0) b = m.body[b].parent;
+    if (b == 0) continue;
+    for (int i = m.body[b].dof_adr + m.body[b].dof_num - 1; i >= 0; i = m.dof_parent[i]) moves[i] = true;
+  }
+}
+
 // mj_jacDifPair's dense case for one point: the translational Jacobian of the point on body b2 minus that
 // of the same point on body b1 (the relative velocity at a contact, 3 x nv).
 template <class S>

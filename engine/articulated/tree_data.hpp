@@ -44,7 +44,9 @@ struct TreeData {
   S qfrc_passive[kMaxDofs] = {};
   S qfrc_smooth[kMaxDofs] = {};
   S qacc[kMaxDofs] = {};
-  S qLD[kMaxDofs * kMaxDofs] = {};  // the Cholesky factor of qM
+  // The Cholesky factor of qM's values (in double for every scalar: derivatives come from implicit
+  // differentiation, engine/articulated/implicit_solve.hpp).
+  double qLD[kMaxDofs * kMaxDofs] = {};
 };
 
 // qpos at the model's rest configuration qpos0 and zero velocity.

@@ -117,3 +117,6 @@ SG_INLINE Quat<S> from_euler_xyz(const S& ax_deg, const S& ay_deg, const S& az_d
 }
 
 }  // namespace sg
+
+// Reverse-mode overloads (fused tape nodes), after the generic templates they specialise.
+#include "engine/core/reverse_quat.hpp"

@@ -108,7 +108,10 @@ class TreeModeSolver {
     const TreeContact<S>* c = find_contact(key);
     if (!c) return 0.0;
     S jac[kMaxDofs];
-    tree_contact_frame_rows(m, *s_.cm, *s_.d, *c, 1, jac);
+    bool moves[kMaxDofs];
+    if (kTreeSparseRows<S>)
+      tree_dofs_moving(m, s_.cm->geom[c->geom1].body, s_.cm->geom[c->geom2].body, moves);
+    tree_contact_frame_rows(m, *s_.cm, *s_.d, *c, 1, moves, jac);
     double rate = 0.0;
     for (int i = 0; i < m.nv; ++i) rate += value(jac[i]) * value(s_.d->qvel[i]);
     return rate;
@@ -128,7 +131,7 @@ class TreeModeSolver {
   void collide_at_state() const {
     tree_fwd_position(*s_.m, *s_.d);
     tree_geom_kinematics(*s_.cm, *s_.d, *s_.cd);
-    tree_collision(*s_.m, *s_.cm, *s_.cd, kLookahead);
+    tree_collision(*s_.m, *s_.cm, *s_.d, *s_.cd, kLookahead);
   }
 
   const TreeContact<S>* find_contact(const ContactKey& key) const {

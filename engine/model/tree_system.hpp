@@ -23,6 +23,7 @@
 #include <memory>
 
 #include "engine/articulated/forward_actuated.hpp"
+#include "engine/articulated/implicit_damping.hpp"
 #include "engine/core/status.hpp"
 #include "engine/model/joint_tree_model.hpp"
 #include "engine/model/tree_mode_solver.hpp"
@@ -391,20 +392,7 @@ class TreeSystem {
   // (qM + h D) qacc' = qM qacc, with qM and qacc from the last forward().
   template <class H>
   SG_HD void damp_implicitly(const H& h) const {
-    const int nv = tree_.nv;
-    bool any = false;
-    for (int i = 0; i < nv; ++i) any = any || value(tree_.damping[i]) > 0.0;
-    if (!any) return;
-    S rhs[kMaxDofs];
-    for (int i = 0; i < nv; ++i) {
-      rhs[i] = S(0.0);
-      for (int k = 0; k < nv; ++k) rhs[i] += data_.qM[i * nv + k] * data_.qacc[k];
-    }
-    for (int k = 0; k < nv * nv; ++k) data_.qLD[k] = data_.qM[k];
-    for (int i = 0; i < nv; ++i) data_.qLD[i * nv + i] += h * tree_.damping[i];
-    if (!cholesky_factor(data_.qLD, nv, nv)) return poison_qacc();
-    cholesky_solve(data_.qLD, nv, nv, rhs);
-    for (int i = 0; i < nv; ++i) data_.qacc[i] = rhs[i];
+    if (!tree_damp_implicitly(tree_, data_, h)) poison_qacc();
   }
 
   SG_HD void poison_qacc() const {

@@ -1,0 +1,193 @@
+#include "cli/bench_humanoid.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include "cli/bench_tree_stages.hpp"
+#include "cli/tree_trajectory.hpp"
+#include "engine/gradient/parameter_gradient.hpp"
+#include "engine/gradient/point_eval.hpp"
+#include "engine/problem/load_problem.hpp"
+#include "engine/scene/mjcf_source.hpp"
+#ifdef SOFTGRAD_HAVE_MJCF
+#include "mjcf/time_mj_step.hpp"
+#endif
+
+namespace sg::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The fastest of `rounds` calls of fn, in seconds: the least disturbed by whatever else the machine does.
+template <class F>
+double best_seconds(int rounds, F&& fn) {
+  double best = 1e300;
+  for (int r = 0; r < rounds; ++r) {
+    const auto t0 = Clock::now();
+    fn();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return best;
+}
+
+const char* verdict(double ratio, double target) {
+  return ratio <= target ? "met" : "**not met**";
+}
+
+// The paths of every actuator's constant control.
+std::vector<std::string> control_paths(const Problem& p) {
+  std::vector<std::string> paths;
+  for (int i = 0; i < p.data.tree.act.nu; ++i)
+    paths.push_back("model.tree.actuators." + std::to_string(i) + ".ctrl");
+  return paths;
+}
+
+struct StepCosts {
+  double mujoco = 0.0, plain = 0.0, dual1 = 0.0, dual4 = 0.0;  // seconds per step
+  int contacts = 0;
+  double qpos_diff = 0.0;  // final qpos, MuJoCo against softgrad
+};
+
+// MuJoCo's mj_step on the scene's MJCF from the same start; 0 where libmujoco is not in the build.
+void time_mujoco(const Problem& p, const std::string& scene, double x, int rounds, StepCosts& c) {
+#ifdef SOFTGRAD_HAVE_MJCF
+  auto pd = std::make_unique<ProblemData<double>>(p.data);
+  if (double* slot = parameter_slot(*pd, p.sweep.parameter)) *slot = x;
+  const std::string file = scene::mjcf_file_path(scene, p.config.at("model").at("file").get<std::string>());
+  const long steps = p.integrator.steps * p.integrator.substeps;
+  const mjcf::MjStepTiming t = mjcf::time_mj_step(pd->tree, file, steps, p.integrator.fixed_step(), rounds);
+  c.mujoco = t.seconds / static_cast<double>(steps);
+  c.contacts = t.max_contacts;
+  const auto sys = std::make_unique<TreeSystem<double>>(&pd->tree, p.integrator.fixed_step());
+  const std::vector<double> end = tree_trajectory(*sys, p.integrator).back();
+  for (std::size_t i = 0; i < t.qpos.size(); ++i)
+    c.qpos_diff = std::max(c.qpos_diff, std::fabs(t.qpos[i] - end[i]));
+#else
+  (void)p, (void)scene, (void)x, (void)rounds, (void)c;
+#endif
+}
+
+StepCosts step_costs(const Problem& p, const std::string& scene, double x, int rounds) {
+  StepCosts c;
+  const double steps = static_cast<double>(p.integrator.steps * p.integrator.substeps);
+  PointEvaluator eval(p);
+  c.plain = best_seconds(rounds, [&] { eval.loss_only(x); }) / steps;
+  c.dual1 = best_seconds(rounds, [&] { eval.loss_and_grad(x); }) / steps;
+  // One run of `softgrad gradient --mode forward`'s lanes: four controls at once.
+  std::vector<std::string> four = control_paths(p);
+  four.resize(std::min<std::size_t>(four.size(), ParameterGradient::kLanes));
+  ParameterGradient g(p, four, nullptr);
+  const std::vector<double> v = g.initial_values();
+  c.dual4 = best_seconds(rounds, [&] { g.forward(v); }) / steps;
+  time_mujoco(p, scene, x, rounds, c);
+  return c;
+}
+
+void print_step_costs(const StepCosts& c) {
+  std::printf("| run | us / step | ratio | target | |\n|---|---|---|---|---|\n");
+  if (c.mujoco > 0.0)
+    std::printf(
+        "| MuJoCo 2.2.2 mj_step | %.2f | 1 | | |\n| softgrad step (double) | %.2f | %.2fx MuJoCo | "
+        "(a) 2x MuJoCo | %s |\n",
+        1e6 * c.mujoco, 1e6 * c.plain, c.plain / c.mujoco, verdict(c.plain / c.mujoco, 2.0));
+  else
+    std::printf("| softgrad step (double) | %.2f | - | (a) needs libmujoco in the build | |\n",
+                1e6 * c.plain);
+  std::printf(
+      "| forward-mode step, Dual<1> (the sweep's AD run) | %.2f | %.2fx plain | (b) 2x plain | %s |\n",
+      1e6 * c.dual1, c.dual1 / c.plain, verdict(c.dual1 / c.plain, 2.0));
+  std::printf("| forward-mode step, Dual<4> (`gradient --mode forward`'s lanes) | %.2f | %.2fx plain | | |\n",
+              1e6 * c.dual4, c.dual4 / c.plain);
+}
+
+// The reverse-mode gradient of every control over a 1 s rollout against the plain rollout (and forward
+// mode's runs of four lanes for comparison), single thread.
+void bench_control_gradient(const std::string& scenes, int rounds) {
+  const std::string file = scenes + "/humanoid_fall.json";
+  ProblemLoad loaded = load_problem_file(file, {"integrator.steps=200"});
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "%s", loaded.errors.c_str());
+    return;
+  }
+  const Problem& p = *loaded.problem;
+  ParameterGradient g(p, control_paths(p), nullptr);
+  const std::vector<double> v = g.initial_values();
+  ObjectiveGradient r, f;
+  const double plain = best_seconds(rounds, [&] { g.objective(v); });
+  const double reverse = best_seconds(rounds, [&] { r = g.reverse(v); });
+  const double forward = best_seconds(rounds, [&] { f = g.forward(v); });
+  double differ = 0.0;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    differ = std::max(differ, std::fabs(r.grad[i] - f.grad[i]) / std::max(1.0, std::fabs(f.grad[i])));
+  std::printf(
+      "\n1 s rollout (200 Euler steps of 5 ms), gradient of the loss w.r.t. all %zu controls "
+      "(model.tree.actuators.N.ctrl), single thread, best of %d (reverse and forward agree to %.1e)\n\n",
+      v.size(), rounds, differ);
+  std::printf("| run | time | / plain rollout | target | |\n|---|---|---|---|---|\n");
+  std::printf("| plain rollout (double) | %.2f ms | 1 | | |\n", 1e3 * plain);
+  std::printf("| reverse mode, checkpointed (%ld segments, %.1f MB) | %.2f ms | %.1fx | (c) 10x | %s |\n",
+              g.segments(), 1e-6 * static_cast<double>(g.tape_bytes()), 1e3 * reverse, reverse / plain,
+              verdict(reverse / plain, 10.0));
+  std::printf("| forward mode, %ld runs of Dual<4> | %.2f ms | %.1fx | | |\n", f.runs, 1e3 * forward,
+              forward / plain);
+}
+
+void print_stages(const StageProfile& plain, const StageProfile& dual, const StageProfile& taped) {
+  std::printf(
+      "| stage | double, us / step | share | Dual<1>, us / step | share | taped (Rev), us / step | tape "
+      "nodes / step |\n|---|---|---|---|---|---|---|\n");
+  const auto share = [](const StageProfile& p, std::size_t k) {
+    return 100.0 * p.stages[k].seconds / p.step_seconds;
+  };
+  for (std::size_t k = 0; k < plain.stages.size() && k < dual.stages.size() && k < taped.stages.size(); ++k)
+    std::printf("| %s | %.2f | %.0f%% | %.2f | %.0f%% | %.2f | %.0f |\n", plain.stages[k].name.c_str(),
+                1e6 * plain.stages[k].seconds, share(plain, k), 1e6 * dual.stages[k].seconds, share(dual, k),
+                1e6 * taped.stages[k].seconds, taped.stages[k].nodes);
+  std::printf("| whole step | %.2f | 100%% | %.2f | 100%% | %.2f | %.0f |\n", 1e6 * plain.step_seconds,
+              1e6 * dual.step_seconds, 1e6 * taped.step_seconds, taped.step_nodes);
+  if (!plain.same_qacc || !dual.same_qacc || !taped.same_qacc)
+    std::printf("\n(warning: the staged pass did not reproduce TreeSystem::forward's qacc to the bit)\n");
+}
+
+}  // namespace
+
+void bench_humanoid(const std::string& scenes, int rounds) {
+  const std::string file = scenes + "/humanoid_fall.json";
+  ProblemLoad loaded = load_problem_file(file);
+  if (!loaded.ok()) {  // without libmujoco an MJCF scene does not load
+    std::fprintf(stderr, "%s", loaded.errors.c_str());
+    return;
+  }
+  const Problem& p = *loaded.problem;
+  const double x = 0.5 * (p.sweep.from + p.sweep.to);
+  StepCosts c;
+  try {
+    c = step_costs(p, file, x, rounds);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench humanoid: %s\n", e.what());
+    return;
+  }
+  std::printf(
+      "Humanoid (%s at %s = %g): Euler %g ms x %ld steps, up to %d contacts (MuJoCo's count), "
+      "single thread, best of %d runs; the two engines' final qpos differ by %.1e\n\n",
+      "scenes/humanoid_fall.json", p.sweep.parameter.c_str(), x, 1e3 * p.integrator.fixed_step(),
+      p.integrator.steps, c.contacts, rounds, c.qpos_diff);
+  print_step_costs(c);
+  bench_control_gradient(scenes, std::max(3, rounds / 4));
+  const int stage_rounds = std::max(3, rounds / 4);
+  const StageProfile plain = profile_tree_stages(p, x, stage_rounds, StageScalar::plain);
+  const StageProfile dual = profile_tree_stages(p, x, stage_rounds, StageScalar::dual);
+  const StageProfile taped = profile_tree_stages(p, x, stage_rounds, StageScalar::taped);
+  std::printf(
+      "\nWhere a step goes: each stage of the step at the run's %ld states, timed as differences of "
+      "pipeline prefixes, best of %d\n\n",
+      plain.states, stage_rounds);
+  print_stages(plain, dual, taped);
+}
+
+}  // namespace sg::cli

@@ -1,0 +1,24 @@
+#pragma once
+// mj_Euler's implicit damping (MuJoCo 2.2.2 engine_forward.c): with dof damping the velocity update uses
+// qacc <- (qM + h diag(damping))^-1 qM qacc, with qM and qacc from the last forward pass. The matrix's values
+// are factorised (into qLD) and derivatives come from implicit differentiation (implicit_solve.hpp).
+#include "engine/articulated/implicit_solve.hpp"
+#include "engine/articulated/tree_data.hpp"
+#include "engine/articulated/tree_model.hpp"
+#include "engine/core/fused_sums.hpp"
+
+namespace sg {
+
+// True when done or nothing to do (no damping); false, qacc untouched, if qM + h D is not positive definite.
+template <class S, class H>
+bool tree_damp_implicitly(const TreeModel<S>& m, TreeData<S>& d, const H& h) {
+  const int nv = m.nv;
+  bool any = false;
+  for (int i = 0; i < nv; ++i) any = any || value(m.damping[i]) > 0.0;
+  if (!any) return true;
+  S rhs[kMaxDofs];
+  for (int i = 0; i < nv; ++i) rhs[i] = dot_strided(d.qM + i * nv, 1, d.qacc, 1, nv);
+  return spd_solve_implicit(d.qM, m.damping, h, nv, rhs, d.qLD, d.qacc);
+}
+
+}  // namespace sg

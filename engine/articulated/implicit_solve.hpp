@@ -1,0 +1,78 @@
+#pragma once
+// Solves with a symmetric positive definite matrix whose derivatives should not be taken through its
+// factorisation: qM for qacc_smooth and the implicit damping, the Newton Hessian. The matrix's values are
+// factorised in double, exactly as a double run does, and x = A^-1 b gets its derivatives by implicit
+// differentiation of A x = b at the double solution xv: x' = A^-1 (b - A xv)'. That is one solve of the
+// residual with the same factor (a dual's lanes together, or a fused tape node per entry), instead of a
+// factorisation in dual numbers (three times the double's multiplications) or on the tape (thousands of
+// nodes per solve).
+#include "engine/articulated/tree_model.hpp"
+#include "engine/contact/dense_cholesky.hpp"
+#include "engine/core/fused_sums.hpp"
+#include "engine/core/scalar.hpp"
+
+namespace sg {
+
+// Solves L L' x = r in place, L a double factor (cholesky_factor) and r in S, each entry as cholesky_solve
+// computes it.
+template <class S>
+void cholesky_solve_mixed(const double* L, int n, int ld, S* r) {
+  for (int i = 0; i < n; ++i) {
+    S s = r[i];
+    for (int k = 0; k < i; ++k) s -= L[i * ld + k] * r[k];
+    r[i] = s / L[i * ld + i];
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    S s = r[i];
+    for (int k = i + 1; k < n; ++k) s -= L[k * ld + i] * r[k];
+    r[i] = s / L[i * ld + i];
+  }
+}
+
+// On the tape: each entry of each substitution one fused node (links to r_i and the entries solved before).
+inline void cholesky_solve_mixed(const double* L, int n, int ld, Rev* r) {
+  RevTape& tape = RevTape::current();
+  auto entry = [&](int i, int from, int to, int row_step, int col_step) {
+    const double inv = 1.0 / L[i * ld + i];
+    const int first = tape.link_count();
+    double s = r[i].v;
+    tape.link(r[i].i, inv);
+    for (int k = from; k < to; ++k) {
+      const double l = L[i * row_step + k * col_step];
+      s -= l * r[k].v;
+      if (l != 0.0) tape.link(r[k].i, -l * inv);
+    }
+    r[i].v = s / L[i * ld + i];
+    r[i].i = tape.fuse(first);
+  };
+  for (int i = 0; i < n; ++i) entry(i, 0, i, ld, 1);           // L y = r: row i of L
+  for (int i = n - 1; i >= 0; --i) entry(i, i + 1, n, 1, ld);  // L' x = y: column i of L
+}
+
+// x = A^-1 b for A + h diag(D) symmetric positive definite (A n x n, leading dimension n; D may be null).
+// L (n x n doubles) receives the factor of the values. x may not alias b. False, x untouched, if the values
+// are not positive definite.
+template <class S, class H>
+bool spd_solve_implicit(const S* A, const S* D, const H& h, int n, const S* b, double* L, S* x) {
+  for (int k = 0; k < n * n; ++k) L[k] = value(A[k]);
+  if (D)
+    for (int i = 0; i < n; ++i) L[i * n + i] += value(h) * value(D[i]);
+  if (!cholesky_factor(L, n, n)) return false;
+  double xv[kMaxDofs];
+  for (int i = 0; i < n; ++i) xv[i] = value(b[i]);
+  cholesky_solve(L, n, n, xv);
+  if constexpr (has_derivatives_v<S>) {
+    S r[kMaxDofs];  // b - (A + h D) xv: only its derivatives matter
+    for (int p = 0; p < n; ++p) {
+      r[p] = minus_dot_values(b[p], A + p * n, 1, xv, n);
+      if (D) r[p] -= (h * D[p]) * xv[p];
+    }
+    cholesky_solve_mixed(L, n, n, r);
+    for (int i = 0; i < n; ++i) x[i] = with_value(r[i], xv[i]);
+  } else {
+    for (int i = 0; i < n; ++i) x[i] = xv[i];
+  }
+  return true;
+}
+
+}  // namespace sg
