@@ -260,7 +260,7 @@ class TreeSystem {
   SG_HD void mode_from_state(const S* y) const {
     if (!frozen_) return;
     const TapePause<S> values_only(true);
-    load_state(y);
+    load_dynamics(y);
     modes_->from_rules(mode_);
   }
 
@@ -268,7 +268,7 @@ class TreeSystem {
   SG_HD SG_NOINLINE double margin_at(const S* y, EventId* which) const {
     tracker_.begin();
     const TapePause<S> values_only(true);
-    load_state(y);
+    load_dynamics(y);
     modes_->evaluate(mode_, tracker_, false);
     *which = tracker_.last_witness;
     return tracker_.last;
@@ -298,7 +298,7 @@ class TreeSystem {
       done.kind = EventKind::separation;
     }
     done.surface = 0;
-    load_state(y);
+    load_dynamics(y);
     modes_->rederive(mode_);
     done.tangential = tangential_crossing(y, key);
     return done;
@@ -343,7 +343,7 @@ class TreeSystem {
   SG_HD double switching_acceleration(const S* y, const ContactKey& key, TreeMode m) const {
     const TreeMode held = mode_;
     const MarginTracker tracked = tracker_;
-    load_state(y);
+    load_dynamics(y);
     modes_->rederive(m);
     mode_ = m;
     S f[kMaxDim], moved[kMaxDim];
@@ -372,6 +372,12 @@ class TreeSystem {
         tree_.qpos_spring[jn.qpos_adr] = p.springref;
     }
     for (int i = 0; i < model_->act.nu; ++i) act_data_.ctrl[i] = model_->ctrl[i];
+  }
+
+  // The state and the current output step's controls: what the mode solver's dynamics read.
+  SG_HD void load_dynamics(const S* y) const {
+    load_state(y);
+    set_controls();
   }
 
   // The sequences' controls in the current output step, from the model's knots at each evaluation (so a

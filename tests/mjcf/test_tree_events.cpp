@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "engine/gradient/parameter_gradient.hpp"
+#include "engine/model/tree_mode.hpp"
 #include "engine/problem/load_problem.hpp"
 #include "engine/simulate/run.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "mjcf/import.hpp"
+#include "tests/engine/event_log.hpp"
 #include "tests/mjcf/mjcf_test_util.hpp"
 
 namespace {
@@ -69,6 +71,12 @@ std::unique_ptr<sg::TreeSystem<double>> frozen_at(const sg::Problem& p, const do
   return sys;
 }
 
+// One double run of the scene with its events.
+sg::RunOutput<double> run_logged(const sg::Problem& p, sg::test::EventLog& log) {
+  sg::SimWorkspace<double> ws;
+  return sg::run_simulation(p.data, p.integrator, ws, log);
+}
+
 }  // namespace
 
 TEST_CASE("a frozen mode taken from MuJoCo's rules gives mj_forward's accelerations there") {
@@ -104,6 +112,39 @@ TEST_CASE("a frozen mode taken from MuJoCo's rules gives mj_forward's accelerati
     CHECK(with_rows >= 3);
     CHECK(worst < 1e-10);
   }
+}
+
+TEST_CASE("the crane's end stop is a located event: the rail's limit onset where the trolley reaches it") {
+  // At ctrl 0.6 the trolley runs into the upper stop (x = 1 m), rebounds and is pushed back by the motor to
+  // stay there: every event is of the rail's upper limit (key: kTreeLimitKey, joint 0, side 1), measured
+  // onset at 0.916 s, its row off at 0.960 s, release at 1.006 s, onset again at 1.117 s, each transversal.
+  // At ctrl 0.1 it never gets there and nothing switches; with events off nothing is located.
+  sg::test::EventLog at_stop, short_of_it, off;
+  REQUIRE(
+      run_logged(shipped("crane_end_stop.json", with(kTsit5, {"model.tree.actuators.0.ctrl=0.6"})), at_stop)
+          .stats.status == sg::Status::ok);
+  long onsets = 0, releases = 0;
+  for (const sg::EventId& id : at_stop.ids) {
+    CHECK(id.a == sg::kTreeLimitKey);
+    CHECK(id.b == 0);
+    CHECK(id.feature == 1);
+    CHECK_FALSE(id.tangential);
+    onsets += id.kind == sg::EventKind::onset;
+    releases += id.kind == sg::EventKind::separation;
+  }
+  CHECK(onsets >= 1);
+  CHECK(onsets == releases + 1);  // it ends at the stop
+  REQUIRE(!at_stop.times.empty());
+  CHECK(at_stop.times.front() > 0.5);
+  REQUIRE(run_logged(shipped("crane_end_stop.json", with(kTsit5, {"model.tree.actuators.0.ctrl=0.1"})),
+                     short_of_it)
+              .stats.status == sg::Status::ok);
+  CHECK(short_of_it.ids.empty());
+  REQUIRE(run_logged(shipped("crane_end_stop.json",
+                             with(kTsit5, {"model.tree.actuators.0.ctrl=0.6", "integrator.events=false"})),
+                     off)
+              .stats.status == sg::Status::ok);
+  CHECK(off.ids.empty());
 }
 
 TEST_CASE("crane_end_stop at Tsit5 1e-10: AD matches central FD over the whole sweep through the end stops") {
