@@ -1,5 +1,7 @@
 #include "mjcf/free_bodies.hpp"
 
+#include "mjcf/geom_type_map.hpp"
+
 #include <cmath>
 
 namespace sg::mjcf {
@@ -15,20 +17,8 @@ std::vector<FreeBody> free_bodies(const mjModel* m) {
 }
 
 std::optional<GeomType> body_shape(int mj_geom_type) {
-  switch (mj_geom_type) {
-    case mjGEOM_SPHERE:
-      return GeomType::sphere;
-    case mjGEOM_CAPSULE:
-      return GeomType::capsule;
-    case mjGEOM_ELLIPSOID:
-      return GeomType::ellipsoid;
-    case mjGEOM_CYLINDER:
-      return GeomType::cylinder;
-    case mjGEOM_BOX:
-      return GeomType::box;
-    default:
-      return std::nullopt;
-  }
+  const std::optional<GeomType> t = softgrad_geom_type(mj_geom_type);
+  return t == GeomType::plane ? std::nullopt : t;  // a free body's geom: every primitive but the plane
 }
 
 Vec3<double> scene_size(const mjModel* m, int geom) {

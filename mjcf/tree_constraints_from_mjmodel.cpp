@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/articulated/constraint_collision.hpp"
+#include "mjcf/geom_type_map.hpp"
 
 namespace sg::mjcf {
 namespace {
@@ -33,27 +34,10 @@ std::string model_refusal(const mjModel* m) {
   return {};
 }
 
-bool geom_type(int t, GeomType& out) {
-  switch (t) {
-    case mjGEOM_PLANE:
-      return out = GeomType::plane, true;
-    case mjGEOM_SPHERE:
-      return out = GeomType::sphere, true;
-    case mjGEOM_CAPSULE:
-      return out = GeomType::capsule, true;
-    case mjGEOM_ELLIPSOID:
-      return out = GeomType::ellipsoid, true;
-    case mjGEOM_CYLINDER:
-      return out = GeomType::cylinder, true;
-    case mjGEOM_BOX:
-      return out = GeomType::box, true;
-    default:
-      return false;
-  }
-}
-
 std::string add_geom(const mjModel* m, const TreeModel<double>& tree, int g, TreeGeom<double>& out) {
-  if (!geom_type(m->geom_type[g], out.type)) return "geom " + num(g) + " is a height field or mesh";
+  const std::optional<GeomType> type = softgrad_geom_type(m->geom_type[g]);
+  if (!type) return "geom " + num(g) + " is a height field or mesh";
+  out.type = *type;
   out.body = m->geom_bodyid[g];
   if (out.type == GeomType::plane && tree_weld_id(tree, out.body) != 0)
     return "geom " + num(g) + " is a plane on a moving body";

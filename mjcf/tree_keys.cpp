@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "engine/collision/collide.hpp"
+#include "mjcf/geom_type_map.hpp"
 #include "mjcf/names.hpp"
 
 namespace sg::mjcf {
@@ -112,25 +113,11 @@ bool collides(const mjModel* m, int g) {
 }
 
 bool primitive(int type) {
-  return type == mjGEOM_PLANE || type == mjGEOM_SPHERE || type == mjGEOM_CAPSULE ||
-         type == mjGEOM_ELLIPSOID || type == mjGEOM_CYLINDER || type == mjGEOM_BOX;
+  return softgrad_geom_type(type).has_value();
 }
 
-GeomType softgrad_type(int type) {
-  switch (type) {
-    case mjGEOM_PLANE:
-      return GeomType::plane;
-    case mjGEOM_CAPSULE:
-      return GeomType::capsule;
-    case mjGEOM_ELLIPSOID:
-      return GeomType::ellipsoid;
-    case mjGEOM_CYLINDER:
-      return GeomType::cylinder;
-    case mjGEOM_BOX:
-      return GeomType::box;
-    default:
-      return GeomType::sphere;
-  }
+GeomType softgrad_type(int type) {  // a primitive's
+  return softgrad_geom_type(type).value_or(GeomType::sphere);
 }
 
 std::string geom_name(const mjModel* m, int g) {
