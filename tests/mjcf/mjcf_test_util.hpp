@@ -3,10 +3,15 @@
 // the XML it checks.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "engine/gradient/parameter_gradient.hpp"
+#include "engine/problem/load_problem.hpp"
 #include "mjcf/import.hpp"
 
 namespace sg::test {
@@ -46,6 +51,35 @@ inline std::string import_errors(const std::string& name, const std::string& xml
 
 inline std::string source_path(const std::string& relative) {
   return std::string(SOFTGRAD_SOURCE_DIR) + "/" + relative;
+}
+
+// A scene file (MJCF scenes import), failing the test on load errors.
+inline Problem load_scene(const std::string& file, const std::vector<std::string>& sets = {}) {
+  mjcf::register_importer();
+  ProblemLoad loaded = load_problem_file(file, sets);
+  INFO(loaded.errors);
+  REQUIRE(loaded.ok());
+  return *loaded.problem;
+}
+
+// Forward mode against reverse mode and central FD (eps 1e-6) for `paths` at the scene's values: every
+// gradient is nonzero (> 1e-4), reverse within rev_tol and FD within fd_tol of forward mode, relative to
+// max(|forward|, 1e-3).
+inline void check_reverse_and_fd(const Problem& p, const std::vector<std::string>& paths, double rev_tol,
+                                 double fd_tol) {
+  ParameterGradient g(p, paths, nullptr);
+  const std::vector<double> x = g.initial_values();
+  const ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x), fd = g.finite_difference(x, 1e-6);
+  REQUIRE(fwd.status == "ok");
+  REQUIRE(rev.status == "ok");
+  REQUIRE(fd.status == "ok");
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    CAPTURE(paths[j]);
+    const double scale = std::max(std::fabs(fwd.grad[j]), 1e-3);
+    CHECK(std::fabs(fwd.grad[j]) > 1e-4);
+    CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= rev_tol * scale);
+    CHECK(std::fabs(fd.grad[j] - fwd.grad[j]) <= fd_tol * scale);
+  }
 }
 
 }  // namespace sg::test

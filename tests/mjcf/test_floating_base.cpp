@@ -20,11 +20,7 @@ namespace {
 constexpr const char* kHumanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml";
 
 sg::Problem load(const std::string& file, const std::vector<std::string>& sets = {}) {
-  sg::mjcf::register_importer();
-  sg::ProblemLoad loaded = sg::load_problem_file(file, sets);
-  INFO(loaded.errors);
-  REQUIRE(loaded.ok());
-  return *loaded.problem;
+  return sg::test::load_scene(file, sets);
 }
 
 }  // namespace
@@ -60,19 +56,8 @@ TEST_CASE("the humanoid's gradient: reverse equals forward, and FD agrees away f
       "model.tree.bodies.0.joints.0.free_vel.0", "model.tree.bodies.0.pos.2",
       "model.tree.bodies.0.joints.0.ball_qvel.1", "model.tree.actuators.3.ctrl",
       "model.tree.world_geoms.0.friction.0"};
-  sg::ParameterGradient g(p, paths, nullptr);
-  const std::vector<double> x = g.initial_values();
-  const sg::ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x), fd = g.finite_difference(x, 1e-6);
-  REQUIRE(fwd.status == "ok");
-  REQUIRE(rev.status == "ok");
-  REQUIRE(fd.status == "ok");
-  for (std::size_t j = 0; j < x.size(); ++j) {
-    CAPTURE(paths[j]);
-    const double scale = std::max(std::fabs(fwd.grad[j]), 1e-3);
-    CHECK(std::fabs(fwd.grad[j]) > 1e-4);
-    CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-9 * scale);
-    CHECK(std::fabs(fd.grad[j] - fwd.grad[j]) <= 1e-4 * scale);
-  }
+  // Each parameter moves the run (its gradient is nonzero).
+  sg::test::check_reverse_and_fd(p, paths, 1e-9, 1e-4);
 }
 
 TEST_CASE("a free joint imports next to other joints, its body's pose is the start") {

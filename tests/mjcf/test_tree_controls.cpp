@@ -122,8 +122,8 @@ TEST_CASE("the gradient w.r.t. every knot: forward, reverse and backsolve agree,
       CHECK(std::fabs(back.grad[j] - fwd.grad[j]) <= 1e-6 * scale);
       CHECK(std::fabs(fd.grad[j] - fwd.grad[j]) <= 1e-6 * scale);
     }
-    MESSAGE(std::string(interpolation) << " knots: reverse " << worst_rev << ", backsolve " << worst_back << ", FD "
-                          << worst_fd << " off forward mode (relative)");
+    MESSAGE(std::string(interpolation) << " knots: reverse " << worst_rev << ", backsolve " << worst_back
+                                       << ", FD " << worst_fd << " off forward mode (relative)");
   }
 }
 

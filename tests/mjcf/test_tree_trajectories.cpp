@@ -20,11 +20,7 @@ using nlohmann::json;
 namespace {
 
 sg::Problem load(const std::string& file, const std::vector<std::string>& sets = {}) {
-  sg::mjcf::register_importer();
-  sg::ProblemLoad loaded = sg::load_problem_file(file, sets);
-  INFO(loaded.errors);
-  REQUIRE(loaded.ok());
-  return *loaded.problem;
+  return sg::test::load_scene(file, sets);
 }
 
 // softgrad's qpos and qvel at every output time.
