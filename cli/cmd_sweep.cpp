@@ -64,8 +64,9 @@ int run(const SweepArgs& args) {
     return device == SweepDevice::cuda && !cuda_device_info().available ? kExitBadInput : kExitFailed;
   }
   if (used == "cuda")
-    std::printf("device: %s (CUDA); kernels %.3f s of the sweep's %.3f s\n", cuda_device_info().name.c_str(),
-                result.stats.kernel_seconds, result.stats.seconds);
+    std::printf("device: %s (CUDA); threads' scratch in %s memory; kernels %.3f s of the sweep's %.3f s\n",
+                cuda_device_info().name.c_str(), result.stats.gpu_scratch, result.stats.kernel_seconds,
+                result.stats.seconds);
   else if (device == SweepDevice::automatic && gpu_can_run(*problem))
     std::printf("device: CPU (auto: the GPU pays off from %ld points with %d CPU thread%s)\n",
                 kGpuPointsPerCpuThread * sweep_cpu_threads(control), sweep_cpu_threads(control),

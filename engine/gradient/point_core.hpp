@@ -74,22 +74,27 @@ SG_HD inline int point_run_count(const PointSettings& s) {
   return s.reference == Reference::fd ? 3 : s.reference == Reference::ad_tight ? 4 : 5;
 }
 
+// Run k of a point: whether it is an AD run, the sweep value it runs at and its integrator settings. The
+// GPU groups a sweep's runs by these (a kernel per scalar type), the CPU runs them through point_run.
+SG_HD inline bool point_run_is_ad(const PointSettings& s, int k) {
+  return k == 0 || (k == 3 && s.reference == Reference::ad_tight);
+}
+SG_HD inline double point_run_value(double x, const PointSettings& s, int k) {
+  if (k == 1 || (k == 3 && s.reference != Reference::ad_tight)) return x + s.fd_eps;
+  if (k == 2 || k == 4) return x - s.fd_eps;
+  return x;
+}
+SG_HD inline const IntegratorSettings& point_run_settings(const PointSettings& s, int k) {
+  return k < 3 ? s.integrator : s.tight;
+}
+
 // Run k of the point at x. runner.ad(x, cfg) and runner.plain(x, cfg) return the LossSample of one run at
 // sweep value x (loss NaN unless it succeeded; ad's derivative with respect to x).
 template <class Runner>
 SG_HD LossSample point_run(Runner& runner, double x, const PointSettings& s, int k) {
-  switch (k) {
-    case 0:
-      return runner.ad(x, s.integrator);
-    case 1:
-      return runner.plain(x + s.fd_eps, s.integrator);
-    case 2:
-      return runner.plain(x - s.fd_eps, s.integrator);
-    case 3:
-      return s.reference == Reference::ad_tight ? runner.ad(x, s.tight) : runner.plain(x + s.fd_eps, s.tight);
-    default:
-      return runner.plain(x - s.fd_eps, s.tight);
-  }
+  const double at = point_run_value(x, s, k);
+  const IntegratorSettings& cfg = point_run_settings(s, k);
+  return point_run_is_ad(s, k) ? runner.ad(at, cfg) : runner.plain(at, cfg);
 }
 
 // The point's numbers from its first `count` runs. The reference's runs are read only when all

@@ -6,6 +6,7 @@
 // runs exactly as the CPU's PointEvaluator does.
 #include <cstddef>
 #include <new>
+#include <type_traits>
 
 #include "engine/core/dual.hpp"
 #include "engine/gradient/point_core.hpp"
@@ -64,17 +65,38 @@ class DeviceRunner {
   SG_HD LossSample ad(double x, const IntegratorSettings& cfg) { return run<Dual<1>>(x, cfg); }
   SG_HD LossSample plain(double x, const IntegratorSettings& cfg) { return run<double>(x, cfg); }
 
+  // One run of a system type known when compiling (a GPU kernel per system and scalar type: each holds only
+  // its own solver code). The problem must be of that model type (the host launches the kernel that is).
+  template <class System>
+  SG_HD LossSample run_system(double x, const IntegratorSettings& cfg) {
+    using S = typename System::Scalar;
+    ProblemData<S>* pd = load_problem<S>(x);
+    S* y = reinterpret_cast<S*>(scratch_->state);
+    if constexpr (std::is_same_v<System, RigidSystem<S>>) {
+      return solve<System>(*pd, pd->rigid, cfg, y);
+    } else {
+      return solve<System>(*pd, pd->model, cfg, y);
+    }
+  }
+
  private:
+  // The problem copied into this run's scratch with the swept parameter set to x (seeded for a dual run).
+  template <class S>
+  SG_HD ProblemData<S>* load_problem(double x) {
+    if constexpr (is_dual_v<S>) {
+      auto* pd = new (scratch_->data) ProblemData<S>(*problem_.data_dual);
+      parameter_at(*pd, problem_.offset_dual) = seeded<S>(x, 0);
+      return pd;
+    } else {
+      auto* pd = new (scratch_->data) ProblemData<S>(*problem_.data);
+      parameter_at(*pd, problem_.offset) = x;
+      return pd;
+    }
+  }
+
   template <class S>
   SG_HD LossSample run(double x, const IntegratorSettings& cfg) {
-    ProblemData<S>* pd = nullptr;
-    if constexpr (is_dual_v<S>) {
-      pd = new (scratch_->data) ProblemData<S>(*problem_.data_dual);
-      parameter_at(*pd, problem_.offset_dual) = seeded<S>(x, 0);
-    } else {
-      pd = new (scratch_->data) ProblemData<S>(*problem_.data);
-      parameter_at(*pd, problem_.offset) = x;
-    }
+    ProblemData<S>* pd = load_problem<S>(x);
     S* y = reinterpret_cast<S*>(scratch_->state);
     if (pd->type == ModelType::rigid) return solve<RigidSystem<S>>(*pd, pd->rigid, cfg, y);
     if (pd->type == ModelType::tree) {  // device_path_refusal keeps trees on the CPU; never run one here

@@ -28,6 +28,9 @@ CudaDeviceInfo cuda_device_info();
 bool run_sweep_cuda(const Problem& problem, const SweepControl& control, SweepResult* out,
                     std::string* error);
 
+// The device's memory in use (by every process) and its size, in GB; false without a device.
+bool cuda_memory_in_use(double* used_gb, double* total_gb);
+
 // A GPU thread is far slower than a CPU core: on an H200 a point took 250-350 times as long as on one CPU
 // thread (a thread per point; a thread per run gains 1.6x on small sweeps, little on large ones:
 // docs/benchmarks.md, "GPU sweeps"), so the GPU pays off only when the points outnumber the CPU's threads by

@@ -25,6 +25,7 @@ struct SweepStats {
   long points = 0;
   double seconds = 0.0;
   double kernel_seconds = 0.0;  // GPU sweeps: time in the kernels alone (launch to synchronize), else 0
+  const char* gpu_scratch = "";  // GPU sweeps: where the threads' scratch was, "local" or "global" memory
   // Against the reference (SweepResult::reference: g_fd, or the tight reference g_ref), over the `compared`
   // points: computed, both values finite, and not both zero (engine/sweep/gradient_agreement.hpp).
   long compared = 0;

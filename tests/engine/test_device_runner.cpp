@@ -1,7 +1,8 @@
 // The device path (engine/sweep/device_runner.hpp: what a GPU thread runs, in memory given to it) compiled
 // for the host: on every shipped scene it gives the CPU's PointEvaluator's numbers bit for bit, its
 // statuses and step counts included, both as one runner's evaluate_point and as the GPU does it (each of a
-// point's runs on its own runner, combined by combine_point).
+// point's runs on its own runner, through the kernel of its system and scalar type, combined by
+// combine_point).
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -19,6 +20,18 @@ namespace {
 // Both NaN, or equal to the last bit.
 bool same(double a, double b) {
   return (a != a && b != b) || a == b;
+}
+
+// Run k of the point at x as the GPU's kernels run it: a kernel per system and scalar type.
+LossSample run_as_kernel(DeviceRunner& runner, ModelType type, double x, const PointSettings& s, int k) {
+  const double at = point_run_value(x, s, k);
+  const IntegratorSettings& cfg = point_run_settings(s, k);
+  const bool ad = point_run_is_ad(s, k);
+  if (type == ModelType::rigid)
+    return ad ? runner.run_system<RigidSystem<Dual<1>>>(at, cfg)
+              : runner.run_system<RigidSystem<double>>(at, cfg);
+  return ad ? runner.run_system<ParticleSystem<Dual<1>>>(at, cfg)
+            : runner.run_system<ParticleSystem<double>>(at, cfg);
 }
 
 void check_scene(const Problem& problem, int points) {
@@ -40,7 +53,7 @@ void check_scene(const Problem& problem, int points) {
     for (int k = 0; k < count; ++k) {
       auto own = std::make_unique<DeviceScratch>();
       DeviceRunner one(device->view, own.get());
-      runs[k] = point_run(one, x, settings, k);
+      runs[k] = run_as_kernel(one, problem.data.type, x, settings, k);
     }
     INFO("runs on separate runners, combined");
     test::check_point_matches(
