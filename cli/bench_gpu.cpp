@@ -9,6 +9,7 @@
 
 #include "engine/problem/load_problem.hpp"
 #include "engine/sweep/device_sweep.hpp"
+#include "engine/sweep/sweep2d.hpp"
 
 namespace sg::cli {
 namespace {
@@ -100,6 +101,35 @@ void bench_scene(const std::string& scenes, const char* scene, long points, doub
   }
 }
 
+// The map tab's grid: billiards over the cue force's two components, 100 x 100 on the GPU (after a small
+// grid that loads the kernels) and 40 x 25 on all cores.
+void bench_map(const std::string& scenes) {
+  Problem p;
+  if (!load(scenes, "billiards", 200, &p)) return;
+  const GridAxis x{"model.bodies.0.forces.0.force.1", -5.0, 5.0, 100},
+      y{"model.bodies.0.forces.0.force.0", 3.0, 5.0, 100};
+  auto timed = [&](SweepDevice device, const GridAxis& gx, const GridAxis& gy, long* failed) {
+    Grid2dResult r;
+    std::string used, error;
+    if (!run_sweep2d_on(device, p, gx, gy, {}, &r, &used, &error)) {
+      std::fprintf(stderr, "bench: map: %s\n", error.c_str());
+      return -1.0;
+    }
+    *failed = r.failed;
+    return r.seconds;
+  };
+  long failed_gpu = 0, failed_cpu = 0;
+  timed(SweepDevice::cuda, GridAxis{x.path, x.from, x.to, 8}, GridAxis{y.path, y.from, y.to, 8}, &failed_gpu);
+  const double gpu = timed(SweepDevice::cuda, x, y, &failed_gpu);
+  const double cpu = timed(SweepDevice::cpu, GridAxis{x.path, x.from, x.to, 40},
+                           GridAxis{y.path, y.from, y.to, 25}, &failed_cpu);
+  if (gpu < 0.0 || cpu < 0.0) return;
+  std::printf(
+      "| billiards map (force.1 x force.0) | | 100 x 100 | %.2f s, %ld not ok | 40 x 25: %.2f s (%.2f s per "
+      "10,000 points), %ld not ok | %.1fx | %s (under 2 s) |\n",
+      gpu, failed_gpu, cpu, cpu * 10.0, failed_cpu, cpu * 10.0 / gpu, gpu < 2.0 ? "met" : "**not met**");
+}
+
 }  // namespace
 
 void bench_gpu(const std::string& scenes) {
@@ -126,6 +156,7 @@ void bench_gpu(const std::string& scenes) {
   unsetenv("SOFTGRAD_CUDA_SCRATCH");
   bench_scene(scenes, "toss_box_diffmjx", 10000, 0.7);
   bench_scene(scenes, "billiards", 10000, 1.3);
+  bench_map(scenes);
   double used = 0.0, total = 0.0;
   if (cuda_memory_in_use(&used, &total))
     std::printf("\nGPU memory in use (all processes): %sat the end %.1f GB of %.1f GB\n", memory.c_str(),

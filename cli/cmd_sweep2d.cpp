@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/figure_png_output.hpp"
 #include "cli/scene_args.hpp"
+#include "engine/sweep/device_sweep.hpp"
 #include "engine/sweep/sweep2d.hpp"
 #include "plots/svg.hpp"
 #include "plots/sweep_figures/sweep2d_figure.hpp"
@@ -21,6 +22,7 @@ struct Sweep2dArgs {
   SceneArgs scene;
   std::vector<std::string> x, y;  // PATH FROM TO N
   int threads = 0;
+  std::string device = "cpu";
   std::string out, svg, png;
 };
 
@@ -58,14 +60,21 @@ int run(const Sweep2dArgs& args) {
     return kExitBadInput;
   }
   Grid2dResult result;
+  SweepDevice device = SweepDevice::cpu;
+  parse_sweep_device(args.device, &device);  // the option's check admits only valid names
+  std::string used;
   try {
     Grid2dControl control;
     control.threads = args.threads;
-    result = run_sweep2d(*problem, x, y, control);
+    if (!run_sweep2d_on(device, *problem, x, y, control, &result, &used, &error)) {
+      std::fprintf(stderr, "%s\n", error.c_str());
+      return device == SweepDevice::cuda && !cuda_device_info().available ? kExitBadInput : kExitFailed;
+    }
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "%s: %s\n", args.scene.scene.c_str(), e.what());
     return kExitBadInput;
   }
+  if (used == "cuda") std::printf("device: %s (CUDA)\n", cuda_device_info().name.c_str());
   double worst = 0.0;
   for (const GridPoint& p : result.points)
     if (std::isfinite(p.error())) worst = std::max(worst, p.error());
@@ -103,6 +112,11 @@ void register_sweep2d(CLI::App& app, int& exit_code) {
       ->required();
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
       ->check(CLI::Range(0, 1024));
+  cmd->add_option("--device", args->device,
+                  "Where the grid points run: cpu (default), cuda (a CUDA GPU, a thread per run of a point), "
+                  "auto (CUDA when a device is present and the grid has at least " +
+                      std::to_string(kGpuPointsPerCpuThread) + " points per CPU thread)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   cmd->add_option("--out", args->out, "Write the grid as JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg, "Draw the four heatmaps as SVG here")->check(output_path());
   cmd->add_option("--png", args->png, "Draw the four heatmaps as PNG here (the GUI's renderer, headless)")

@@ -10,12 +10,11 @@ namespace sg {
 // Thread i's run (run-major: run launch.group.runs[i / points] of point i % points) in `scratch`.
 template <class System>
 __device__ void sweep_run(const SweepLaunch& launch, long i, DeviceScratch* scratch) {
-  const int k = launch.group.runs[i / launch.points];
+  const RunSpec& r = launch.group.runs[i / launch.points];
   const long p = i % launch.points;
-  const PointSettings& s = launch.problem->settings;
   DeviceRunner runner(*launch.problem, scratch);
-  launch.out[k * launch.points + p] =
-      runner.run_system<System>(point_run_value(launch.values[p], s, k), point_run_settings(s, k));
+  const double y = launch.values_y ? launch.values_y[p] : 0.0;
+  launch.out[r.slot * launch.points + p] = runner.run_spec<System>(r, launch.values[p], y);
 }
 
 template <class System, ScratchPlace kPlace>

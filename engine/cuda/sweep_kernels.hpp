@@ -9,18 +9,21 @@
 
 namespace sg {
 
-// Which of a point's runs (point_run's k) one launch does: all of them of one scalar type.
+// Which of a point's runs one launch does: all of them of one scalar type (at most 4: a 1-D point's plain
+// runs with the fd_tight reference, a 2-D point's FD runs).
 struct RunGroup {
-  int runs[5] = {};
+  RunSpec runs[4];
   int count = 0;
 };
 
-// One launch: `points` sweep values, the runs of `group` for each; thread i does run group.runs[i / points]
-// of point i % points (run-major: a warp holds neighbouring points, which take similar paths, all of one
-// run). Each thread has scratch[i]; run k of point p lands in out[k * points + p].
+// One launch: `points` sweep points (values, and values_y in a 2-D sweep, else null), the runs of `group`
+// for each; thread i does run group.runs[i / points] of point i % points (run-major: a warp holds
+// neighbouring points, which take similar paths, all of one run). Each thread has scratch[i] (unused when
+// the kernel keeps its scratch in local memory); run r of point p lands in out[r.slot * points + p].
 struct SweepLaunch {
   const DeviceProblem* problem = nullptr;
   const double* values = nullptr;
+  const double* values_y = nullptr;
   long points = 0;
   RunGroup group;
   DeviceScratch* scratch = nullptr;

@@ -79,13 +79,21 @@ SG_HD inline int point_run_count(const PointSettings& s) {
 SG_HD inline bool point_run_is_ad(const PointSettings& s, int k) {
   return k == 0 || (k == 3 && s.reference == Reference::ad_tight);
 }
+// How far run k moves the sweep value: +fd_eps, -fd_eps or 0 (x - eps is x + (-eps) in IEEE arithmetic).
+SG_HD inline double point_run_shift(const PointSettings& s, int k) {
+  if (k == 1 || (k == 3 && s.reference != Reference::ad_tight)) return s.fd_eps;
+  if (k == 2 || k == 4) return -s.fd_eps;
+  return 0.0;
+}
 SG_HD inline double point_run_value(double x, const PointSettings& s, int k) {
-  if (k == 1 || (k == 3 && s.reference != Reference::ad_tight)) return x + s.fd_eps;
-  if (k == 2 || k == 4) return x - s.fd_eps;
-  return x;
+  const double shift = point_run_shift(s, k);
+  return shift == 0.0 ? x : x + shift;
+}
+SG_HD inline bool point_run_is_tight(int k) {
+  return k >= 3;
 }
 SG_HD inline const IntegratorSettings& point_run_settings(const PointSettings& s, int k) {
-  return k < 3 ? s.integrator : s.tight;
+  return point_run_is_tight(k) ? s.tight : s.integrator;
 }
 
 // Run k of the point at x. runner.ad(x, cfg) and runner.plain(x, cfg) return the LossSample of one run at

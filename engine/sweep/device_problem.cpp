@@ -15,17 +15,38 @@ std::unique_ptr<DeviceProblemHost> prepare_device_problem(const Problem& problem
   if (offset < 0 || offset_dual < 0)
     throw std::invalid_argument("sweep.parameter: \"" + problem.sweep.parameter +
                                 "\" is not a differentiable parameter");
-  host->view = {&host->data, &host->data_dual, offset, offset_dual, point_settings(problem)};
+  host->view.data = &host->data;
+  host->view.data_dual = &host->data_dual;
+  host->view.offset = offset;
+  host->view.offset_dual = offset_dual;
+  host->view.settings = point_settings(problem);
   return host;
 }
 
-std::string device_path_refusal(const Problem& problem) {
+std::unique_ptr<DeviceProblemHost> prepare_device_grid(const Problem& problem, const std::string& x_path,
+                                                       const std::string& y_path) {
+  Problem along_x = problem;
+  along_x.sweep.parameter = x_path;
+  auto host = prepare_device_problem(along_x);
+  host->view.offset_y = parameter_offset(host->data, y_path);
+  host->view.offset_y_dual = parameter_offset(host->data_dual, y_path);
+  if (host->view.offset_y < 0 || host->view.offset_y_dual < 0)
+    throw std::invalid_argument("--y: \"" + y_path + "\" is not a differentiable parameter");
+  return host;
+}
+
+std::string device_grid_refusal(const Problem& problem) {
   if (problem.data.type == ModelType::tree)
     return "joint trees (model.type tree) run on the CPU only (use --device cpu)";
-  if (problem.gradient.reverse) return "gradient.mode reverse runs on the CPU only (use --device cpu)";
-  if (problem.gradient.backsolve) return "gradient.mode backsolve runs on the CPU only (use --device cpu)";
   if (problem.integrator.method == Method::dopri8)
     return "integrator.type dopri8 runs on the CPU only (use --device cpu)";
+  return "";
+}
+
+std::string device_path_refusal(const Problem& problem) {
+  if (const std::string why = device_grid_refusal(problem); !why.empty()) return why;
+  if (problem.gradient.reverse) return "gradient.mode reverse runs on the CPU only (use --device cpu)";
+  if (problem.gradient.backsolve) return "gradient.mode backsolve runs on the CPU only (use --device cpu)";
   if (problem.gradient.smoothing.samples > 0)
     return "randomized smoothing (gradient.smoothing.samples > 0) runs on the CPU only (use --device cpu)";
   return "";

@@ -37,7 +37,7 @@ constexpr std::size_t state_dim() {
 
 }  // namespace device_detail
 
-// One thread's memory, big enough for a dual or a plain run of either model type (about 270 KB).
+// One thread's memory, big enough for a dual or a plain run of either model type (about 360 KB).
 struct DeviceScratch {
   static constexpr std::size_t kSystemBytes =
       device_detail::larger(device_detail::system_bytes<double>(), device_detail::system_bytes<Dual<1>>());
@@ -49,13 +49,53 @@ struct DeviceScratch {
   alignas(16) unsigned char state[sizeof(Dual<1>) * device_detail::state_dim<Dual<1>>()];
 };
 
-// What every thread of a sweep shares: the problem in both scalar types and where the swept parameter is.
+// What every thread of a sweep shares: the problem in both scalar types and where the swept parameters are
+// (a 2-D sweep's second one at offset_y; -1 in a 1-D sweep).
 struct DeviceProblem {
   const ProblemData<double>* data = nullptr;
   const ProblemData<Dual<1>>* data_dual = nullptr;
   std::ptrdiff_t offset = 0, offset_dual = 0;
+  std::ptrdiff_t offset_y = -1, offset_y_dual = -1;
   PointSettings settings;
 };
+
+// One run of a sweep point as a thread does it: an AD run (its derivative along x, or along y) or a plain
+// run, at the point's values moved by (dx, dy), with the scene's or the tight integrator settings; its
+// sample is the point's run number `slot`.
+struct RunSpec {
+  int slot = 0;
+  bool ad = false, seed_y = false, tight = false;
+  double dx = 0.0, dy = 0.0;
+};
+
+// The runs of a 1-D sweep point (point_run's k, in order): point_run_count(s) of them.
+SG_HD inline int point_run_specs(const PointSettings& s, RunSpec out[5]) {
+  const int count = point_run_count(s);
+  for (int k = 0; k < count; ++k) {
+    out[k] = RunSpec{};
+    out[k].slot = k;
+    out[k].ad = point_run_is_ad(s, k);
+    out[k].tight = point_run_is_tight(k);
+    out[k].dx = point_run_shift(s, k);
+  }
+  return count;
+}
+
+// The runs of a 2-D sweep point, as run_sweep2d's: AD along x and along y (their loss is the point's), then
+// plain runs at x + eps, x - eps, y + eps, y - eps.
+constexpr int kGridRuns = 6;
+SG_HD inline void grid_run_specs(double eps, RunSpec out[kGridRuns]) {
+  for (int k = 0; k < kGridRuns; ++k) {
+    out[k] = RunSpec{};
+    out[k].slot = k;
+  }
+  out[0].ad = out[1].ad = true;
+  out[1].seed_y = true;
+  out[2].dx = eps;
+  out[3].dx = -eps;
+  out[4].dy = eps;
+  out[5].dy = -eps;
+}
 
 class DeviceRunner {
  public:
@@ -67,31 +107,46 @@ class DeviceRunner {
 
   // One run of a system type known when compiling (a GPU kernel per system and scalar type: each holds only
   // its own solver code). The problem must be of that model type (the host launches the kernel that is).
+  // x and y are the point's values (y unused in a 1-D sweep).
   template <class System>
-  SG_HD LossSample run_system(double x, const IntegratorSettings& cfg) {
+  SG_HD LossSample run_spec(const RunSpec& r, double x, double y) {
     using S = typename System::Scalar;
-    ProblemData<S>* pd = load_problem<S>(x);
-    S* y = reinterpret_cast<S*>(scratch_->state);
+    ProblemData<S>* pd = load_problem<S>(r.dx == 0.0 ? x : x + r.dx, r.seed_y ? 1 : 0);
+    if (problem_.offset_y >= 0) set_parameter(*pd, 1, r.dy == 0.0 ? y : y + r.dy, r.seed_y ? 1 : 0);
+    S* y0 = reinterpret_cast<S*>(scratch_->state);
+    const IntegratorSettings& cfg = r.tight ? problem_.settings.tight : problem_.settings.integrator;
     if constexpr (std::is_same_v<System, RigidSystem<S>>) {
-      return solve<System>(*pd, pd->rigid, cfg, y);
+      return solve<System>(*pd, pd->rigid, cfg, y0);
     } else {
-      return solve<System>(*pd, pd->model, cfg, y);
+      return solve<System>(*pd, pd->model, cfg, y0);
     }
   }
 
  private:
-  // The problem copied into this run's scratch with the swept parameter set to x (seeded for a dual run).
+  // Parameter `which` (0 the swept one, 1 a 2-D sweep's second) set to v; in a dual run seeded when it is
+  // the one the run differentiates along (`seeded_one`).
   template <class S>
-  SG_HD ProblemData<S>* load_problem(double x) {
+  SG_HD void set_parameter(ProblemData<S>& pd, int which, double v, int seeded_one) {
     if constexpr (is_dual_v<S>) {
-      auto* pd = new (scratch_->data) ProblemData<S>(*problem_.data_dual);
-      parameter_at(*pd, problem_.offset_dual) = seeded<S>(x, 0);
-      return pd;
+      S& slot = parameter_at(pd, which == 0 ? problem_.offset_dual : problem_.offset_y_dual);
+      slot = which == seeded_one ? seeded<S>(v, 0) : S(v);
     } else {
-      auto* pd = new (scratch_->data) ProblemData<S>(*problem_.data);
-      parameter_at(*pd, problem_.offset) = x;
-      return pd;
+      parameter_at(pd, which == 0 ? problem_.offset : problem_.offset_y) = v;
     }
+  }
+
+  // The problem copied into this run's scratch with the swept parameter set to x (seeded for a dual run
+  // that differentiates along it).
+  template <class S>
+  SG_HD ProblemData<S>* load_problem(double x, int seeded_one = 0) {
+    ProblemData<S>* pd = nullptr;
+    if constexpr (is_dual_v<S>) {
+      pd = new (scratch_->data) ProblemData<S>(*problem_.data_dual);
+    } else {
+      pd = new (scratch_->data) ProblemData<S>(*problem_.data);
+    }
+    set_parameter(*pd, 0, x, seeded_one);
+    return pd;
   }
 
   template <class S>

@@ -33,4 +33,20 @@ bool run_sweep_on(SweepDevice device, const Problem& problem, const SweepControl
   return true;
 }
 
+bool run_sweep2d_on(SweepDevice device, const Problem& problem, const GridAxis& x, const GridAxis& y,
+                    const Grid2dControl& control, Grid2dResult* out, std::string* used, std::string* error) {
+  SweepControl cores;
+  cores.threads = control.threads;
+  const int threads = sweep_cpu_threads(cores);
+  const bool gpu_chosen = device == SweepDevice::automatic && cuda_device_info().available &&
+                          device_grid_refusal(problem).empty() && gpu_pays_off(x.points * y.points, threads);
+  if (device == SweepDevice::cuda || gpu_chosen) {
+    *used = "cuda";
+    return run_sweep2d_cuda(problem, x, y, control, out, error);
+  }
+  *used = "cpu";
+  *out = run_sweep2d(problem, x, y, control);
+  return true;
+}
+
 }  // namespace sg

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/sweep/sweep.hpp"
+#include "engine/sweep/sweep2d.hpp"
 
 namespace sg {
 
@@ -31,6 +32,12 @@ bool run_sweep_cuda(const Problem& problem, const SweepControl& control, SweepRe
 // The device's memory in use (by every process) and its size, in GB; false without a device.
 bool cuda_memory_in_use(double* used_gb, double* total_gb);
 
+// The 2-D sweep on the GPU: run_sweep2d's grid (the same numbers and statuses; Grid2dControl::threads is
+// ignored), cancellable between chunks, reporting per chunk. Throws as run_sweep2d for a bad grid; false
+// with *error when no device is available or the problem cannot run there (device_grid_refusal).
+bool run_sweep2d_cuda(const Problem& problem, const GridAxis& x, const GridAxis& y,
+                      const Grid2dControl& control, Grid2dResult* out, std::string* error);
+
 // A GPU thread is far slower than a CPU core: on an H200 a point took 250-350 times as long as on one CPU
 // thread (a thread per point; a thread per run gains 1.6x on small sweeps, little on large ones:
 // docs/benchmarks.md, "GPU sweeps"), so the GPU pays off only when the points outnumber the CPU's threads by
@@ -47,5 +54,10 @@ bool gpu_can_run(const Problem& problem);
 // gpu_pays_off, else the CPU). *used says which; false with *error when CUDA was asked for and cannot run.
 bool run_sweep_on(SweepDevice device, const Problem& problem, const SweepControl& control, SweepResult* out,
                   std::string* used, std::string* error);
+
+// The same for a 2-D sweep (automatic: the GPU from as many grid points as gpu_pays_off asks of a 1-D
+// sweep). Throws as run_sweep2d for a bad grid.
+bool run_sweep2d_on(SweepDevice device, const Problem& problem, const GridAxis& x, const GridAxis& y,
+                    const Grid2dControl& control, Grid2dResult* out, std::string* used, std::string* error);
 
 }  // namespace sg

@@ -20,6 +20,13 @@ bool run_sweep_cuda(const Problem&, const SweepControl&, SweepResult*, std::stri
   return false;
 }
 
+bool run_sweep2d_cuda(const Problem& problem, const GridAxis& x, const GridAxis& y, const Grid2dControl&,
+                      Grid2dResult*, std::string* error) {
+  check_grid(problem, x, y);  // a bad grid says so first, as with CUDA
+  *error = std::string("--device cuda: ") + kNoCuda;
+  return false;
+}
+
 bool cuda_memory_in_use(double*, double*) {
   return false;
 }

@@ -56,12 +56,16 @@ double GridPoint::error() const {
   return scale > 0.0 ? std::hypot(dx, dy) / scale : 0.0;
 }
 
-Grid2dResult run_sweep2d(const Problem& problem, const GridAxis& x, const GridAxis& y,
-                         const Grid2dControl& control) {
+void check_grid(const Problem& problem, const GridAxis& x, const GridAxis& y) {
   check_axis(x, "--x");
   check_axis(y, "--y");
   if (x.path == y.path) throw std::invalid_argument("--y: the same path as --x (" + x.path + ")");
   ParameterGradient probe(problem, {x.path, y.path}, nullptr);  // throws "PATH: why" for a bad path
+}
+
+Grid2dResult run_sweep2d(const Problem& problem, const GridAxis& x, const GridAxis& y,
+                         const Grid2dControl& control) {
+  check_grid(problem, x, y);
   const auto start = std::chrono::steady_clock::now();
   Grid2dResult result;
   result.x = x;

@@ -50,6 +50,9 @@ struct Grid2dControl {
 
 // Throws std::invalid_argument ("--x: ...") for a path that is not a differentiable number of the scene, the
 // same path twice, or a grid that is not at least 2 x 2 with from < to.
+void check_grid(const Problem& problem, const GridAxis& x, const GridAxis& y);
+
+// The grid on the CPU's cores; throws as check_grid. engine/sweep/device_sweep.hpp runs it on a GPU.
 Grid2dResult run_sweep2d(const Problem& problem, const GridAxis& x, const GridAxis& y,
                          const Grid2dControl& control = {});
 

@@ -366,6 +366,7 @@ void WorkbenchApp::draw_controls() {
 void WorkbenchApp::set_sweep_device(SweepDevice device) {
   if (device == sweeper_.device()) return;
   sweeper_.set_device(device);
+  mapper_.set_device(device);
   if (doc_.problem()) sweeper_.submit(doc_.problem(), options_.debounce);
 }
 

@@ -125,7 +125,8 @@ MapPanelEvents MapPanel::draw(ImVec2 size) {
                     total, snapshot_.elapsed_seconds);
       break;
     case SweepPhase::finished:
-      std::snprintf(progress, sizeof progress, "%ld cells in %.1f s%s", total, snapshot_.elapsed_seconds,
+      std::snprintf(progress, sizeof progress, "%ld cells in %.1f s%s%s", total, snapshot_.elapsed_seconds,
+                    snapshot_.device == "cuda" ? " on the GPU" : "",
                     snapshot_.result.failed ? ", some failed (grey)" : "");
       break;
     case SweepPhase::cancelled:

@@ -65,13 +65,15 @@ void MapWorker::run(const std::shared_ptr<const Problem>& problem, const GridAxi
     ++shared_.version;
   };
   Grid2dResult result;
-  std::string error;
+  std::string error, used;
   try {
-    result = run_sweep2d(*problem, x, y, control);
+    if (!run_sweep2d_on(device_.load(), *problem, x, y, control, &result, &used, &error) && error.empty())
+      error = "the grid could not run";
   } catch (const std::invalid_argument& e) {
     error = e.what();
   }
   std::lock_guard lock(mutex_);
+  shared_.device = used;
   shared_.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   if (!error.empty()) {

@@ -75,3 +75,30 @@ TEST_CASE("sweep --device refuses a name it does not know") {
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("--device") != std::string::npos);
 }
+
+TEST_CASE("sweep2d --device: cuda says why without a GPU, auto keeps a small grid on the CPU's numbers") {
+  const sg::CudaDeviceInfo info = sg::cuda_device_info();
+  const std::string out = SOFTGRAD_BINARY_DIR "/sweep2d_device";
+  const std::string grid = "sweep2d " + scene("toy_point_mass.json") +
+                           " --set integrator.type=tsit5 --x model.particles.0.pos.2 0.2 2 4"
+                           " --y model.particles.0.vel.2 -2 -0.5 3 --threads 2";
+  const auto a = run_softgrad(grid + " --device auto --out " + out + "_auto.json");
+  const auto c = run_softgrad(grid + " --device cpu --out " + out + "_cpu.json");
+  INFO(a.output);
+  REQUIRE(a.exit_code == 0);
+  REQUIRE(c.exit_code == 0);
+  CHECK(a.output.find("(CUDA)") == std::string::npos);
+  nlohmann::json ja = read_json(out + "_auto.json"), jc = read_json(out + "_cpu.json");
+  ja["stats"].erase("seconds");
+  jc["stats"].erase("seconds");
+  CHECK(ja == jc);
+  const auto g = run_softgrad(grid + " --device cuda");
+  INFO(g.output);
+  if (!info.available) {
+    CHECK(g.exit_code == 2);
+    CHECK(g.output.find("--device cuda: " + info.reason) != std::string::npos);
+  } else {
+    CHECK(g.exit_code == 0);
+    CHECK(g.output.find("device: " + info.name + " (CUDA)") != std::string::npos);
+  }
+}

@@ -146,3 +146,77 @@ TEST_CASE("a GPU sweep refuses what only the CPU runs, with the reason") {
   CHECK_FALSE(run_sweep_cuda(test::shipped("pendulum_chain.json"), {}, &out, &error));
   CHECK(error.find("joint trees (model.type tree) run on the CPU only") != std::string::npos);
 }
+
+namespace {
+
+// |a - b| / max(|a|, |b|, 1e-2) of one number at every grid point, sorted (NaN on one side only: infinite).
+std::vector<double> grid_differences(const Grid2dResult& a, const Grid2dResult& b,
+                                     double GridPoint::*number) {
+  std::vector<double> d;
+  for (std::size_t i = 0; i < a.points.size(); ++i) {
+    const double x = a.points[i].*number, y = b.points[i].*number;
+    if (std::isnan(x) && std::isnan(y)) continue;
+    if (std::isnan(x) || std::isnan(y)) {
+      d.push_back(std::numeric_limits<double>::infinity());
+      continue;
+    }
+    d.push_back(std::abs(x - y) / std::max({std::abs(x), std::abs(y), 1e-2}));
+  }
+  std::sort(d.begin(), d.end());
+  return d;
+}
+
+// The GPU's map against the CPU's, held (as the 1-D sweeps) to the CPU's own sensitivity to last bits: a
+// second CPU map with both axes' ends moved by one ulp.
+void compare_grid(const Problem& problem, const GridAxis& x, const GridAxis& y) {
+  const Grid2dResult cpu = run_sweep2d(problem, x, y);
+  GridAxis xn = x, yn = y;
+  for (GridAxis* a : {&xn, &yn}) {
+    a->from = std::nextafter(a->from, std::numeric_limits<double>::infinity());
+    a->to = std::nextafter(a->to, std::numeric_limits<double>::infinity());
+  }
+  const Grid2dResult ulp = run_sweep2d(problem, xn, yn);
+  Grid2dResult gpu;
+  std::string error;
+  REQUIRE_MESSAGE(run_sweep2d_cuda(problem, x, y, {}, &gpu, &error), error);
+  REQUIRE(gpu.points.size() == cpu.points.size());
+  for (std::size_t i = 0; i < cpu.points.size(); ++i) {
+    INFO(problem.name << " grid point " << i);
+    CHECK(gpu.points[i].status == cpu.points[i].status);
+  }
+  const std::pair<const char*, double GridPoint::*> numbers[] = {{"loss", &GridPoint::loss},
+                                                                 {"gx", &GridPoint::gx},
+                                                                 {"gy", &GridPoint::gy},
+                                                                 {"gx_fd", &GridPoint::gx_fd},
+                                                                 {"gy_fd", &GridPoint::gy_fd}};
+  std::ostringstream report;
+  report << problem.name << " map, p50 / p90 / max of GPU | nudged:";
+  for (const auto& [name, member] : numbers) {
+    const std::vector<double> g = grid_differences(gpu, cpu, member), u = grid_differences(ulp, cpu, member);
+    report << "\n  " << name << " " << quantile(g, 0.5) << " / " << quantile(g, 0.9) << " / "
+           << quantile(g, 1.0) << " | " << quantile(u, 0.5) << " / " << quantile(u, 0.9) << " / "
+           << quantile(u, 1.0);
+    INFO(problem.name << " " << name);
+    CHECK(quantile(g, 0.5) <= std::max(10.0 * quantile(u, 0.5), 1e-9));
+    CHECK(quantile(g, 0.9) <= std::max(10.0 * quantile(u, 0.9), 1e-9));
+  }
+  MESSAGE(report.str());
+}
+
+}  // namespace
+
+TEST_CASE("GPU 2-D maps agree with the CPU's, failures included") {
+  if (!available_or_skip()) return;
+  compare_grid(test::shipped("toy_point_mass.json", {"integrator.type=tsit5"}),
+               {"model.particles.0.pos.2", 0.2, 2.0, 12}, {"model.particles.0.vel.2", -2.0, -0.5, 8});
+  compare_grid(test::shipped("billiards.json"), {"model.bodies.0.forces.0.force.1", -5.0, 5.0, 10},
+               {"model.bodies.0.forces.0.force.0", 3.0, 5.0, 6});
+  compare_grid(test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=50"}),
+               {"model.bodies.0.vel.2", -3.0, -1.0, 4}, {"model.plane.solref.0", 0.004, 0.006, 3});
+  Grid2dResult out;
+  std::string error;
+  CHECK_FALSE(run_sweep2d_cuda(test::shipped("pendulum_chain.json"),
+                               {"model.tree.bodies.0.joints.0.qpos", 0.2, 1.0, 3},
+                               {"model.tree.bodies.1.joints.0.qpos", 0.0, 1.0, 3}, {}, &out, &error));
+  CHECK(error.find("joint trees") != std::string::npos);
+}

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "engine/gradient/point_eval.hpp"
+#include "engine/sweep/device_grid.hpp"
 #include "engine/sweep/device_problem.hpp"
 #include "point_match.hpp"
 #include "scene_helpers.hpp"
@@ -23,15 +24,12 @@ bool same(double a, double b) {
 }
 
 // Run k of the point at x as the GPU's kernels run it: a kernel per system and scalar type.
-LossSample run_as_kernel(DeviceRunner& runner, ModelType type, double x, const PointSettings& s, int k) {
-  const double at = point_run_value(x, s, k);
-  const IntegratorSettings& cfg = point_run_settings(s, k);
-  const bool ad = point_run_is_ad(s, k);
+LossSample run_as_kernel(DeviceRunner& runner, ModelType type, const RunSpec& r, double x, double y) {
   if (type == ModelType::rigid)
-    return ad ? runner.run_system<RigidSystem<Dual<1>>>(at, cfg)
-              : runner.run_system<RigidSystem<double>>(at, cfg);
-  return ad ? runner.run_system<ParticleSystem<Dual<1>>>(at, cfg)
-            : runner.run_system<ParticleSystem<double>>(at, cfg);
+    return r.ad ? runner.run_spec<RigidSystem<Dual<1>>>(r, x, y)
+                : runner.run_spec<RigidSystem<double>>(r, x, y);
+  return r.ad ? runner.run_spec<ParticleSystem<Dual<1>>>(r, x, y)
+              : runner.run_spec<ParticleSystem<double>>(r, x, y);
 }
 
 void check_scene(const Problem& problem, int points) {
@@ -48,12 +46,13 @@ void check_scene(const Problem& problem, int points) {
     test::check_point_matches(d, c, same);
     // As the GPU runs a point: each run on its own runner and memory (its own thread), combined afterwards.
     const PointSettings& settings = device->view.settings;
-    const int count = point_run_count(settings);
+    RunSpec specs[5];
+    const int count = point_run_specs(settings, specs);
     LossSample runs[5];
     for (int k = 0; k < count; ++k) {
       auto own = std::make_unique<DeviceScratch>();
       DeviceRunner one(device->view, own.get());
-      runs[k] = run_as_kernel(one, problem.data.type, x, settings, k);
+      runs[specs[k].slot] = run_as_kernel(one, problem.data.type, specs[k], x, 0.0);
     }
     INFO("runs on separate runners, combined");
     test::check_point_matches(
@@ -102,4 +101,52 @@ TEST_CASE("randomized smoothing and reverse mode are refused on the device path,
       device_path_refusal(test::shipped("toy_point_mass.json", {"gradient.mode=reverse"})).find("reverse") !=
       std::string::npos);
   CHECK(device_path_refusal(test::shipped("toy_point_mass.json")).empty());
+}
+
+namespace {
+
+// A few points of a 2-D grid as the GPU runs them (grid_run_specs, each run on its own runner, combined by
+// combine_grid_point) against run_sweep2d's, bit for bit: the Dual<1> runs along x and along y carry the
+// CPU's Dual<4> lanes.
+// Returns how many of the CPU's points failed.
+int check_grid_points(const Problem& problem, const GridAxis& x, const GridAxis& y) {
+  int failed = 0;
+  const Grid2dResult cpu = run_sweep2d(problem, x, y);
+  auto device = prepare_device_grid(problem, x.path, y.path);
+  RunSpec specs[kGridRuns];
+  grid_run_specs(problem.gradient.fd_eps, specs);
+  for (long i = 0; i < x.points * y.points; ++i) {
+    const long ix = i % x.points, iy = i / x.points;
+    LossSample runs[kGridRuns];
+    for (const RunSpec& r : specs) {
+      auto own = std::make_unique<DeviceScratch>();
+      DeviceRunner one(device->view, own.get());
+      runs[r.slot] = run_as_kernel(one, problem.data.type, r, x.value_at(ix), y.value_at(iy));
+    }
+    const GridPoint d = combine_grid_point(runs, problem.gradient.fd_eps);
+    const GridPoint& c = cpu.at(ix, iy);
+    failed += c.status != "ok";
+    INFO(problem.name << " at (" << x.value_at(ix) << ", " << y.value_at(iy) << ")");
+    CHECK(d.status == c.status);
+    CHECK(same(d.loss, c.loss));
+    CHECK(same(d.gx, c.gx));
+    CHECK(same(d.gy, c.gy));
+    CHECK(same(d.gx_fd, c.gx_fd));
+    CHECK(same(d.gy_fd, c.gy_fd));
+  }
+  return failed;
+}
+
+}  // namespace
+
+TEST_CASE("the device path's 2-D grid points are run_sweep2d's, failures included") {
+  check_grid_points(test::shipped("toy_point_mass.json", {"integrator.type=tsit5"}),
+                    {"model.particles.0.pos.2", 0.2, 2.0, 3}, {"model.particles.0.vel.2", -2.0, -0.5, 3});
+  check_grid_points(test::shipped("toss_box_diffmjx.json"), {"model.bodies.0.vel.2", -3.0, -1.0, 2},
+                    {"model.plane.solref.0", 0.004, 0.006, 2});
+  CHECK(check_grid_points(test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=50"}),
+                          {"model.bodies.0.vel.2", -3.0, -1.0, 2},
+                          {"model.plane.solref.0", 0.004, 0.006, 2}) == 4);
+  CHECK(device_grid_refusal(test::shipped("pendulum_chain.json")).find("joint trees") != std::string::npos);
+  CHECK(device_grid_refusal(test::shipped("falling_mass.json")).empty());
 }
