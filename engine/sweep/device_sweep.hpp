@@ -38,11 +38,11 @@ bool cuda_memory_in_use(double* used_gb, double* total_gb);
 bool run_sweep2d_cuda(const Problem& problem, const GridAxis& x, const GridAxis& y,
                       const Grid2dControl& control, Grid2dResult* out, std::string* error);
 
-// A GPU thread is far slower than a CPU core: on an H200 a point took 250-350 times as long as on one CPU
-// thread (a thread per point; a thread per run gains 1.6x on small sweeps, little on large ones:
-// docs/benchmarks.md, "GPU sweeps"), so the GPU pays off only when the points outnumber the CPU's threads by
-// about that much. `automatic` asks this.
-constexpr long kGpuPointsPerCpuThread = 300;
+// A GPU thread is far slower than a CPU core: on an H200 a GPU sweep takes about as long as one run of a
+// point does on a GPU thread (billiards 3.1 s, while a CPU thread does a point in 22 ms; the toy's 2000
+// points 2-5 ms, a CPU thread 16 us a point: docs/benchmarks.md, "GPU sweeps"), so the GPU pays off only
+// when the points outnumber the CPU's threads by about 150. `automatic` asks this.
+constexpr long kGpuPointsPerCpuThread = 150;
 inline bool gpu_pays_off(long points, int cpu_threads) {
   return points >= kGpuPointsPerCpuThread * static_cast<long>(cpu_threads);
 }

@@ -629,7 +629,7 @@ TEST_CASE(
   named.available = true;
   named.name = "NVIDIA H100";
   CHECK(device_choice_label(sg::SweepDevice::automatic, named, 2) ==
-        "auto: GPU NVIDIA H100 from 600 points, else CPU (2 threads)");
+        "auto: GPU NVIDIA H100 from 300 points, else CPU (2 threads)");
 }
 
 // The Identify tab: the scene's identify.parameters are fitted on the worker; steps arrive as they are taken,
