@@ -19,7 +19,7 @@ std::string model_refusal(const mjModel* m) {
   if (m->opt.collision != mjCOL_ALL) return "only the default collision mode (all) is supported";
   if (m->opt.enableflags & mjENBL_OVERRIDE) return "the override flag is not supported";
   if (m->npair > 0) return "explicit contact pairs are not supported";
-  if (m->nexclude > 0) return "contact exclusions are not supported";
+  if (m->nexclude > kMaxTreeExcludes) return "too many contact excludes: " + num(m->nexclude);
   if (m->neq > 0 && !(m->opt.disableflags & (mjDSBL_CONSTRAINT | mjDSBL_EQUALITY)))
     return "equality constraints are not supported";
   for (int v = 0; v < m->nv; ++v)
@@ -88,6 +88,11 @@ void copy_options(const mjModel* m, TreeConstraintModel<double>& out) {
   for (int b = 0; b < m->nbody; ++b)
     for (int k = 0; k < 2; ++k) out.body_invweight0[b][k] = m->body_invweight0[2 * b + k];
   for (int v = 0; v < m->nv; ++v) out.dof_invweight0[v] = m->dof_invweight0[v];
+  out.nexclude = m->nexclude;  // signature ((body1 + 1) << 16) + body2 + 1, body1 < body2
+  for (int e = 0; e < m->nexclude; ++e) {
+    out.exclude[e][0] = (m->exclude_signature[e] >> 16) - 1;
+    out.exclude[e][1] = (m->exclude_signature[e] & 0xFFFF) - 1;
+  }
 }
 
 std::string map_constraints(const mjModel* m, const TreeModel<double>& tree,

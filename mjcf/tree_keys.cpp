@@ -35,7 +35,6 @@ void elements(const mjModel* m, Messages& out) {
       {m->ntendon, mjOBJ_TENDON, "tendon", "tendons are not supported"},
       {m->neq, mjOBJ_EQUALITY, "equality", "equality constraints are not supported"},
       {m->npair, mjOBJ_PAIR, "contact pair", "explicit contact pairs are not supported"},
-      {m->nexclude, mjOBJ_EXCLUDE, "contact exclude", "contact excludes are not supported yet"},
       {m->nkey, mjOBJ_KEY, "keyframe",
        "keyframes are not supported (set the start with model.tree.bodies.N.joints.M.qpos, qvel, ball_qpos, "
        "ball_qvel)"},
@@ -89,9 +88,17 @@ void joints(const mjModel* m, Messages& out) {
   }
 }
 
-// MuJoCo's broad-phase filter (mj_collision): not within one welded body, not parent and child unless the
-// parent is the world (filterparent), and contype/conaffinity compatible.
+// MuJoCo's broad-phase filter (mj_collision): not an excluded body pair, not within one welded body, not
+// parent and child unless the parent is the world (filterparent), and contype/conaffinity compatible.
+bool excluded(const mjModel* m, int body1, int body2) {
+  const int lo = body1 < body2 ? body1 : body2, hi = body1 < body2 ? body2 : body1;
+  for (int e = 0; e < m->nexclude; ++e)
+    if (m->exclude_signature[e] == ((lo + 1) << 16) + hi + 1) return true;  // MuJoCo's ids + 1
+  return false;
+}
+
 bool may_collide(const mjModel* m, int a, int b) {
+  if (excluded(m, m->geom_bodyid[a], m->geom_bodyid[b])) return false;
   const int wa = m->body_weldid[m->geom_bodyid[a]], wb = m->body_weldid[m->geom_bodyid[b]];
   if (wa == wb) return false;
   if (!(m->opt.disableflags & mjDSBL_FILTERPARENT)) {
@@ -271,6 +278,17 @@ json actuator_keys(const mjModel* m, int i) {
   return out;
 }
 
+// <contact><exclude>: body pairs by their index in model.tree.bodies (-1 the world). The compiler's
+// signature is ((body1 + 1) << 16) + body2 + 1 with MuJoCo's body ids (the world 0), body1 < body2.
+json excludes(const mjModel* m) {
+  json out = json::array();
+  for (int e = 0; e < m->nexclude; ++e) {
+    const int sig = m->exclude_signature[e];
+    out.push_back({{"body1", (sig >> 16) - 2}, {"body2", (sig & 0xFFFF) - 2}});
+  }
+  return out;
+}
+
 }  // namespace
 
 bool has_joint_tree(const mjModel* m) {
@@ -301,6 +319,7 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
                {"world_geoms", body_geoms(m, 0)},
                {"filterparent", !(o.disableflags & mjDSBL_FILTERPARENT)}};
   if (!actuators.empty()) tree["actuators"] = std::move(actuators);
+  if (m->nexclude > 0) tree["excludes"] = excludes(m);
   json model = {{"type", "tree"},
                 {"gravity", gravity ? numbers(o.gravity, 3) : json({0.0, 0.0, 0.0})},
                 {"tree", std::move(tree)}};

@@ -49,12 +49,23 @@ S smaller(const S& a, const S& b) {
 
 }  // namespace tree_collision_detail
 
+// Whether the bodies of two geoms are an excluded pair (MuJoCo's exclude_signature, on body ids).
+template <class S>
+bool tree_bodies_excluded(const TreeConstraintModel<S>& cm, int body1, int body2) {
+  const int lo = body1 < body2 ? body1 : body2, hi = body1 < body2 ? body2 : body1;
+  for (int e = 0; e < cm.nexclude; ++e)
+    if (cm.exclude[e][0] == lo && cm.exclude[e][1] == hi) return true;
+  return false;
+}
+
 // mj_contactFilter: compatible contype / conaffinity, not welded to one body, and (filterparent) not a
-// body and its parent, both measured on the bodies they are welded to.
+// body and its parent, both measured on the bodies they are welded to; and mj_collision's excluded body
+// pairs.
 template <class S>
 bool tree_geoms_filtered(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, int g1, int g2) {
   const TreeGeom<S>& a = cm.geom[g1];
   const TreeGeom<S>& b = cm.geom[g2];
+  if (tree_bodies_excluded(cm, a.body, b.body)) return true;
   if (!(a.contype & b.conaffinity) && !(b.contype & a.conaffinity)) return true;
   const int w1 = tree_weld_id(m, a.body), w2 = tree_weld_id(m, b.body);
   if (w1 == w2) return true;

@@ -11,6 +11,7 @@
 namespace sg {
 
 inline constexpr int kMaxTreeGeoms = 64;
+inline constexpr int kMaxTreeExcludes = 32;  // body pairs that never collide (MuJoCo's <exclude>)
 
 template <class S>
 struct TreeGeom {
@@ -55,6 +56,8 @@ template <class S>
 struct TreeConstraintModel {
   int ngeom = 0;
   TreeGeom<S> geom[kMaxTreeGeoms];
+  int nexclude = 0;
+  int exclude[kMaxTreeExcludes][2] = {};  // body pairs (0: the world), the smaller id first
   TreeLimit<S> limit[kMaxJoints];
   S body_invweight0[kMaxTreeBodies][2] = {};  // translation, rotation
   S dof_invweight0[kMaxDofs] = {};
@@ -77,6 +80,9 @@ template <class T, class S>
 void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintModel<T>& out) {
   out.ngeom = in.ngeom;
   out.opt = in.opt;
+  out.nexclude = in.nexclude;
+  for (int e = 0; e < in.nexclude; ++e)
+    out.exclude[e][0] = in.exclude[e][0], out.exclude[e][1] = in.exclude[e][1];
   for (int g = 0; g < in.ngeom; ++g) {
     const TreeGeom<S>& a = in.geom[g];
     TreeGeom<T>& b = out.geom[g];

@@ -3,6 +3,7 @@
 // MuJoCo's compiler does (the scene rules refuse zero ones).
 #include "engine/problem/tree_from_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -157,6 +158,24 @@ void read_geoms(const json& tree, JointTreeModel<double>& m, std::vector<std::st
     read_geom(world[k], 0, "model.tree.world_geoms." + std::to_string(k), m, paths);
 }
 
+// model.tree.excludes: body pairs (indices in model.tree.bodies, -1 the world) whose geoms never collide.
+void read_excludes(const json& tree, JointTreeModel<double>& m) {
+  if (!tree.contains("excludes")) return;
+  const json& excludes = tree.at("excludes");
+  const int bodies = static_cast<int>(tree.at("bodies").size());
+  for (std::size_t e = 0; e < excludes.size(); ++e) {
+    const std::string path = "model.tree.excludes." + std::to_string(e);
+    const int b1 = excludes[e].at("body1").get<int>(), b2 = excludes[e].at("body2").get<int>();
+    if (b1 >= bodies || b2 >= bodies)
+      throw std::invalid_argument(path + ": body index " + std::to_string(b1 >= bodies ? b1 : b2) +
+                                  " is past the last of the " + std::to_string(bodies) + " bodies");
+    if (b1 == b2) throw std::invalid_argument(path + ": body1 and body2 are the same body");
+    int* pair = m.con.exclude[m.con.nexclude++];
+    pair[0] = std::min(b1, b2) + 1;  // MuJoCo's body ids: the world is 0
+    pair[1] = std::max(b1, b2) + 1;
+  }
+}
+
 // contact.model "mujoco" turns the geoms' contacts on ("none": geoms are drawn only; limits still act),
 // with contact.mujoco's refsafe, impratio and iterations; model.tree.filterparent as MuJoCo's flag.
 void read_contact_options(const json& c, JointTreeModel<double>& m) {
@@ -187,7 +206,7 @@ void check_pairs(const JointTreeModel<double>& m, const std::vector<std::string>
       paths[static_cast<std::size_t>(g1)] + " (" + geom_type_name(m.con.geom[g1].type) + ") and " +
       paths[static_cast<std::size_t>(g2)] + " (" + geom_type_name(m.con.geom[g2].type) +
       ") may touch, and softgrad has no collider for the pair (set their contype and "
-      "conaffinity so that they cannot)");
+      "conaffinity so that they cannot, or exclude their bodies' pair in model.tree.excludes)");
 }
 
 // model.tree.actuators.N -> a MuJoCo actuator on the named joint: motor (gain 1), position (gain kp, bias
@@ -318,6 +337,7 @@ JointTreeModel<double> read_tree(const json& c) {
   read_controls(c, m);
   std::vector<std::string> geom_paths;
   read_geoms(tree, m, geom_paths);
+  read_excludes(tree, m);
   read_contact_options(c, m);
   check_planes(m, geom_paths);
   check_pairs(m, geom_paths);

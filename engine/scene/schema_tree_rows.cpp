@@ -173,6 +173,14 @@ std::vector<FieldSpec> tree_body_rows() {
       tree(boolean("model.tree.filterparent", true,
                    "MuJoCo's filterparent: a body does not collide with its parent (unless the parent "
                    "is the world).")));
+  t.push_back(tree(object_array("model.tree.excludes", 0, 32,
+                                "Body pairs whose geoms never collide (MuJoCo's <contact><exclude>); 0 to 32 "
+                                "entries.",
+                                0)));
+  t.push_back(tree(integer("model.tree.excludes.*.body1", 0, at_least(-1),
+                           "Index in model.tree.bodies of one body of the pair; -1 is the world.")));
+  t.push_back(tree(integer("model.tree.excludes.*.body2", -1, at_least(-1),
+                           "Index in model.tree.bodies of the other body; -1 is the world.")));
   return t;
 }
 

@@ -583,9 +583,6 @@ TEST_CASE("articulated tree_constraints_from_mjmodel refuses what the constraint
         <body><joint type="slide"/><geom type="sphere" size=".1"/></body></worldbody>)"},
       {"no collider", R"(<worldbody><body><joint type="hinge"/><geom type="capsule" size=".1 .2"/></body>
         <body pos="1 0 0"><joint type="hinge"/><geom type="box" size=".1 .1 .1"/></body></worldbody>)"},
-      {"exclusions", R"(<worldbody><body name="a"><joint type="hinge"/><geom type="sphere" size=".1"/></body>
-        <body name="b" pos="1 0 0"><joint type="hinge"/><geom type="sphere" size=".1"/></body></worldbody>
-        <contact><exclude body1="a" body2="b"/></contact>)"},
       {"ball limits", R"(<worldbody><body><joint type="ball" limited="true" range="0 30"/>
         <geom type="sphere" size=".1"/></body></worldbody>)"},
   };

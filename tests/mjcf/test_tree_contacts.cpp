@@ -151,13 +151,80 @@ TEST_CASE("contacts a tree cannot compute are refused with the geoms' names") {
   CHECK(errors("elliptic", arm + "</body><geom type=\"plane\" size=\"1 1 0.1\"/>",
                R"(<option cone="elliptic"/>)")
             .find("option cone=\"elliptic\"") != std::string::npos);
-  CHECK(errors("exclude", arm + "</body><body name=\"b\"><joint type=\"slide\"/><geom size=\"0.1\"/></body>",
-               R"(<contact><exclude body1="arm" body2="b"/></contact>)")
-            .find("contact excludes are not supported yet") != std::string::npos);
+  // An excluded body pair is never a pair: the capsule-box one above imports once its bodies are excluded.
+  CHECK(errors("capsule_box_excluded",
+               arm + "</body><body name=\"block\" pos=\"0.3 0 0.9\"><joint type=\"slide\"/>" +
+                   "<geom type=\"box\" size=\"0.1 0.1 0.1\"/></body>",
+               R"(<contact><exclude body1="arm" body2="block"/></contact>)")
+            .empty());
   CHECK(errors("moving_plane", R"(<body name="arm" pos="0 0 1"><joint type="hinge"/>
       <geom name="tilt" type="plane" size="1 1 0.1"/><geom type="sphere" size="0.1"/></body>
       <geom name="ball" type="sphere" size="0.1" pos="0 0 -1"/>)")
             .find("plane and hfield only allowed in static bodies") != std::string::npos);  // MuJoCo's own
+}
+
+namespace {
+
+// A pendulum whose ball swings through a slider's ball; `exclude` adds <exclude> for the two bodies.
+std::string crossing_balls(bool exclude) {
+  return sg::test::mjcf_model(
+      R"(<body name="pendulum" pos="0 0 1"><joint type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.02" contype="2" conaffinity="2"/>
+        <geom type="sphere" pos="0 0 -0.5" size="0.08"/></body>
+      <body name="slider" pos="0.3 0 0.5"><joint type="slide" axis="1 0 0" damping="0.1"/>
+        <geom type="sphere" size="0.08"/></body>)",
+      std::string(R"(<option timestep="0.002"/>)") +
+          (exclude ? R"(<contact><exclude body1="slider" body2="pendulum"/></contact>)" : ""));
+}
+
+std::string crossing_scene(const std::string& name, bool exclude) {
+  const std::string xml = sg::test::write_mjcf(name, crossing_balls(exclude));
+  json scene = json::parse(R"({"model": {"type": "mjcf", "tree": {"bodies": [{"joints": [{"qpos": -0.8}]},
+    {"joints": [{"qvel": -0.5}]}]}}, "integrator": {"steps": 1000}, "loss": {"terms": [{"body": 1, "axis": "x"}]},
+    "sweep": {"parameter": "model.tree.bodies.1.joints.0.qvel", "from": -1, "to": 0, "points": 3}})");
+  scene["model"]["file"] = xml;
+  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/" + name + ".json";
+  std::ofstream(path) << scene.dump(2);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("an excluded body pair never collides, as in mj_step, and imports as model.tree.excludes") {
+  // The pendulum's ball swings through the slider's ball: without <exclude> they collide (contacts in both
+  // simulators), with it they pass through each other in both. Measured: round-off (under 1e-13) either
+  // way over 1000 steps. Tolerance 1e-10 (qpos) and 1e-9 (qvel).
+  for (const bool exclude : {false, true}) {
+    CAPTURE(exclude);
+    const std::string name = exclude ? "crossing_excluded" : "crossing";
+    const sg::Problem p = load(crossing_scene(name, exclude));
+    CHECK(p.data.tree.con.nexclude == (exclude ? 1 : 0));
+    const auto c = euler_against_mj_step(p, sg::test::mjcf_test_path(name), 1000);
+    MESSAGE("crossing balls, exclude " << exclude << ": max |dqpos| " << c.qpos << ", |dqvel| " << c.qvel
+                                       << ", up to " << c.max_contacts << " contacts");
+    CHECK(c.max_contacts == (exclude ? 0 : 1));
+    CHECK(c.qpos < 1e-10);
+    CHECK(c.qvel < 1e-9);
+  }
+  const json keys = sg::test::imported("crossing_keys", crossing_balls(true));
+  REQUIRE(keys["model"]["tree"]["excludes"].size() == 1);
+  CHECK(keys["model"]["tree"]["excludes"][0]["body1"] == 0);  // the pendulum (MuJoCo's body 1)
+  CHECK(keys["model"]["tree"]["excludes"][0]["body2"] == 1);
+}
+
+TEST_CASE("model.tree.excludes refuses a body past the last and a body paired with itself") {
+  const std::string base = crossing_scene("crossing_bad", false);
+  for (const auto& [set, why] : std::vector<std::pair<std::string, std::string>>{
+           {"model.tree.excludes=[{\"body1\": 0, \"body2\": 5}]",
+            "model.tree.excludes.0: body index 5 is past"},
+           {"model.tree.excludes=[{\"body1\": 1, \"body2\": 1}]",
+            "model.tree.excludes.0: body1 and body2 are the same"}}) {
+    sg::mjcf::register_importer();
+    const sg::ProblemLoad loaded = sg::load_problem_file(base, {set});
+    INFO(loaded.errors);
+    CHECK_FALSE(loaded.ok());
+    CHECK(loaded.errors.find(why) != std::string::npos);
+  }
 }
 
 TEST_CASE("AD through the floor strike matches central finite differences at every point of the sweep") {
