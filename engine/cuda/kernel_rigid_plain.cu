@@ -3,10 +3,5 @@
 #include "engine/cuda/sweep_kernel_impl.cuh"
 
 namespace sg {
-template cudaError_t launch_sweep_runs<RigidSystem<double>, ScratchPlace::global>(const SweepLaunch&,
-                                                                                  cudaStream_t);
-template cudaError_t sweep_runs_attributes<RigidSystem<double>, ScratchPlace::global>(cudaFuncAttributes*);
-template cudaError_t launch_sweep_runs<RigidSystem<double>, ScratchPlace::local>(const SweepLaunch&,
-                                                                                 cudaStream_t);
-template cudaError_t sweep_runs_attributes<RigidSystem<double>, ScratchPlace::local>(cudaFuncAttributes*);
+SG_SWEEP_KERNELS_FOR(RigidSystem<double>)
 }  // namespace sg

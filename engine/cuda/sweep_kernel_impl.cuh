@@ -45,4 +45,11 @@ cudaError_t sweep_runs_attributes(cudaFuncAttributes* out) {
   return cudaFuncGetAttributes(out, sweep_runs<System, kPlace>);
 }
 
+// The explicit instantiations of one kernel_*.cu file: both scratch places for System.
+#define SG_SWEEP_KERNELS_FOR(System)                                                                      \
+  template cudaError_t launch_sweep_runs<System, ScratchPlace::global>(const SweepLaunch&, cudaStream_t); \
+  template cudaError_t sweep_runs_attributes<System, ScratchPlace::global>(cudaFuncAttributes*);          \
+  template cudaError_t launch_sweep_runs<System, ScratchPlace::local>(const SweepLaunch&, cudaStream_t);  \
+  template cudaError_t sweep_runs_attributes<System, ScratchPlace::local>(cudaFuncAttributes*);
+
 }  // namespace sg

@@ -36,8 +36,10 @@ bool available_or_skip() {
   return info.available;
 }
 
-// |a - b| / max(|a|, |b|, 1e-2) of one quantity at every point, sorted; NaN on one side only is infinite.
-std::vector<double> differences(const SweepResult& a, const SweepResult& b, double PointResult::*quantity) {
+// |a - b| / max(|a|, |b|, 1e-2) of one number at every point of two sweeps or maps, sorted; NaN on one side
+// only is infinite.
+template <class Result, class Point>
+std::vector<double> differences(const Result& a, const Result& b, double Point::*quantity) {
   std::vector<double> d;
   for (std::size_t i = 0; i < a.points.size(); ++i) {
     const double x = a.points[i].*quantity, y = b.points[i].*quantity;
@@ -55,6 +57,22 @@ std::vector<double> differences(const SweepResult& a, const SweepResult& b, doub
 double quantile(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0.0;
   return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5)];
+}
+
+// Per named number, the GPU's median and 90th-percentile difference from the CPU within 10x the nudged CPU's
+// (or under 1e-9); the quantiles go into `report`.
+template <class Result, class Point, std::size_t N>
+void check_numbers(const std::string& scene, const Result& gpu, const Result& cpu, const Result& ulp,
+                   const std::pair<const char*, double Point::*> (&numbers)[N], std::ostringstream& report) {
+  for (const auto& [name, member] : numbers) {
+    const std::vector<double> g = differences(gpu, cpu, member), u = differences(ulp, cpu, member);
+    report << "\n  " << name << " " << quantile(g, 0.5) << " / " << quantile(g, 0.9) << " / "
+           << quantile(g, 1.0) << " | " << quantile(u, 0.5) << " / " << quantile(u, 0.9) << " / "
+           << quantile(u, 1.0);
+    INFO(scene << " " << name);
+    CHECK(quantile(g, 0.5) <= std::max(10.0 * quantile(u, 0.5), 1e-9));
+    CHECK(quantile(g, 0.9) <= std::max(10.0 * quantile(u, 0.9), 1e-9));
+  }
 }
 
 long step_counts_moved(const SweepResult& a, const SweepResult& b) {
@@ -87,15 +105,7 @@ void compare(const Problem& problem) {
                                                                       {"grad", &PointResult::grad},
                                                                       {"grad_fd", &PointResult::grad_fd},
                                                                       {"grad_ref", &PointResult::grad_ref}};
-  for (const auto& [name, member] : quantities) {
-    const std::vector<double> g = differences(gpu, cpu, member), u = differences(ulp, cpu, member);
-    report << "\n  " << name << " " << quantile(g, 0.5) << " / " << quantile(g, 0.9) << " / "
-           << quantile(g, 1.0) << " | " << quantile(u, 0.5) << " / " << quantile(u, 0.9) << " / "
-           << quantile(u, 1.0);
-    INFO(problem.name << " " << name);
-    CHECK(quantile(g, 0.5) <= std::max(10.0 * quantile(u, 0.5), 1e-9));
-    CHECK(quantile(g, 0.9) <= std::max(10.0 * quantile(u, 0.9), 1e-9));
-  }
+  check_numbers(problem.name, gpu, cpu, ulp, quantities, report);
   MESSAGE(report.str());
   CHECK(moved_gpu <= 2 * moved_ulp + 4);
 }
@@ -149,23 +159,6 @@ TEST_CASE("a GPU sweep refuses what only the CPU runs, with the reason") {
 
 namespace {
 
-// |a - b| / max(|a|, |b|, 1e-2) of one number at every grid point, sorted (NaN on one side only: infinite).
-std::vector<double> grid_differences(const Grid2dResult& a, const Grid2dResult& b,
-                                     double GridPoint::*number) {
-  std::vector<double> d;
-  for (std::size_t i = 0; i < a.points.size(); ++i) {
-    const double x = a.points[i].*number, y = b.points[i].*number;
-    if (std::isnan(x) && std::isnan(y)) continue;
-    if (std::isnan(x) || std::isnan(y)) {
-      d.push_back(std::numeric_limits<double>::infinity());
-      continue;
-    }
-    d.push_back(std::abs(x - y) / std::max({std::abs(x), std::abs(y), 1e-2}));
-  }
-  std::sort(d.begin(), d.end());
-  return d;
-}
-
 // The GPU's map against the CPU's, held (as the 1-D sweeps) to the CPU's own sensitivity to last bits: a
 // second CPU map with both axes' ends moved by one ulp.
 void compare_grid(const Problem& problem, const GridAxis& x, const GridAxis& y) {
@@ -191,15 +184,7 @@ void compare_grid(const Problem& problem, const GridAxis& x, const GridAxis& y) 
                                                                  {"gy_fd", &GridPoint::gy_fd}};
   std::ostringstream report;
   report << problem.name << " map, p50 / p90 / max of GPU | nudged:";
-  for (const auto& [name, member] : numbers) {
-    const std::vector<double> g = grid_differences(gpu, cpu, member), u = grid_differences(ulp, cpu, member);
-    report << "\n  " << name << " " << quantile(g, 0.5) << " / " << quantile(g, 0.9) << " / "
-           << quantile(g, 1.0) << " | " << quantile(u, 0.5) << " / " << quantile(u, 0.9) << " / "
-           << quantile(u, 1.0);
-    INFO(problem.name << " " << name);
-    CHECK(quantile(g, 0.5) <= std::max(10.0 * quantile(u, 0.5), 1e-9));
-    CHECK(quantile(g, 0.9) <= std::max(10.0 * quantile(u, 0.9), 1e-9));
-  }
+  check_numbers(problem.name, gpu, cpu, ulp, numbers, report);
   MESSAGE(report.str());
 }
 
