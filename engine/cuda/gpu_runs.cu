@@ -78,8 +78,8 @@ void group_runs(const GpuRuns& work, ScratchPlace place, KernelRuns out[2]) {
 }
 
 // Whether the kernels can run with their scratch in local memory: the driver reserves a kernel's local
-// memory for every thread the GPU can hold at once (about 100 GB for the rigid AD kernel on an H100 or
-// H200 if it counts all 2048 threads of each multiprocessor), which a smaller or busier GPU may not have. An
+// memory for about as many threads as the GPU can hold, not only as many as the kernel's occupancy allows
+// (90 GB more in use on an H200 after the first such sweep), which a smaller or busier GPU may not have. An
 // empty launch of each says so; a refusal of memory or resources clears and falls back to device buffers.
 enum class LocalProbe { fits, no_room, failed };
 
