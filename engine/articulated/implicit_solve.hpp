@@ -13,20 +13,11 @@
 
 namespace sg {
 
-// Solves L L' x = r in place, L a double factor (cholesky_factor) and r in S, each entry as cholesky_solve
-// computes it.
+// Solves L L' x = r in place, L a double factor (cholesky_factor) and r in S: cholesky_solve, and on the
+// tape (below) the same arithmetic as fused nodes.
 template <class S>
 void cholesky_solve_mixed(const double* L, int n, int ld, S* r) {
-  for (int i = 0; i < n; ++i) {
-    S s = r[i];
-    for (int k = 0; k < i; ++k) s -= L[i * ld + k] * r[k];
-    r[i] = s / L[i * ld + i];
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    S s = r[i];
-    for (int k = i + 1; k < n; ++k) s -= L[k * ld + i] * r[k];
-    r[i] = s / L[i * ld + i];
-  }
+  cholesky_solve(L, n, ld, r);
 }
 
 // On the tape: each entry of each substitution one fused node (links to r_i and the entries solved before).

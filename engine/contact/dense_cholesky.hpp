@@ -25,9 +25,10 @@ SG_HD bool cholesky_factor(S* A, int n, int ld) {
   return true;
 }
 
-// Solves L L' x = b in place (b becomes x).
-template <class S>
-SG_HD void cholesky_solve(const S* L, int n, int ld, S* b) {
+// Solves L L' x = b in place (b becomes x). L may hold another scalar than b (a double factor of a dual
+// system's values: engine/articulated/implicit_solve.hpp).
+template <class M, class S>
+SG_HD void cholesky_solve(const M* L, int n, int ld, S* b) {
   for (int i = 0; i < n; ++i) {
     S s = b[i];
     for (int k = 0; k < i; ++k) s -= L[i * ld + k] * b[k];

@@ -88,15 +88,7 @@ bool cuda_memory_in_use(double* used_gb, double* total_gb) {
 bool run_sweep_cuda(const Problem& problem, const SweepControl& control, SweepResult* out,
                     std::string* error) {
   const auto start = std::chrono::steady_clock::now();
-  const CudaDeviceInfo info = cuda_device_info();
-  if (!info.available) {
-    *error = "--device cuda: " + info.reason;
-    return false;
-  }
-  if (const std::string why = device_path_refusal(problem); !why.empty()) {
-    *error = "--device cuda: " + why;
-    return false;
-  }
+  if (!gpu_takes(device_path_refusal(problem), error)) return false;
   const std::unique_ptr<DeviceProblemHost> host = prepare_device_problem(problem);
   const PointSettings& settings = host->view.settings;
   RunSpec runs[5];

@@ -16,15 +16,7 @@ bool run_sweep2d_cuda(const Problem& problem, const GridAxis& x, const GridAxis&
                       const Grid2dControl& control, Grid2dResult* out, std::string* error) {
   const auto start = std::chrono::steady_clock::now();
   check_grid(problem, x, y);  // throws, as run_sweep2d
-  const CudaDeviceInfo info = cuda_device_info();
-  if (!info.available) {
-    *error = "--device cuda: " + info.reason;
-    return false;
-  }
-  if (const std::string why = device_grid_refusal(problem); !why.empty()) {
-    *error = "--device cuda: " + why;
-    return false;
-  }
+  if (!gpu_takes(device_grid_refusal(problem), error)) return false;
   const std::unique_ptr<DeviceProblemHost> host = prepare_device_grid(problem, x.path, y.path);
   const double eps = problem.gradient.fd_eps;
   RunSpec runs[kGridRuns];

@@ -12,6 +12,7 @@
 
 #include "engine/cuda/device_buffer.hpp"
 #include "engine/cuda/sweep_kernels.hpp"
+#include "engine/sweep/device_sweep.hpp"
 
 namespace sg {
 namespace {
@@ -234,6 +235,14 @@ bool choose_kernels(SweepContext& c, const GpuRuns& work, ScratchPlace* place, K
 }
 
 }  // namespace
+
+bool gpu_takes(const std::string& refusal, std::string* error) {
+  const CudaDeviceInfo info = cuda_device_info();
+  const std::string why = !info.available ? info.reason : refusal;
+  if (why.empty()) return true;
+  *error = "--device cuda: " + why;
+  return false;
+}
 
 bool run_points_on_gpu(const GpuRuns& work, GpuRunsOutcome* out, std::string* error) {
   SweepContext& c = sweep_context();

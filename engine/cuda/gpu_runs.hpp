@@ -35,6 +35,10 @@ struct GpuRunsOutcome {
   const char* scratch = "";  // where the threads' scratch was: "local" or "global"
 };
 
+// Whether a sweep can go to the GPU: a device is available and `refusal` (device_path_refusal or
+// device_grid_refusal) is empty; else false with *error saying why ("--device cuda: ...").
+bool gpu_takes(const std::string& refusal, std::string* error);
+
 // Points in chunks sized to the free device memory (at most 16384), so that a cancel request stops the
 // work between chunks and `take` reports progress per chunk. False with *error when CUDA fails.
 bool run_points_on_gpu(const GpuRuns& work, GpuRunsOutcome* out, std::string* error);

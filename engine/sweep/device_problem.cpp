@@ -6,15 +6,18 @@
 
 namespace sg {
 
-std::unique_ptr<DeviceProblemHost> prepare_device_problem(const Problem& problem) {
+namespace {
+
+// The problem in both scalar types with the swept parameter at `path`; `option` names it in the error.
+std::unique_ptr<DeviceProblemHost> prepare(const Problem& problem, const std::string& path,
+                                           const std::string& option) {
   auto host = std::make_unique<DeviceProblemHost>();
   host->data = problem.data;
   host->data_dual = convert_problem<Dual<1>>(problem.data);
-  const std::ptrdiff_t offset = parameter_offset(host->data, problem.sweep.parameter);
-  const std::ptrdiff_t offset_dual = parameter_offset(host->data_dual, problem.sweep.parameter);
+  const std::ptrdiff_t offset = parameter_offset(host->data, path);
+  const std::ptrdiff_t offset_dual = parameter_offset(host->data_dual, path);
   if (offset < 0 || offset_dual < 0)
-    throw std::invalid_argument("sweep.parameter: \"" + problem.sweep.parameter +
-                                "\" is not a differentiable parameter");
+    throw std::invalid_argument(option + ": \"" + path + "\" is not a differentiable parameter");
   host->view.data = &host->data;
   host->view.data_dual = &host->data_dual;
   host->view.offset = offset;
@@ -23,11 +26,15 @@ std::unique_ptr<DeviceProblemHost> prepare_device_problem(const Problem& problem
   return host;
 }
 
+}  // namespace
+
+std::unique_ptr<DeviceProblemHost> prepare_device_problem(const Problem& problem) {
+  return prepare(problem, problem.sweep.parameter, "sweep.parameter");
+}
+
 std::unique_ptr<DeviceProblemHost> prepare_device_grid(const Problem& problem, const std::string& x_path,
                                                        const std::string& y_path) {
-  Problem along_x = problem;
-  along_x.sweep.parameter = x_path;
-  auto host = prepare_device_problem(along_x);
+  auto host = prepare(problem, x_path, "--x");
   host->view.offset_y = parameter_offset(host->data, y_path);
   host->view.offset_y_dual = parameter_offset(host->data_dual, y_path);
   if (host->view.offset_y < 0 || host->view.offset_y_dual < 0)
