@@ -83,7 +83,7 @@ void run_stage(int k, const TreeSystem<S>& sys, const Y& y, StageScratch<S>& s) 
       tree_fwd_velocity(m, s.d);
       break;
     case 6:
-      tree_reference_constraint(m, s.d, s.cd);
+      tree_reference_constraint(m, s.cm, s.d, s.cd);
       break;
     case 7:
       tree_actuation(m, sys.model().act, s.d, s.ad);

@@ -259,4 +259,31 @@ void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, con
     }
 }
 
+// How far beyond its margin a Contacts From Distance stage collects contacts: the CFD width.
+template <class S>
+double tree_cfd_band(const TreeConstraintModel<S>& cm) {
+  const double width = value(cm.cfd.solimp[2]);
+  return width > 0.0 ? width : 0.0;
+}
+
+// Contacts From Distance's laws for the contacts tree_collision reported out to tree_cfd_band: rows for
+// every contact closer than its margin plus the width (the separated ones with the CFD spline's
+// impedance), none for the others.
+template <class S>
+void tree_cfd_laws(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
+  const double width = tree_cfd_band(cm);
+  for (int i = 0; i < cd.ncon; ++i) {
+    TreeContact<S>& c = cd.contact[i];
+    c.exclude = !law_at(value(c.dist) - value(c.includemargin), true, width, &c.law);
+  }
+}
+
+// The contacts of one mj_forward: MuJoCo's (cfd false), or those of a Contacts From Distance stage.
+template <class S>
+void tree_collide(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
+                  TreeConstraintData<S>& cd, bool cfd) {
+  tree_collision(m, cm, d, cd, cfd ? tree_cfd_band(cm) : 0.0);
+  if (cfd) tree_cfd_laws(cm, cd);
+}
+
 }  // namespace sg

@@ -3,6 +3,7 @@
 // contacts, and the constraint rows with their Jacobian over the nv dofs (dense, row-major, leading
 // dimension kMaxDofs), reference accelerations, regularisers and forces.
 #include "engine/articulated/constraint_model.hpp"
+#include "engine/contact/cfd.hpp"
 #include "engine/core/mat3.hpp"
 #include "engine/core/quat.hpp"
 #include "engine/core/vec3.hpp"
@@ -30,6 +31,7 @@ struct TreeContact {
   S includemargin{};  // margin - gap: rows see pos - includemargin
   S mu{};             // the regularised cone's friction (friction[0] sqrt(1 / impratio))
   bool exclude = false;
+  RowLaw law = RowLaw::plain;  // MuJoCo's rows, or Contacts From Distance's (tree_cfd_laws)
   int efc_address = -1;
 };
 

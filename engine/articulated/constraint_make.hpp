@@ -145,15 +145,23 @@ void tree_row_params(const TreeConstraintModel<S>& cm, const TreeConstraintData<
   for (int k = 0; k < 5; ++k) solimp[k] = imp[k];
 }
 
-// mj_makeImpedance: impedance at pos - margin, R = (1 - imp) / imp diagApprox, K and B from solref; then the
-// pyramid's common R = 2 mu^2 R_normal with mu = friction[0] sqrt(1 / impratio), and D = 1 / R.
+// The law of row r: its contact's (MuJoCo's, or Contacts From Distance's: tree_cfd_laws), MuJoCo's for a
+// limit.
+template <class S>
+RowLaw tree_row_law(const TreeConstraintData<S>& cd, int r) {
+  return cd.efc_type[r] == EfcType::kLimitJoint ? RowLaw::plain : cd.contact[cd.efc_id[r]].law;
+}
+
+// mj_makeImpedance: impedance at pos - margin (a CFD row's from its law), R = (1 - imp) / imp diagApprox, K
+// and B from solref; then the pyramid's common R = 2 mu^2 R_normal with mu = friction[0] sqrt(1 / impratio),
+// and D = 1 / R.
 template <class S>
 void tree_make_impedance(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
   using tree_constraint_detail::kMinVal;
   for (int r = 0; r < cd.nefc; ++r) {
     S solref[2], solimp[5];
     tree_row_params(cm, cd, r, solref, solimp);
-    const S imp = mujoco_impedance(solimp, S(cd.efc_pos[r] - cd.efc_margin[r]));
+    const S imp = law_impedance(tree_row_law(cd, r), solimp, cm.cfd, S(cd.efc_pos[r] - cd.efc_margin[r]));
     const MujocoSpring<S> sp = mujoco_spring(solref, solimp, cm.opt.refsafe, cm.opt.timestep);
     S R = (1.0 - imp) * cd.efc_diagApprox[r] / imp;
     if (!(value(R) > kMinVal)) R = S(kMinVal);
@@ -188,13 +196,16 @@ bool tree_make_constraint(const TreeModel<S>& m, const TreeConstraintModel<S>& c
   return true;
 }
 
-// mj_referenceConstraint: efc_vel = J qvel and aref = -B vel - K imp (pos - margin).
+// mj_referenceConstraint: efc_vel = J qvel and aref = -B vel - K imp (pos - margin); a CFD row's position
+// term is its law's (-softplus(-(pos - margin))).
 template <class S>
-void tree_reference_constraint(const TreeModel<S>& m, const TreeData<S>& d, TreeConstraintData<S>& cd) {
+void tree_reference_constraint(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
+                               TreeConstraintData<S>& cd) {
   for (int r = 0; r < cd.nefc; ++r) {
     const S vel = dot_strided(cd.efc_J + r * kMaxDofs, 1, d.qvel, 1, m.nv);
+    const S pos = law_position(tree_row_law(cd, r), cm.cfd, S(cd.efc_pos[r] - cd.efc_margin[r]));
     cd.efc_vel[r] = vel;
-    cd.efc_aref[r] = -cd.efc_B[r] * vel - cd.efc_K[r] * cd.efc_imp[r] * (cd.efc_pos[r] - cd.efc_margin[r]);
+    cd.efc_aref[r] = -cd.efc_B[r] * vel - cd.efc_K[r] * cd.efc_imp[r] * pos;
   }
 }
 

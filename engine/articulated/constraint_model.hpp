@@ -5,6 +5,7 @@
 // everything built on it stay as they are.
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/geom_type.hpp"
+#include "engine/contact/cfd.hpp"
 #include "engine/core/quat.hpp"
 #include "engine/core/vec3.hpp"
 
@@ -62,6 +63,8 @@ struct TreeConstraintModel {
   S body_invweight0[kMaxTreeBodies][2] = {};  // translation, rotation
   S dof_invweight0[kMaxDofs] = {};
   TreeConstraintOptions opt;
+  // Contacts From Distance: the laws a CFD stage (tree_forward_constrained's `cfd`) gives contact rows.
+  CfdParams<S> cfd;
 };
 
 // MuJoCo's body_weldid: the body itself if it has dofs, else the body it is welded to (0: the world).
@@ -75,11 +78,19 @@ int tree_weld_id(const TreeModel<S>& m, int b) {
 
 namespace sg {
 
+template <class T, class S>
+void tree_cfd_convert(const CfdParams<S>& in, CfdParams<T>& out) {
+  out.enabled = in.enabled, out.straight_through = in.straight_through;
+  for (int k = 0; k < 5; ++k) out.solimp[k] = T(value(in.solimp[k]));
+  out.beta = T(value(in.beta));
+}
+
 // The same constraint model over another scalar (a double model lifted to duals, to seed a parameter).
 template <class T, class S>
 void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintModel<T>& out) {
   out.ngeom = in.ngeom;
   out.opt = in.opt;
+  tree_cfd_convert(in.cfd, out.cfd);
   out.nexclude = in.nexclude;
   for (int e = 0; e < in.nexclude; ++e)
     out.exclude[e][0] = in.exclude[e][0], out.exclude[e][1] = in.exclude[e][1];

@@ -34,13 +34,13 @@ template <class S>
 TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
                                            const TreeActuatorModel<S>& am, TreeData<S>& d,
                                            TreeConstraintData<S>& cd, TreeActuatorData<S>& ad,
-                                           TreeNewtonWorkspace& ws) {
+                                           TreeNewtonWorkspace& ws, bool cfd = false) {
   tree_fwd_position(m, d);
   tree_geom_kinematics(cm, d, cd);
-  tree_collision(m, cm, d, cd);
+  tree_collide(m, cm, d, cd, cfd);
   if (!tree_make_constraint(m, cm, d, cd)) return TreeForwardStatus::kUnsupportedCondim;
   tree_fwd_velocity(m, d);
-  tree_reference_constraint(m, d, cd);
+  tree_reference_constraint(m, cm, d, cd);
   tree_actuation(m, am, d, ad);
   if (!tree_fwd_acceleration(m, d, ad.qfrc_actuator)) return TreeForwardStatus::kSingularMass;
   for (int i = 0; i < m.nv; ++i) cd.qacc_smooth[i] = d.qacc[i];

@@ -15,17 +15,17 @@ namespace sg {
 enum class TreeForwardStatus { kOk, kSingularMass, kUnsupportedCondim, kSolverFailed };
 
 // ws is the solver's scratch (large: keep it off small stacks). cd.overflow tells whether contacts or rows
-// beyond the capacities were dropped.
+// beyond the capacities were dropped. cfd: Contacts From Distance's rows (cm.cfd) instead of MuJoCo's.
 template <class S>
 TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
-                                           TreeData<S>& d, TreeConstraintData<S>& cd,
-                                           TreeNewtonWorkspace& ws) {
+                                           TreeData<S>& d, TreeConstraintData<S>& cd, TreeNewtonWorkspace& ws,
+                                           bool cfd = false) {
   tree_fwd_position(m, d);
   tree_geom_kinematics(cm, d, cd);
-  tree_collision(m, cm, d, cd);
+  tree_collide(m, cm, d, cd, cfd);
   if (!tree_make_constraint(m, cm, d, cd)) return TreeForwardStatus::kUnsupportedCondim;
   tree_fwd_velocity(m, d);
-  tree_reference_constraint(m, d, cd);
+  tree_reference_constraint(m, cm, d, cd);
   if (!tree_fwd_acceleration(m, d)) return TreeForwardStatus::kSingularMass;
   for (int i = 0; i < m.nv; ++i) cd.qacc_smooth[i] = d.qacc[i];
   if (!tree_solve_constraints(m, cm, d, cd, ws)) return TreeForwardStatus::kSolverFailed;

@@ -22,7 +22,8 @@ std::string reference_label(const GradientSettings& g, const IntegratorSettings&
 
 // Straight-through CFD: the AD gradient is the CFD surrogate's, finite differences see the plain model.
 inline bool straight_through_cfd(const Problem& p) {
-  return p.data.type == ModelType::rigid && p.data.rigid.cfd.enabled && p.data.rigid.cfd.straight_through;
+  const CfdParams<double>& cfd = p.data.type == ModelType::tree ? p.data.tree.con.cfd : p.data.rigid.cfd;
+  return p.data.type != ModelType::particles && cfd.enabled && cfd.straight_through;
 }
 
 // Short names for the scene key's values: "fd", "fd_tight", "ad_tight".

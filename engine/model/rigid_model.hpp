@@ -6,6 +6,7 @@
 
 #include "engine/collision/geom_type.hpp"
 #include "engine/collision/shapes.hpp"
+#include "engine/contact/cfd.hpp"
 #include "engine/core/quat.hpp"
 #include "engine/core/scalar.hpp"
 #include "engine/core/vec3.hpp"
@@ -47,16 +48,6 @@ struct RigidBody {
   S damping = 0.0;
   int force_count = 0;
   TimedForce<S> forces[kMaxTimedForces];
-};
-
-// Contacts From Distance (DiffMJX): impedance continued to separated pairs up to a width, min(r, 0) in the
-// reference acceleration replaced by a softplus; applied in the simulation or only in its derivatives.
-template <class S>
-struct CfdParams {
-  bool enabled = false;
-  bool straight_through = true;
-  S solimp[5] = {0.0, 0.01, 0.1, 1.0, 2.0};  // d_far, d_near, width, mid, power
-  S beta = 1e6;                              // min(r, 0) to a micrometre (docs/engine.md)
 };
 
 template <class S>

@@ -174,7 +174,7 @@ class TreeModeSolver {
     tree_diag_approx(m, *s_.cm, cd);
     tree_make_impedance(*s_.cm, cd);
     tree_fwd_velocity(m, d);
-    tree_reference_constraint(m, d, cd);
+    tree_reference_constraint(m, *s_.cm, d, cd);
     tree_actuation(m, *s_.am, d, *s_.ad);
     if (!tree_fwd_acceleration(m, d, s_.ad->qfrc_actuator)) return TreeForwardStatus::kSingularMass;
     for (int i = 0; i < m.nv; ++i) cd.qacc_smooth[i] = d.qacc[i];

@@ -102,25 +102,25 @@ class TreeSystem {
     for (int i = 0; i < m.nv; ++i) data_.qvel[i] = v[i], data_.qfrc_applied[i] = S(0.0);
   }
 
-  // qacc at y (in data_.qacc), every smooth quantity of mj_forward on the way.
+  // qacc at y (in data_.qacc), every smooth quantity of mj_forward on the way. Straight-through Contacts
+  // From Distance: the values of the simulated (MuJoCo's) model and the derivatives of the CFD model.
   SG_HD void forward(const S* y) const {
     load_state(y);
     set_controls();
-    // A singular joint-space inertia (a massless dof without armature) has no qacc: NaN makes the
-    // solver stop with a non-finite state instead of running on with zero acceleration.
-    bool ok;
-    // More contacts or rows than the capacities: the dropped ones would leave bodies interpenetrating.
-    if (con_ && frozen_) {
-      tracker_.begin();
-      ok = modes_->evaluate(mode_, tracker_, true) == TreeForwardStatus::kOk && !con_data_->overflow;
-    } else if (con_) {
-      ok = tree_forward_constrained(tree_, *con_, model_->act, data_, *con_data_, act_data_, *newton_) ==
-               TreeForwardStatus::kOk &&
-           !con_data_->overflow;
-    } else
-      ok = model_->act.nu > 0 ? tree_forward(tree_, model_->act, data_, act_data_)
-                              : tree_forward(tree_, data_);
-    if (!ok) poison_qacc();
+    if (!straight_through_derivatives()) return simulated_forward(forward_cfd(), true);
+    // The simulated model's derivatives would be replaced by the surrogate's: values only for it.
+    S simulated[kMaxDofs];
+    {
+      const TapePause<S> values_only(true);
+      simulated_forward(false, false);
+      for (int i = 0; i < tree_.nv; ++i) simulated[i] = S(value(data_.qacc[i]));
+    }
+    // The surrogate only supplies derivatives: MuJoCo's rules with CFD's rows afresh at each evaluation,
+    // never part of the mode. The state is loaded again: kinematics normalised qpos's quaternions in place
+    // (as mj_kinematics), on values only, and a second normalisation could move them by an ulp.
+    load_state(y);
+    simulated_forward(true, true);
+    for (int i = 0; i < tree_.nv; ++i) data_.qacc[i] = straight_through(simulated[i], data_.qacc[i]);
   }
 
   // ODE right-hand side: qpos' = qvel (quaternions 0), phi' = dexp^-1(phi, w), qvel' = qacc.
@@ -243,7 +243,8 @@ class TreeSystem {
   // ---- The hybrid interface (engine/integrate/events.hpp) ----
 
   // Only a constrained tree has modes; the solver freezes them for adaptive steps with events on.
-  SG_HD void set_frozen(bool on) const { frozen_ = on && modes_ != nullptr; }
+  // CFD in the forward simulation has no modes for trees (the scene rules refuse it with events on).
+  SG_HD void set_frozen(bool on) const { frozen_ = on && modes_ != nullptr && !forward_cfd(); }
   SG_HD MarginTracker& margins() const { return tracker_; }
   SG_HD const TreeMode& mode() const { return mode_; }
   using Memo = TreeMemo;
@@ -254,7 +255,9 @@ class TreeSystem {
     mode_ = m.mode;
     tracker_ = m.tracker;
   }
-  SG_HD bool saltation_applies() const { return true; }
+  // Straight-through CFD differentiates the CFD surrogate along the simulated trajectory; the surrogate has
+  // no switches, so no saltation terms (as RigidSystem).
+  SG_HD bool saltation_applies() const { return !(cfd().enabled && cfd().straight_through); }
 
   // The mode MuJoCo's rules give at y: rows where they are due, Newton's active set.
   SG_HD void mode_from_state(const S* y) const {
@@ -316,6 +319,33 @@ class TreeSystem {
   }
 
  private:
+  SG_HD const CfdParams<S>& cfd() const { return model_->con.cfd; }
+  SG_HD bool forward_cfd() const { return con_ && cfd().enabled && !cfd().straight_through; }
+  // Whether an evaluation combines two models: straight-through CFD on a scalar with derivatives.
+  SG_HD bool straight_through_derivatives() const {
+    return has_derivatives_v<S> && con_ && cfd().enabled && cfd().straight_through;
+  }
+
+  // mj_forward at the loaded state and controls: the frozen mode's, or MuJoCo's rules (with CFD's rows
+  // when `cfd`). A singular joint-space inertia (a massless dof without armature) has no qacc: NaN makes
+  // the solver stop with a non-finite state instead of running on with zero acceleration. So do more
+  // contacts or rows than the capacities: the dropped ones would leave bodies interpenetrating.
+  SG_HD void simulated_forward(bool cfd, bool derivatives) const {
+    bool ok;
+    if (con_ && frozen_ && !cfd) {
+      tracker_.begin();
+      ok = modes_->evaluate(mode_, tracker_, derivatives) == TreeForwardStatus::kOk && !con_data_->overflow;
+    } else if (con_) {
+      ok = tree_forward_constrained(tree_, *con_, model_->act, data_, *con_data_, act_data_, *newton_, cfd) ==
+               TreeForwardStatus::kOk &&
+           !con_data_->overflow;
+    } else {
+      ok = model_->act.nu > 0 ? tree_forward(tree_, model_->act, data_, act_data_)
+                              : tree_forward(tree_, data_);
+    }
+    if (!ok) poison_qacc();
+  }
+
   // The length scale that classifies crossings, as RigidSystem::kCrossingScale: a crossing whose free hop (or
   // dip), v^2 / (2 |a_free|), stays below kCrossingScale (1 + |pos|) has no resolved switching time and gets
   // no saltation term (dtau/dtheta ~ 1/v would be huge and meaningless). Fixed, not the tolerance: every

@@ -2,6 +2,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "engine/problem/cfd_from_config.hpp"
 #include "engine/problem/problem.hpp"
 #include "engine/problem/tree_from_config.hpp"
 
@@ -127,11 +128,7 @@ RigidModel<double> read_rigid(const json& c) {
   m.refsafe = mj.at("refsafe").get<bool>();
   if (mj.at("cone").get<std::string>() != "pyramidal")
     throw std::invalid_argument("contact.mujoco.cone: only \"pyramidal\" is implemented so far");
-  const json& cfd = ct.at("cfd");
-  m.cfd.enabled = cfd.at("enabled").get<bool>();
-  m.cfd.straight_through = cfd.at("mode").get<std::string>() == "straight_through";
-  for (int i = 0; i < 5; ++i) m.cfd.solimp[i] = cfd.at("solimp").at(i).get<double>();
-  m.cfd.beta = cfd.at("beta").get<double>();
+  m.cfd = read_cfd(ct);
   m.softness = c.at("collision").at("softness").get<double>();
   // auto, exact and smooth are all softgrad's detector, told apart by the softness (the scene rules
   // reject exact with a softness and smooth without one).

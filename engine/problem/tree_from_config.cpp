@@ -15,6 +15,7 @@
 #include "engine/articulated/inverse_weights.hpp"
 #include "engine/articulated/kinematics.hpp"
 #include "engine/model/tree_system.hpp"
+#include "engine/problem/cfd_from_config.hpp"
 
 namespace sg {
 namespace {
@@ -177,7 +178,8 @@ void read_excludes(const json& tree, JointTreeModel<double>& m) {
 }
 
 // contact.model "mujoco" turns the geoms' contacts on ("none": geoms are drawn only; limits still act),
-// with contact.mujoco's refsafe, impratio and iterations; model.tree.filterparent as MuJoCo's flag.
+// with contact.mujoco's refsafe, impratio and iterations, and contact.cfd; model.tree.filterparent as
+// MuJoCo's flag.
 void read_contact_options(const json& c, JointTreeModel<double>& m) {
   TreeConstraintOptions& o = m.con.opt;
   const json& contact = c.at("contact");
@@ -187,6 +189,7 @@ void read_contact_options(const json& c, JointTreeModel<double>& m) {
   o.impratio = mj.at("impratio").get<double>();
   o.iterations = mj.at("iterations").get<int>();
   o.filterparent = c.at("model").at("tree").at("filterparent").get<bool>();
+  m.con.cfd = read_cfd(contact);
 }
 
 // MuJoCo collides planes only as static geoms: one on a moving body would have no collider against most.

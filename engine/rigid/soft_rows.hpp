@@ -2,30 +2,12 @@
 // MuJoCo's soft-constraint rows of one rigid contact (engine-notes section 1): condim 1 gives the normal
 // row, condim 3 four pyramid edge rows n +- mu t1, n +- mu t2, each with aref = -B (J v) - K d pos and a
 // regulariser R; Contacts From Distance (section 2) changes the impedance and the position term.
+#include "engine/contact/cfd.hpp"
 #include "engine/contact/constraint_rows.hpp"
 #include "engine/contact/mujoco_soft.hpp"
 #include "engine/rigid/contact_gather.hpp"
 
 namespace sg {
-
-// Which formulas a contact's rows follow; the signed distance r = dist - margin picks one in MuJoCo, a
-// hybrid mode holds one fixed (and continues it past its boundary).
-enum class RowLaw : unsigned char {
-  plain,         // MuJoCo: impedance d(r), position term r
-  cfd_touching,  // CFD, penetrating: d(r) from the contact's solimp, position term -softplus(-r)
-  cfd_band,      // CFD, separated within the width w: d from the CFD spline at w - r, same position term
-};
-
-// The law MuJoCo (with or without CFD) applies at signed distance r; false when the contact does not act.
-template <class S>
-SG_HD inline bool law_at(const S& r, bool with_cfd, double width, RowLaw* law) {
-  if (!with_cfd) {
-    *law = RowLaw::plain;
-    return r <= 0.0;  // active at r <= 0 like MuJoCo (dist <= margin)
-  }
-  *law = r < 0.0 ? RowLaw::cfd_touching : RowLaw::cfd_band;
-  return r < width;
-}
 
 // The contact point's offsets from the two bodies' centres (zero on the world's side), shared by the rows of
 // one contact.
@@ -84,21 +66,7 @@ SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* s
   const TapePause<S> all_values(live == 0u);
   const PairParams<S>& pp = rec.params();
   const S r = rec.contact.dist - pp.margin;
-  S d, pos_term;
-  switch (law) {
-    case RowLaw::plain:
-      d = mujoco_impedance(pp.solimp, r);
-      pos_term = r;
-      break;
-    case RowLaw::cfd_touching:
-      d = mujoco_impedance(pp.solimp, r);
-      pos_term = -softplus(-r, m.cfd.beta);
-      break;
-    case RowLaw::cfd_band:
-      d = mujoco_impedance(m.cfd.solimp, m.cfd.solimp[2] - r);
-      pos_term = -softplus(-r, m.cfd.beta);
-      break;
-  }
+  const S d = law_impedance(law, pp.solimp, m.cfd, r);
   const MujocoSpring<S>& spring = rec.pair->spring;
   S inv_weight = 0.0;  // A_hat: the translational inverse weights of the two bodies
   if (rec.body_a >= 0) inv_weight += inv_mass[rec.body_a].inv_mass;
@@ -106,7 +74,7 @@ SG_HD inline int soft_contact_rows(const RigidModel<S>& m, const BodyState<S>* s
   S R_normal = (1.0 - d) / d * inv_weight;
   if (R_normal < 1e-15) R_normal = S(1e-15);
   const Vec3<S>* frame = rec.contact.frame;
-  const S position_part = -spring.K * d * pos_term;
+  const S position_part = -spring.K * d * law_position(law, m.cfd, r);
   const ContactArms<S> arms = contact_arms(states, rec);
   const ConstraintRow<S> normal = row_along(states, rec, arms, frame[0]);
   if (pp.condim < 3) {

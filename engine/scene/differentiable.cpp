@@ -28,7 +28,7 @@ void collect(const SchemaNode& schema, const nlohmann::json& node, const std::st
       continue;
     }
     const FieldSpec& spec = *child->spec;
-    if (spec.scope != ModelScope::all && spec.scope != scope) continue;  // read only by the other model
+    if (!scope_reads(spec.scope, scope)) continue;  // read only by another model
     if (spec.kind == FieldKind::object_array) {
       if (!it->is_array()) continue;
       for (std::size_t i = 0; i < it->size(); ++i)

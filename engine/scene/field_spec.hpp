@@ -12,7 +12,13 @@ enum class FieldKind { number, integer, boolean, choice, text, number_or_inf, ve
 
 // Which model.type a differentiable field belongs to: differentiable_paths() lists a field only for the
 // model that reads it, so that a sweep cannot pick a parameter the simulation ignores.
-enum class ModelScope { all, particles, rigid, tree };
+enum class ModelScope { all, particles, rigid, tree, bodies };  // bodies: rigid and tree
+
+// Whether a field of `field`'s scope is read by a scene of model scope `scene`.
+inline bool scope_reads(ModelScope field, ModelScope scene) {
+  return field == ModelScope::all || field == scene ||
+         (field == ModelScope::bodies && (scene == ModelScope::rigid || scene == ModelScope::tree));
+}
 
 struct FieldSpec {
   std::string path;  // with "*" for array indices: "model.particles.*.mass"

@@ -17,6 +17,9 @@ FieldSpec particles_only(FieldSpec spec) {
 FieldSpec rigid_only(FieldSpec spec) {
   return only(ModelScope::rigid, std::move(spec));
 }
+FieldSpec bodies_only(FieldSpec spec) {  // free bodies and joint trees
+  return only(ModelScope::bodies, std::move(spec));
+}
 
 void append(std::vector<FieldSpec>& table, std::vector<FieldSpec> more) {
   for (auto& spec : more) table.push_back(std::move(spec));
@@ -89,9 +92,9 @@ std::vector<FieldSpec> build_table() {
           choice("contact.cfd.mode", {"straight_through", "forward"}, "straight_through",
                  "straight_through: simulate without CFD, differentiate the CFD model; forward: simulate "
                  "with CFD."),
-          rigid_only(vector("contact.cfd.solimp", {0, 0.01, 0.1, 1, 2}, any(), diff,
-                            "CFD impedance over distance (d_far, d_near, width, mid, power).")),
-          rigid_only(number(
+          bodies_only(vector("contact.cfd.solimp", {0, 0.01, 0.1, 1, 2}, any(), diff,
+                             "CFD impedance over distance (d_far, d_near, width, mid, power).")),
+          bodies_only(number(
               "contact.cfd.beta", 1e6, above(0), diff,
               "Sharpness of the softplus that stands for min(r, 0) in the reference acceleration, in 1/m "
               "(1e6: exact to a micrometre, as DiffMJX; small values distort stiff contact).")),

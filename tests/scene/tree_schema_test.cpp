@@ -283,8 +283,17 @@ TEST_CASE("bad tree geoms and contact settings are reported at their key paths")
                  "mixed signs"));
   CHECK(contains(message_at(load_with(with_geoms({"contact.mujoco.cone=elliptic"})), "contact.mujoco.cone"),
                  "elliptic cones are not implemented for joint trees yet"));
-  CHECK(contains(message_at(load_with(with_geoms({"contact.cfd.enabled=true"})), "contact.cfd.enabled"),
-                 "not implemented for joint trees yet"));
+  // CFD in a tree's forward simulation has no hybrid modes: refused with events on at an adaptive
+  // integrator; straight-through, fixed steps or events off load.
+  const std::vector<std::string> forward_cfd = {"contact.cfd.enabled=true", "contact.cfd.mode=forward",
+                                                "integrator.type=tsit5"};
+  CHECK(contains(message_at(load_with(with_geoms(forward_cfd)), "contact.cfd.mode"),
+                 "needs integrator.events = false"));
+  std::vector<std::string> without_events = forward_cfd;
+  without_events.push_back("integrator.events=false");
+  CHECK(load_with(with_geoms(without_events)).ok());
+  CHECK(load_with(with_geoms({"contact.cfd.enabled=true", "integrator.type=tsit5"})).ok());
+  CHECK(load_with(with_geoms({"contact.cfd.enabled=true", "contact.cfd.mode=forward"})).ok());
   CHECK(contains(message_at(load_with(with_geoms({"contact.model=hard"})), "contact.model"),
                  "needs contact.model mujoco or none"));
   // Load-time checks that need the assembled tree: a plane on a moving body, a pair without a collider.

@@ -1,0 +1,51 @@
+#pragma once
+// Contacts From Distance (DiffMJX, engine-notes section 2): its parameters, and the laws a contact's rows
+// follow with and without it. The free bodies (engine/rigid/soft_rows.hpp) and the joint trees
+// (engine/articulated/constraint_make.hpp) build their rows from the same terms here.
+#include "engine/contact/mujoco_soft.hpp"
+#include "engine/core/scalar.hpp"
+
+namespace sg {
+
+// Impedance continued to separated pairs up to a width, min(r, 0) in the reference acceleration replaced by
+// a softplus; applied in the simulation (straight_through false) or only in its derivatives.
+template <class S>
+struct CfdParams {
+  bool enabled = false;
+  bool straight_through = true;
+  S solimp[5] = {0.0, 0.01, 0.1, 1.0, 2.0};  // d_far, d_near, width, mid, power
+  S beta = 1e6;                              // min(r, 0) to a micrometre (docs/engine.md)
+};
+
+// Which formulas a contact's rows follow; the signed distance r = dist - margin picks one in MuJoCo, a
+// hybrid mode holds one fixed (and continues it past its boundary).
+enum class RowLaw : unsigned char {
+  plain,         // MuJoCo: impedance d(r), position term r
+  cfd_touching,  // CFD, penetrating: d(r) from the contact's solimp, position term -softplus(-r)
+  cfd_band,      // CFD, separated within the width w: d from the CFD spline at w - r, same position term
+};
+
+// The law MuJoCo (with or without CFD) applies at signed distance r; false when the contact does not act.
+template <class S>
+SG_HD inline bool law_at(const S& r, bool with_cfd, double width, RowLaw* law) {
+  if (!with_cfd) {
+    *law = RowLaw::plain;
+    return r <= 0.0;  // active at r <= 0 like MuJoCo (dist <= margin)
+  }
+  *law = r < 0.0 ? RowLaw::cfd_touching : RowLaw::cfd_band;
+  return r < width;
+}
+
+// What a law puts into a contact row at signed distance r: the impedance d, and the position term of the
+// reference acceleration aref = -B v - K d (position term). solimp: the contact's own (the pair's mix).
+template <class S>
+SG_HD inline S law_impedance(RowLaw law, const S solimp[5], const CfdParams<S>& cfd, const S& r) {
+  if (law == RowLaw::cfd_band) return mujoco_impedance(cfd.solimp, S(cfd.solimp[2] - r));
+  return mujoco_impedance(solimp, r);
+}
+template <class S>
+SG_HD inline S law_position(RowLaw law, const CfdParams<S>& cfd, const S& r) {
+  return law == RowLaw::plain ? r : S(-softplus(-r, cfd.beta));
+}
+
+}  // namespace sg
