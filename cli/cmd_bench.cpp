@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/bench_finger.hpp"
 #include "cli/bench_fit.hpp"
 #include "cli/bench_gpu.hpp"
 #include "cli/bench_humanoid.hpp"
@@ -29,7 +30,7 @@ using Clock = std::chrono::steady_clock;
 struct BenchArgs {
   std::string scenes = SOFTGRAD_SCENES_DIR;
   bool quick = false;
-  std::string only;  // one section: steps, sweeps, 3d, gradients, fit, humanoid or gpu ("": all)
+  std::string only;  // one section: steps, sweeps, 3d, gradients, fit, humanoid, finger or gpu ("": all)
 };
 
 // Runs fn repeatedly for about `budget` seconds; returns (seconds, steps) summed.
@@ -337,6 +338,10 @@ int run(const BenchArgs& args) {
     std::printf("\n");
     bench_humanoid(args.scenes, 20);
   }
+  if (wanted("finger")) {
+    std::printf("\n");
+    bench_finger(args.scenes, 5);
+  }
   if (wanted("gpu")) {
     std::printf("\n");
     bench_gpu(args.scenes);
@@ -351,8 +356,9 @@ void register_bench(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("bench", "Time steps, gradient steps and the 2000-point toy sweep");
   cmd->add_option("--scenes", args->scenes, "Folder with the shipped scenes");
   cmd->add_flag("--quick", args->quick, "Short runs (for smoke tests)");
-  cmd->add_option("--only", args->only, "One section: steps, sweeps, 3d, gradients, fit, humanoid or gpu")
-      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients", "fit", "humanoid", "gpu"}));
+  cmd->add_option("--only", args->only,
+                  "One section: steps, sweeps, 3d, gradients, fit, humanoid, finger or gpu")
+      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients", "fit", "humanoid", "finger", "gpu"}));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

@@ -267,6 +267,20 @@ std::span<const Preset> preset_table() {
        "A cart-pole driven by eight control knots (control.actuators.0.knots); the loss is how far the pole "
        "is from upright (its joint's qpos). Every knot is a scene number: sweep another one, or drag them in "
        "the control panel and watch the swing change."},
+      {"robot_finger_push",
+       "Robots: finger pushes a box (CFD)",
+       "finger_push.json",
+       {},
+       "A two-link finger turns to its shoulder target and its fingertip pushes a box towards a target. "
+       "Below about 0.54 rad it stops short: the loss is flat, yet straight-through CFD already gives a "
+       "small negative gradient (the derivatives feel the box from 10 cm away; the simulation is MuJoCo's). "
+       "Beyond the touch AD follows FD."},
+      {"robot_finger_push_nocfd",
+       "Robots: finger push, no CFD",
+       "finger_push.json",
+       {"contact.cfd.enabled=false"},
+       "The finger push without CFD: every target short of the touch has a gradient of exactly 0, so a "
+       "gradient-based planner starting there never moves."},
       {"robot_double_pendulum",
        "Robots: double pendulum chaos",
        "double_pendulum.json",

@@ -1,0 +1,155 @@
+// Contacts From Distance on joint trees (docs/engine.md, "Contacts From Distance"): straight-through CFD
+// leaves the simulation MuJoCo's and gives the finger a gradient before its first touch; CFD in the forward
+// simulation is a smooth model whose AD matches FD; a free box's CFD rows on a tree are the free bodies'.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/gradient/parameter_gradient.hpp"
+#include "engine/sweep/sweep.hpp"
+#include "mjcf/compare_tree_steps.hpp"
+#include "tests/mjcf/mjcf_test_util.hpp"
+
+namespace {
+
+sg::Problem finger(const std::vector<std::string>& sets = {}) {
+  return sg::test::load_scene(sg::test::source_path("scenes/finger_push.json"), sets);
+}
+
+// The sweep's points, every one of them run.
+std::vector<sg::PointResult> swept(const sg::Problem& p) {
+  const sg::SweepResult r = sg::run_sweep(p);
+  for (const sg::PointResult& pt : r.points) {
+    CAPTURE(pt.value);
+    REQUIRE(pt.status == "ok");
+  }
+  return r.points;
+}
+
+// The index of the first point whose loss differs from the first point's: where the fingertip first
+// reaches the box (before it, the finger stops short and the box never moves).
+std::size_t first_touch(const std::vector<sg::PointResult>& pts) {
+  std::size_t i = 0;
+  while (i < pts.size() && pts[i].loss == pts[0].loss) ++i;
+  return i;
+}
+
+// All the digits of x, for --set.
+std::string exact(double x) {
+  std::ostringstream out;
+  out << std::setprecision(17) << x;
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("straight-through CFD leaves the finger's simulation MuJoCo's, step for step") {
+  // The values of a straight-through run are the model's without CFD: the loss is the same number with
+  // CFD on and off at every point of the sweep, and the run follows mj_step (Euler, the file's 5 ms) to
+  // round-off where the finger stops short, where it just reaches the box and where it pushes it hard.
+  const sg::Problem on = finger({"sweep.points=41"}),
+                    off = finger({"sweep.points=41", "contact.cfd.enabled=false"});
+  const std::vector<sg::PointResult> a = swept(on), b = swept(off);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(a[i].value);
+    CHECK(a[i].loss == b[i].loss);
+  }
+  for (const std::string ctrl : {"0.3", "0.75", "1.5"}) {
+    CAPTURE(ctrl);
+    const sg::Problem p = finger({"model.tree.actuators.0.ctrl=" + ctrl});
+    const auto c = sg::mjcf::compare_tree_with_mj_step(
+        p.data.tree, sg::test::source_path("scenes/mjcf/finger_push.xml"), 300, p.integrator.dt, false);
+    MESSAGE("finger_push, shoulder target " << ctrl << ": max |dqpos| " << c.qpos << ", |dxpos| " << c.xpos
+                                            << ", up to " << c.max_contacts << " contacts");
+    CHECK(c.max_contacts >= 4);  // the box on the floor, and the fingertip on the box where it reaches it
+    CHECK(c.qpos < 1e-9);
+    CHECK(c.xpos < 1e-9);
+  }
+}
+
+TEST_CASE("without CFD the finger's gradient is 0 before its first touch, with CFD it points to the touch") {
+  // The shoulder's target sweeps over [0, 1.5] rad; below the first touch the finger stops short of the box.
+  // Without CFD the loss is flat there and the gradient exactly 0 at every such point. With CFD (width
+  // 0.1 m) the points whose fingertip stops within the width of the box have a negative gradient: turning
+  // further brings the box towards its target. Beyond the touch both are the same simulation.
+  const std::vector<sg::PointResult> on = swept(finger()), off = swept(finger({"contact.cfd.enabled=false"}));
+  const std::size_t touch = first_touch(off);
+  MESSAGE("first touch at shoulder target " << off[touch].value << " rad (point " << touch << ")");
+  REQUIRE(touch > 10);
+  REQUIRE(touch < off.size() - 10);
+  long felt = 0;
+  for (std::size_t i = 0; i < touch; ++i) {
+    CAPTURE(off[i].value);
+    CHECK(off[i].grad == 0.0);
+    CHECK(off[i].grad_fd == 0.0);
+    CHECK(on[i].grad <= 0.0);
+    felt += on[i].grad < 0.0;
+  }
+  MESSAGE(felt << " of the " << touch << " points before the touch have a CFD gradient");
+  // The fingertip ends within 0.1 m of the box's face over the last part of the range before the touch.
+  CHECK(felt >= 10);
+  CHECK(on[touch - 1].grad < 0.0);
+}
+
+TEST_CASE("CFD in the finger's forward simulation: AD matches central FD over the whole sweep") {
+  // contact.cfd.mode forward: the contact forces act from 0.1 m on (a smooth model of the push), fixed Euler
+  // steps, so the AD gradient is the derivative of the same discrete map that central FD (eps 1e-6)
+  // differences. One thing in that map jumps: a contact entering the band starts at MuJoCo's least impedance
+  // (1e-4, not 0), so its damping force jumps by 1e-4 of a touching contact's. An FD step across such an
+  // entry is off; at those points FD with eps 1e-8 must agree instead. Measured over 61 points: median
+  // 3.1e-9, one point (0.675 rad) off by 13% at eps 1e-6 and by 3.3e-7 at eps 1e-8. Tolerances: median 1e-5,
+  // every point within 1e-3 at one of the two steps, at most 3 points needing the smaller one.
+  const sg::Problem p = finger({"contact.cfd.mode=forward", "sweep.points=61"});
+  const std::vector<sg::PointResult> pts = swept(p);
+  std::vector<double> rel;
+  long smaller_step = 0;
+  const auto off = [](double ad, double fd) {
+    const double scale = std::max(std::fabs(ad), std::fabs(fd));
+    return scale > 0.0 ? std::fabs(ad - fd) / scale : 0.0;
+  };
+  for (const sg::PointResult& pt : pts) {
+    CAPTURE(pt.value);
+    rel.push_back(off(pt.grad, pt.grad_fd));
+    if (rel.back() <= 1e-3) continue;
+    ++smaller_step;
+    const sg::Problem at =
+        finger({"contact.cfd.mode=forward", "model.tree.actuators.0.ctrl=" + exact(pt.value)});
+    sg::ParameterGradient g(at, {"model.tree.actuators.0.ctrl"}, nullptr);
+    const sg::ObjectiveGradient fd = g.finite_difference(g.initial_values(), 1e-8);
+    REQUIRE(fd.status == "ok");
+    MESSAGE("forward CFD at " << pt.value << ": off by " << rel.back() << " at eps 1e-6, by "
+                              << off(pt.grad, fd.grad[0]) << " at eps 1e-8");
+    CHECK(off(pt.grad, fd.grad[0]) <= 1e-3);
+  }
+  std::sort(rel.begin(), rel.end());
+  MESSAGE("forward CFD: median " << rel[rel.size() / 2] << ", worst " << rel.back());
+  CHECK(rel[rel.size() / 2] < 1e-5);
+  CHECK(smaller_step <= 3);
+}
+
+TEST_CASE("reverse mode equals forward mode with straight-through CFD on a tree") {
+  // Before the touch (0.5 rad), at it and pushing (1.2 rad): the taped run differentiates the same
+  // surrogate as the dual run, w.r.t. both targets, the elbow's damping and CFD's own width and d_near.
+  for (const std::string ctrl : {"0.5", "1.2"}) {
+    CAPTURE(ctrl);
+    const sg::Problem p = finger({"model.tree.actuators.0.ctrl=" + ctrl});
+    const std::vector<std::string> paths = {"model.tree.actuators.0.ctrl", "model.tree.actuators.1.ctrl",
+                                            "contact.cfd.solimp.1", "contact.cfd.solimp.2"};
+    sg::ParameterGradient g(p, paths, nullptr);
+    const std::vector<double> x = g.initial_values();
+    const sg::ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x);
+    REQUIRE(fwd.status == "ok");
+    REQUIRE(rev.status == "ok");
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      CAPTURE(paths[j]);
+      CHECK(std::fabs(fwd.grad[j]) > 1e-6);
+      CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-9 * std::max(std::fabs(fwd.grad[j]), 1e-6));
+    }
+  }
+}
