@@ -240,6 +240,22 @@ class TreeSystem {
   // The state's data after load_state + kinematics (the trajectory recorder reads poses from it).
   SG_HD const TreeData<S>& data() const { return data_; }
 
+  // MuJoCo's contacts and constraint forces at y by its rules (mj_forward; a frozen mode and CFD aside),
+  // left in constraint_data() for plots and the 3-D view. False without constraints or if the solve failed.
+  // It overwrites the scratch an evaluation fills anyway; the mode and its margins stay.
+  SG_HD bool forces_by_rules(const S* y) const {
+    if (!con_) return false;
+    load_dynamics(y);
+    return tree_forward_constrained(tree_, *con_, model_->act, data_, *con_data_, act_data_, *newton_) ==
+           TreeForwardStatus::kOk;
+  }
+  // The contacts out to the CFD width at the state of the last forces_by_rules (for drawing CFD's virtual
+  // contacts), after the forces were read.
+  SG_HD void collide_cfd_band() const {
+    if (con_) tree_collide(tree_, *con_, data_, *con_data_, true);
+  }
+  SG_HD const TreeConstraintData<S>* constraint_data() const { return con_data_.get(); }
+
   // ---- The hybrid interface (engine/integrate/events.hpp) ----
 
   // Only a constrained tree has modes; the solver freezes them for adaptive steps with events on.

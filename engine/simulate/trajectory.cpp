@@ -69,8 +69,35 @@ struct Recorder {
       }
       out->q.push_back(std::move(q));
       out->v.push_back(std::move(v));
+      tree_contacts(sys, y, f);
       out->force.push_back(std::move(f));
     };
+  }
+  // The contact force on each body (the sum of its contacts' row forces, MuJoCo's rules at y) and the
+  // contacts to draw (out to the CFD width when CFD is on: those beyond the margin are virtual).
+  void tree_contacts(const TreeSystem<Dual1>& sys, const Dual1* y, std::vector<double>& force) {
+    std::vector<ContactMark> marks;
+    if (sys.forces_by_rules(y)) {
+      const TreeConstraintData<Dual1>& cd = *sys.constraint_data();
+      const TreeConstraintModel<Dual1>& cm = sys.model().con;
+      for (int r = 0; r < cd.nefc; ++r) {
+        if (cd.efc_type[r] == EfcType::kLimitJoint) continue;
+        const TreeContact<Dual1>& c = cd.contact[cd.efc_id[r]];
+        for (const int body : {cm.geom[c.geom1].body, cm.geom[c.geom2].body})
+          if (body > 0) force[static_cast<std::size_t>(body - 1)] += cd.efc_force[r].v;
+      }
+      if (cm.cfd.enabled) sys.collide_cfd_band();
+      for (int i = 0; i < cd.ncon; ++i) {
+        const TreeContact<Dual1>& c = cd.contact[i];
+        const bool beyond = !(c.dist.v < c.includemargin.v);
+        if (beyond && !(cm.cfd.enabled && c.dist.v - c.includemargin.v < tree_cfd_band(cm))) continue;
+        marks.push_back({{c.pos.x.v, c.pos.y.v, c.pos.z.v},
+                         {c.frame[0].x.v, c.frame[0].y.v, c.frame[0].z.v},
+                         c.dist.v,
+                         beyond});
+      }
+    }
+    out->contacts.push_back(std::move(marks));
   }
   static std::vector<ContactMark> contact_marks(const RigidSystem<Dual1>& sys, const Dual1* y) {
     Contact<Dual1> found[kMaxRigidContacts];

@@ -36,7 +36,7 @@ struct Trajectory {
   // rigid for each body frame, v the frame origin's linear and the body's angular velocity, both world.
   std::vector<std::vector<double>> q, v;
   std::vector<std::vector<double>> force;          // per output time: contact force per particle or body
-  std::vector<std::vector<ContactMark>> contacts;  // per output time (rigid bodies)
+  std::vector<std::vector<ContactMark>> contacts;  // per output time (rigid bodies and joint trees)
   std::vector<double> dt;                          // accepted internal step sizes
   std::vector<EventMark> events;                   // located contact switches, in time order
   double loss = 0.0, grad = 0.0;

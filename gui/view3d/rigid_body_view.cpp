@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "gui/view3d/contact_lines.hpp"
 #include "gui/view3d/scene_bounds.hpp"
 
 namespace sg::gui {
@@ -38,20 +39,6 @@ void read_floats(const nlohmann::json& j, const char* key, float* out, int count
   const nlohmann::json& a = j[key];
   for (int k = 0; k < count && static_cast<std::size_t>(k) < a.size(); ++k)
     if (a[static_cast<std::size_t>(k)].is_number()) out[k] = a[static_cast<std::size_t>(k)].get<float>();
-}
-
-void add_contact_line(const ContactMark& mark, float length, render::Scene3D& out) {
-  render::Line line;
-  line.kind = mark.is_virtual ? render::LineKind::kVirtualForce : render::LineKind::kContactNormal;
-  // Real contacts: the normal from the contact point. Virtual ones: centred on the gap and at least as long
-  // as it, so the line shows which two surfaces "see" each other.
-  const double len = mark.is_virtual ? std::max(static_cast<double>(length), mark.dist) : length;
-  const double back = mark.is_virtual ? 0.5 * len : 0.0;
-  for (int k = 0; k < 3; ++k) {
-    line.from[k] = static_cast<float>(mark.pos[k] - back * mark.normal[k]);
-    line.to[k] = static_cast<float>(mark.pos[k] + (len - back) * mark.normal[k]);
-  }
-  out.lines.push_back(line);
 }
 
 }  // namespace
@@ -121,12 +108,10 @@ void add_rigid_bodies(const nlohmann::json& model, const SceneViewOptions& optio
       render::append_polyline(out, trail, render::LineKind::kTrail);
     }
   }
-  if (!has_frame || !options.contact_lines || static_cast<std::size_t>(frame) >= tr->contacts.size()) return;
+  if (!has_frame || !options.contact_lines) return;
   // Contact normals start inside the second body (a plane contact points up into the ball), so they are
   // longer than a body's diameter to show outside it, at the scale the camera fits to.
-  const float length = 2.5f * std::max(body_size, 1e-3f);
-  for (const ContactMark& mark : tr->contacts[static_cast<std::size_t>(frame)])
-    add_contact_line(mark, length, out);
+  add_contact_lines(*tr, frame, 2.5f * std::max(body_size, 1e-3f), out);
 }
 
 }  // namespace sg::gui

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "gui/view3d/contact_lines.hpp"
 #include "gui/view3d/tree_pose.hpp"
 #include "gui/view3d/tree_skeleton.hpp"
 
@@ -125,6 +126,16 @@ void add_leaf_trails(const JointTreeModel<double>& model, const Trajectory& tr, 
   }
 }
 
+// Contact normals a little longer than the typical geom (the mean bounding radius of the non-plane geoms),
+// so that they show outside the bodies they start in.
+float contact_line_length(const JointTreeModel<double>& model) {
+  double sum = 0.0;
+  int n = 0;
+  for (int g = 0; g < model.con.ngeom; ++g)
+    if (model.con.geom[g].type != GeomType::plane) sum += model.con.geom[g].rbound, ++n;
+  return n > 0 ? static_cast<float>(2.5 * sum / n) : 0.1f;
+}
+
 }  // namespace
 
 void add_tree_bodies(const JointTreeModel<double>& model, const SceneViewOptions& options,
@@ -136,6 +147,8 @@ void add_tree_bodies(const JointTreeModel<double>& model, const SceneViewOptions
   add_geoms(model, poses, out);
   add_skeleton(model, poses, out);
   if (has_frame && options.trails) add_leaf_trails(model, *options.trajectory, options.frame, out);
+  if (has_frame && options.contact_lines)
+    add_contact_lines(*options.trajectory, options.frame, contact_line_length(model), out);
 }
 
 void add_tree_ground(const JointTreeModel<double>& model, float half_extent, float spacing,

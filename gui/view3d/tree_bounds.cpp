@@ -96,8 +96,61 @@ void turning_subtrees(const JointTreeModel<double>& model, const TreeSkeleton& s
   }
 }
 
-// What the turning subtrees sweep, on bounds that already hold the start: a sphere, or a disc across the
-// shared hinge axis (along it nothing moves).
+// Whether every joint of the subtree under `subtree` is a limited hinge: its ranges then bound where it
+// can go far more tightly than its links' lengths (a humanoid's legs do not fold up to its head).
+bool limited_hinges_only(const JointTreeModel<double>& model, const std::vector<int>& top, int subtree) {
+  const TreeModel<double>& tree = model.tree;
+  for (int b = subtree; b < tree.nbody; ++b) {
+    if (top[static_cast<std::size_t>(b)] != subtree) continue;
+    for (int j = tree.body[b].jnt_adr; j < tree.body[b].jnt_adr + tree.body[b].jnt_num; ++j)
+      if (tree.joint[j].type != JointType::kHinge || !model.con.limit[j].limited) return false;
+  }
+  return true;
+}
+
+// Body b's frame origin, centre of mass and geoms at `pose`.
+void add_body(const JointTreeModel<double>& model, const TreeSkeleton& skeleton, int b,
+              const TreeBodyPose& pose, SceneBounds& bounds) {
+  add_sphere(bounds, pose.pos, skeleton.link_radius);
+  add_sphere(bounds, tree_world_point(pose, model.tree.body[b].ipos),
+             skeleton.com_radius[static_cast<std::size_t>(b)]);
+  for (int g = 0; g < model.con.ngeom; ++g)
+    if (model.con.geom[g].body == b && model.con.geom[g].type != GeomType::plane)
+      add_sphere(bounds, tree_world_point(pose, model.con.geom[g].pos), tree_geom_radius(model.con.geom[g]));
+}
+
+// Where a subtree of limited hinges goes: its bodies at sampled settings of its hinges, each at one end of
+// its range or anywhere between (a fixed pseudo-random sequence, so the framing is the same every time).
+void add_sampled_swing(const JointTreeModel<double>& model, const TreeSkeleton& skeleton,
+                       const std::vector<int>& top, int subtree, SceneBounds& bounds) {
+  constexpr int kSamples = 96;
+  const TreeModel<double>& tree = model.tree;
+  std::vector<int> hinges;
+  for (int b = subtree; b < tree.nbody; ++b)
+    if (top[static_cast<std::size_t>(b)] == subtree)
+      for (int j = tree.body[b].jnt_adr; j < tree.body[b].jnt_adr + tree.body[b].jnt_num; ++j)
+        hinges.push_back(j);
+  unsigned long state = 12345;
+  const auto uniform = [&state] {
+    state = state * 6364136223846793005ul + 1442695040888963407ul;
+    return static_cast<double>(state >> 11) * 0x1.0p-53;
+  };
+  for (int s = 0; s < kSamples; ++s) {
+    std::vector<std::pair<int, double>> turned;
+    for (const int j : hinges) {
+      const double* range = model.con.limit[j].range;
+      const double pick = uniform(), where = pick < 1.0 / 3 ? 0.0 : pick < 2.0 / 3 ? 1.0 : uniform();
+      turned.emplace_back(j, range[0] + where * (range[1] - range[0]));
+    }
+    const std::vector<TreeBodyPose> poses = tree_start_poses_with(model, turned);
+    for (int b = subtree; b < tree.nbody; ++b)
+      if (top[static_cast<std::size_t>(b)] == subtree)
+        add_body(model, skeleton, b, poses[static_cast<std::size_t>(b)], bounds);
+  }
+}
+
+// What the turning subtrees sweep, on bounds that already hold the start: where their limited hinges'
+// ranges let them go, else a sphere, or a disc across the shared hinge axis (along it nothing moves).
 void add_swing(const JointTreeModel<double>& model, const std::vector<TreeBodyPose>& start,
                const TreeSkeleton& skeleton, SceneBounds& bounds) {
   std::vector<int> top;
@@ -110,11 +163,25 @@ void add_swing(const JointTreeModel<double>& model, const std::vector<TreeBodyPo
     if (top[static_cast<std::size_t>(b)] != b) continue;
     const int axis = turning_axis(model.tree, start, top, b);
     if (axis == kStill) continue;
+    if (limited_hinges_only(model, top, b)) {
+      add_sampled_swing(model, skeleton, top, b, bounds);
+      continue;
+    }
     const double r = extent[static_cast<std::size_t>(b)];
     const double half[3] = {axis == 0 ? 0.0 : r, axis == 1 ? 0.0 : r, axis == 2 ? 0.0 : r};
     add_box(bounds, start[static_cast<std::size_t>(b)].pos, half);
   }
   bounds.max[2] = std::min(bounds.max[2], top_z);
+}
+
+// Nothing goes below a floor: the world's planes facing up (a plane's normal is its frame's z).
+void above_floor(const JointTreeModel<double>& model, SceneBounds& bounds) {
+  for (int g = 0; g < model.con.ngeom; ++g) {
+    const TreeGeom<double>& geom = model.con.geom[g];
+    if (geom.type != GeomType::plane || geom.body != 0) continue;
+    if (rotate(geom.quat, Vec3<double>(0.0, 0.0, 1.0)).z < 1.0 - 1e-9) continue;
+    bounds.min[2] = std::max(bounds.min[2], static_cast<float>(geom.pos.z));
+  }
 }
 
 }  // namespace
@@ -148,6 +215,7 @@ SceneBounds tree_scene_bounds(const JointTreeModel<double>& model) {
     add_sphere(bounds, tree_world_point(start[static_cast<std::size_t>(geom.body)], geom.pos), r);
   }
   add_swing(model, start, skeleton, bounds);
+  above_floor(model, bounds);
   return bounds;
 }
 

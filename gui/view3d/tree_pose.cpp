@@ -8,11 +8,18 @@
 namespace sg::gui {
 
 std::vector<TreeBodyPose> tree_start_poses(const JointTreeModel<double>& model) {
+  return tree_start_poses_with(model, {});
+}
+
+std::vector<TreeBodyPose> tree_start_poses_with(const JointTreeModel<double>& model,
+                                                const std::vector<std::pair<int, double>>& hinges) {
   // The system expands the scene's joint values into its start state; its loss read-out runs the
   // kinematics that place every body (the same code a run uses, so the view cannot disagree with it).
   auto system = std::make_unique<TreeSystem<double>>(&model, 0.0);
   std::vector<double> y(static_cast<std::size_t>(system->dim()));
   system->initial_state(y.data());
+  for (const auto& [joint, qpos] : hinges)
+    y[static_cast<std::size_t>(model.tree.joint[joint].qpos_adr)] = qpos;
   system->coordinate(y.data(), 0, 0, 0);
   const TreeData<double>& d = system->data();
   std::vector<TreeBodyPose> poses(static_cast<std::size_t>(model.tree.nbody));

@@ -2,6 +2,7 @@
 // Where a joint tree's bodies are (model.type "tree"): every tree body's frame in the world, at the start of
 // a run (the scene's joint values, through the engine's own kinematics) or at a recorded trajectory frame.
 // Index 0 is the world; scene body i is tree body i + 1.
+#include <utility>
 #include <vector>
 
 #include "engine/core/quat.hpp"
@@ -17,6 +18,10 @@ struct TreeBodyPose {
 };
 
 std::vector<TreeBodyPose> tree_start_poses(const JointTreeModel<double>& model);
+
+// The poses at the start with some hinges turned elsewhere: (joint index, its qpos) pairs.
+std::vector<TreeBodyPose> tree_start_poses_with(const JointTreeModel<double>& model,
+                                                const std::vector<std::pair<int, double>>& hinges);
 
 // The poses at `frame` (clamped) of a trajectory recorded for this model; empty when it was recorded for
 // another one (a different layout or body count, e.g. the previous scene's).

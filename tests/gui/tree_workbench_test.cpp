@@ -340,3 +340,22 @@ TEST_CASE("controls: a tree scene shows its model.tree rows, not the particle, b
   CHECK_FALSE(field_shown("model.tree.bodies.*.mass", doc.edited()));
   CHECK(field_shown("model.plane.height", doc.edited()));
 }
+
+TEST_CASE("tree: the camera frames the humanoid by its joints' ranges, above the floor") {
+#ifdef SOFTGRAD_HAVE_MJCF
+  sg::mjcf::register_importer();
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "humanoid_fall.json").string()), doc.error());
+  const SceneBounds b = problem_scene_bounds(*doc.problem());
+  // Its limbs are limited hinges: sampled within their ranges they reach about 1 m sideways (measured
+  // -1.03 to 1.03 in x, -1.12 to 1.05 in y), where the links' lengths alone gave 2 m either way and framed
+  // it small; nothing goes below the floor at z = 0 (it was -0.74); the head at 1.78 m stays in view.
+  CHECK(b.max[0] - b.min[0] < 2.5f);
+  CHECK(b.max[1] - b.min[1] < 2.5f);
+  CHECK(b.max[0] - b.min[0] > 1.0f);
+  CHECK(b.min[2] >= 0.0f);
+  CHECK(b.max[2] > 1.6f);
+#else
+  MESSAGE("skipped: this build has no MJCF import (libmujoco)");
+#endif
+}
