@@ -56,22 +56,32 @@ WorkbenchApp::WorkbenchApp(WorkbenchOptions options)
 
 bool WorkbenchApp::open_scene(const std::string& file, const std::vector<std::string>& overrides) {
   if (!doc_.open(file, overrides)) return false;
-  active_preset_.clear();
-  plots_.set_note("");
-  selected_.reset();
-  refit_camera();
-  on_problem_changed();
+  after_open();
   return true;
 }
 
 bool WorkbenchApp::open_scene_text(const std::string& text, const std::string& source) {
   if (!doc_.open_text(text, source)) return false;
+  after_open();
+  return true;
+}
+
+void WorkbenchApp::after_open() {
   active_preset_.clear();
   plots_.set_note("");
+  if (doc_.problem()) plots_.prefer_body(scored_body(*doc_.problem()));
   selected_.reset();
   refit_camera();
   on_problem_changed();
-  return true;
+}
+
+// The body the loss's first position or velocity term scores (the trajectory plots show it first), else 0.
+int WorkbenchApp::scored_body(const Problem& p) {
+  for (int i = 0; i < p.data.loss.count; ++i) {
+    const LossQuantity q = p.data.loss.terms[i].quantity;
+    if (q == LossQuantity::position || q == LossQuantity::velocity) return p.data.loss.terms[i].body;
+  }
+  return 0;
 }
 
 bool WorkbenchApp::apply_preset(const std::string& name) {

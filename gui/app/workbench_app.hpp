@@ -130,6 +130,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   std::optional<render::Camera> camera_request(bool home);
   SceneBounds scene_bounds() const;  // what a fitted camera frames (empty for particles)
   void refit_camera();               // after a scene was opened
+  void after_open();                 // what opening any scene resets
+  static int scored_body(const Problem& p);
   std::string stem() const;
 
   WorkbenchOptions options_;

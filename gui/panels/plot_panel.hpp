@@ -37,6 +37,8 @@ class PlotPanel {
   // bodies get a body selector above the trajectory row.
   void set_trajectory(const Trajectory* trajectory);
   void set_body(int body);  // which particle / body the trajectory row shows (clamped)
+  // The body the next scene's trajectories show first (clamped when one arrives): the one its loss scores.
+  void prefer_body(int body) { body_ = body; }
   int body() const { return body_; }
   int body_count() const;
   // The playback time, drawn as a vertical cursor in the trajectory plots (cheap: set every frame).

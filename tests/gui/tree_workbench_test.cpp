@@ -114,10 +114,12 @@ TEST_CASE("tree: the pendulum chain opens, sweeps to the end and its trajectory 
   const auto trails = std::count_if(shell.last_scene().lines.begin(), shell.last_scene().lines.end(),
                                     [](const auto& l) { return l.kind == sg::render::LineKind::kTrail; });
   CHECK(trails == 150);
-  // The trajectory plots read the tree bodies like rigid ones.
+  // The trajectory plots read the tree bodies like rigid ones, and show the body the loss scores first (the
+  // tip, scene body 3).
+  CHECK(app->plots().body() == 3);
   const sg::plot::Figure fig = app->plots().trajectory_figure();
   REQUIRE_FALSE(fig.plots.empty());
-  CHECK(fig.plots[0].series.at(0).y.at(150) == doctest::Approx(tr->q[150][0]));
+  CHECK(fig.plots[0].series.at(0).y.at(150) == doctest::Approx(tr->q[150][3 * 7]));
 }
 
 TEST_CASE("tree: the 2-D map and Descend run on the pendulum chain") {
@@ -339,6 +341,36 @@ TEST_CASE("controls: a tree scene shows its model.tree rows, not the particle, b
   REQUIRE(doc.open((k_scenes / "toy_point_mass.json").string()));
   CHECK_FALSE(field_shown("model.tree.bodies.*.mass", doc.edited()));
   CHECK(field_shown("model.plane.height", doc.edited()));
+}
+
+TEST_CASE("tree: the finger push's plots show the box, its contact force holding it up") {
+#ifdef SOFTGRAD_HAVE_MJCF
+  sg::mjcf::register_importer();
+  auto app = make_tree_app("finger_push.json", {"sweep.points=5"});
+  AppShell shell(app->make_workbench(), AppSettings{});
+  auto runner = make_runner(shell, 1280, 800);
+  run_frames(*runner, 1);
+  REQUIRE(app->wait_until_idle(60s));
+  run_frames(*runner, 2);
+  REQUIRE(app->trajectory() != nullptr);
+  // The loss scores the box (scene body 2): the plots show it first. At the scene's own shoulder target
+  // (0) the finger never reaches it, and at rest on the floor its contact force is its weight,
+  // 0.2 kg x 9.81 m/s^2 = 1.962 N (the pyramid's edge forces sum to the normal force); 0.1% for the last
+  // of its settling after 1.5 s.
+  CHECK(app->plots().body() == 2);
+  const sg::plot::Figure fig = app->plots().trajectory_figure();
+  REQUIRE(fig.plots.size() >= 3);
+  CHECK(fig.plots[2].series.at(0).y.back() == doctest::Approx(0.2 * 9.81).epsilon(1e-3));
+  // Its contacts are drawn at the last frame: the box's corners on the floor.
+  app->player().seek_frame(static_cast<int>(app->trajectory()->t.size()) - 1);
+  run_frames(*runner, 1);
+  const auto normals =
+      std::count_if(shell.last_scene().lines.begin(), shell.last_scene().lines.end(),
+                    [](const auto& l) { return l.kind == sg::render::LineKind::kContactNormal; });
+  CHECK(normals >= 4);
+#else
+  MESSAGE("skipped: this build has no MJCF import (libmujoco)");
+#endif
 }
 
 TEST_CASE("tree: the camera frames the humanoid by its joints' ranges, above the floor") {
