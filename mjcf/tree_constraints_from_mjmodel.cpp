@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/articulated/constraint_collision.hpp"
+#include "engine/articulated/constraint_make.hpp"
 #include "mjcf/geom_type_map.hpp"
 
 namespace sg::mjcf {
@@ -44,8 +45,8 @@ std::string add_geom(const mjModel* m, const TreeModel<double>& tree, int g, Tre
   out.contype = m->geom_contype[g];
   out.conaffinity = m->geom_conaffinity[g];
   out.condim = m->geom_condim[g];
-  if ((out.contype || out.conaffinity) && out.condim != 1 && out.condim != 3)
-    return "geom " + num(g) + " has condim " + num(out.condim) + ": only 1 and 3 are supported";
+  if ((out.contype || out.conaffinity) && !tree_condim_supported(out.condim))
+    return "geom " + num(g) + " has condim " + num(out.condim) + ": only 1, 3, 4 and 6 are supported";
   out.priority = m->geom_priority[g];
   const mjtNum* s = m->geom_size + 3 * g;
   const mjtNum* p = m->geom_pos + 3 * g;

@@ -133,7 +133,7 @@ std::string geom_name(const mjModel* m, int g) {
 }
 
 // The contacts MuJoCo would compute that softgrad's constraint stage cannot: options, geoms that may touch
-// but are meshes or height fields, planes on moving bodies, condim 4 and 6, pairs without a collider.
+// but are meshes or height fields, planes on moving bodies, pairs without a collider.
 void contacts(const mjModel* m, Messages& out) {
   if (!contacts_on(m)) return;
   if (m->opt.cone != mjCONE_PYRAMIDAL)
@@ -152,9 +152,6 @@ void contacts(const mjModel* m, Messages& out) {
     }
     if (m->geom_type[g] == mjGEOM_PLANE && m->body_weldid[m->geom_bodyid[g]] != 0)
       out.push_back(name + ": a plane on a moving body is not supported");
-    if (m->geom_condim[g] != 1 && m->geom_condim[g] != 3)
-      out.push_back(name + ": condim " + std::to_string(m->geom_condim[g]) +
-                    " is not implemented yet (1 or 3)");
   }
   for (int a = 0; a < m->ngeom; ++a)
     for (int b = a + 1; b < m->ngeom; ++b) {
@@ -169,7 +166,7 @@ void contacts(const mjModel* m, Messages& out) {
 // The geoms scene keys hold: primitives (meshes and height fields that never touch are visuals, left out).
 json geom_keys(const mjModel* m, int g) {
   const char* name = mj_id2name(m, mjOBJ_GEOM, g);
-  const int condim = m->geom_condim[g] == 1 ? 1 : 3;  // others are refused where they touch
+  const int condim = m->geom_condim[g];  // 1, 3, 4 or 6: MuJoCo's compiler takes no other
   return {{"name", name ? name : ""},
           {"type", geom_type_name(softgrad_type(m->geom_type[g]))},
           {"size", numbers(m->geom_size + 3 * g, 3)},

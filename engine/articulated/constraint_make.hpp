@@ -56,10 +56,11 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
   }
 }
 
-// The contact frame's rows of the relative velocity at the contact (body of geom2 minus body of geom1):
-// the normal row, and for condim 3 the two tangent rows. jac: dim x nv. On a tape (kTreeSparseRows) the dofs
-// that move neither body (`moves`, tree_dofs_moving) are left exact zeros instead of taped products with
-// zero; double and dual rows keep the plain loop, which the compiler vectorises.
+// The contact frame's rows of the relative motion at the contact (body of geom2 minus body of geom1): the
+// normal row, for condim 3 the two tangent rows, and beyond them the relative rotation about the frame's
+// axes (condim 4: about the normal, torsion; 6: also about the tangents, rolling). jac: rows x nv. On a tape
+// (kTreeSparseRows) the dofs that move neither body (`moves`, tree_dofs_moving) are left exact zeros instead
+// of taped products with zero; double and dual rows keep the plain loop, which the compiler vectorises.
 template <class S>
 inline constexpr bool kTreeSparseRows = is_reverse_v<S>;
 
@@ -67,29 +68,39 @@ template <class S>
 void tree_contact_frame_rows(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                              const TreeContact<S>& c, int rows, const bool* moves, S* jac) {
   const int nv = m.nv;
-  S dif[3 * kMaxDofs];
-  tree_jac_dif(m, d, c.pos, cm.geom[c.geom1].body, cm.geom[c.geom2].body, dif);
-  for (int r = 0; r < rows; ++r)
+  S dif[3 * kMaxDofs], rot[3 * kMaxDofs];
+  tree_jac_dif(m, d, c.pos, cm.geom[c.geom1].body, cm.geom[c.geom2].body, dif, rows > 3 ? rot : nullptr);
+  for (int r = 0; r < rows; ++r) {
+    const S* from = r < 3 ? dif : rot;
+    const Vec3<S>& axis = c.frame[r < 3 ? r : r - 3];
     for (int i = 0; i < nv; ++i)
       jac[r * nv + i] = !kTreeSparseRows<S> || moves[i]
-                            ? dot(c.frame[r], Vec3<S>(dif[i], dif[nv + i], dif[2 * nv + i]))
+                            ? dot(axis, Vec3<S>(from[i], from[nv + i], from[2 * nv + i]))
                             : S(0.0);
+  }
 }
 
-// mj_instantiateContact: condim 1 gives one row; condim 3 (pyramidal) the edge pairs n +- mu_k t_k. Other
-// condims (torsional, rolling friction) return false: not supported.
+// The condims a tree's contacts take: frictionless (1), sliding friction (3), and torsional (4) and
+// rolling (6) friction, each as the pyramid's edge pairs.
+inline bool tree_condim_supported(int dim) {
+  return dim == 1 || dim == 3 || dim == 4 || dim == 6;
+}
+
+// mj_instantiateContact: condim 1 gives one row; condim 3, 4 and 6 (pyramidal) the edge pairs n +- mu_k t_k,
+// t_k a tangent's or (torsion, rolling) an axis's relative rotation row with its friction coefficient. Other
+// condims return false.
 template <class S>
 bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                                TreeConstraintData<S>& cd) {
   const int nv = m.nv;
-  S jac[3 * kMaxDofs], edge[kMaxDofs];
+  S jac[6 * kMaxDofs], edge[kMaxDofs];
   bool moves[kMaxDofs];
   for (int i = 0; i < cd.ncon; ++i) {
     TreeContact<S>& c = cd.contact[i];
     if (c.exclude) continue;
-    if (c.dim != 1 && c.dim != 3) return false;
+    if (!tree_condim_supported(c.dim)) return false;
     if (nv == 0) continue;
-    if (cd.nefc + (c.dim == 1 ? 1 : 4) > kMaxEfc) {
+    if (cd.nefc + (c.dim == 1 ? 1 : 2 * (c.dim - 1)) > kMaxEfc) {
       cd.overflow = true;
       return true;
     }
@@ -127,9 +138,11 @@ void tree_diag_approx(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, T
       cd.efc_diagApprox[r] = tran;
       continue;
     }
-    // Pyramidal (condim 3): every edge pair j < 2 sees the translational weights.
+    // Pyramidal: edge pair j of the sliding directions (j < 2) sees the translational weights, a torsional
+    // or rolling one the rotational weights.
     const int j = (r - c.efc_address) / 2;
-    cd.efc_diagApprox[r] = tran + c.friction[j] * c.friction[j] * tran;
+    const S other = j < 2 ? tran : S(cm.body_invweight0[b1][1] + cm.body_invweight0[b2][1]);
+    cd.efc_diagApprox[r] = tran + c.friction[j] * c.friction[j] * other;
   }
 }
 

@@ -44,15 +44,18 @@ void tree_dofs_moving(const TreeModel<S>& m, int b1, int b2, bool* moves) {
 }
 
 // mj_jacDifPair's dense case for one point: the translational Jacobian of the point on body b2 minus that
-// of the same point on body b1 (the relative velocity at a contact, 3 x nv).
+// of the same point on body b1 (the relative velocity at a contact, 3 x nv), and when jacdif_rot is given the
+// rotational one (the relative angular velocity, 3 x nv: torsional and rolling friction).
 template <class S>
 void tree_jac_dif(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& point, int b1, int b2,
-                  S* jacdif) {
+                  S* jacdif, S* jacdif_rot = nullptr) {
   const int nv = m.nv;
-  S j1[3 * kMaxDofs];
-  tree_jac(m, d, point, b1, j1, static_cast<S*>(nullptr));
-  tree_jac(m, d, point, b2, jacdif, static_cast<S*>(nullptr));
+  S j1[3 * kMaxDofs], r1[3 * kMaxDofs];
+  tree_jac(m, d, point, b1, j1, jacdif_rot ? r1 : static_cast<S*>(nullptr));
+  tree_jac(m, d, point, b2, jacdif, jacdif_rot);
   for (int k = 0; k < 3 * nv; ++k) jacdif[k] -= j1[k];
+  if (jacdif_rot)
+    for (int k = 0; k < 3 * nv; ++k) jacdif_rot[k] -= r1[k];
 }
 
 }  // namespace sg

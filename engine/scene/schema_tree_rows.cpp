@@ -113,8 +113,9 @@ std::vector<FieldSpec> tree_geom_rows(const std::string& array, const std::strin
                    "MuJoCo contype bits: two geoms may touch if one's contype shares a bit with the other's "
                    "conaffinity; 0 and 0: never (a visual geom).")),
       tree(integer(g + ".conaffinity", 1, at_least(0), "MuJoCo conaffinity bits (see contype).")),
-      tree(integer_of(g + ".condim", 3, {1, 3},
-                      "MuJoCo contact dimensionality: 1 frictionless, 3 sliding friction.")),
+      tree(integer_of(g + ".condim", 3, {1, 3, 4, 6},
+                      "MuJoCo contact dimensionality: 1 frictionless, 3 sliding friction, 4 also torsional "
+                      "friction (friction.1), 6 also rolling friction (friction.2).")),
       tree(integer(g + ".priority", 0, any(),
                    "MuJoCo priority: a pair takes the higher-priority geom's parameters, else mixes them.")),
       tree(

@@ -579,8 +579,6 @@ TEST_CASE("articulated tree_constraints_from_mjmodel refuses what the constraint
   } cases[] = {
       {"elliptic", R"(<option cone="elliptic"/><worldbody><geom type="plane" size="1 1 .1"/>
         <body><joint type="slide"/><geom type="sphere" size=".1"/></body></worldbody>)"},
-      {"condim", R"(<worldbody><geom type="plane" size="1 1 .1" condim="6"/>
-        <body><joint type="slide"/><geom type="sphere" size=".1"/></body></worldbody>)"},
       {"no collider", R"(<worldbody><body><joint type="hinge"/><geom type="capsule" size=".1 .2"/></body>
         <body pos="1 0 0"><joint type="hinge"/><geom type="box" size=".1 .1 .1"/></body></worldbody>)"},
       {"ball limits", R"(<worldbody><body><joint type="ball" limited="true" range="0 30"/>
@@ -598,4 +596,16 @@ TEST_CASE("articulated tree_constraints_from_mjmodel refuses what the constraint
     MESSAGE(std::string(c.what) << ": " << why);
     CHECK(!why.empty());
   }
+  // Torsional and rolling friction (condim 4 and 6) are built, not refused.
+  std::string error;
+  ModelPtr m = load_xml_text(std::string(head) + R"(<worldbody><geom type="plane" size="1 1 .1" condim="6"/>
+        <body><joint type="slide"/><geom type="sphere" size=".1" condim="4"/></body></worldbody></mujoco>)",
+                             error);
+  REQUIRE(m);
+  TreeModel<double> tree;
+  REQUIRE(mjcf::tree_from_mjmodel(m.get(), tree).empty());
+  TreeConstraintModel<double> cm;
+  CHECK(mjcf::tree_constraints_from_mjmodel(m.get(), tree, cm).empty());
+  CHECK(cm.geom[0].condim == 6);
+  CHECK(cm.geom[1].condim == 4);
 }

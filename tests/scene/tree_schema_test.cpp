@@ -275,9 +275,10 @@ TEST_CASE("bad tree geoms and contact settings are reported at their key paths")
   CHECK(contains(message_at(load_with(with_geoms({"model.tree.bodies.0.geoms.0.type=mesh"})),
                             "model.tree.bodies.0.geoms.0.type"),
                  "expected one of sphere, capsule, box, cylinder, ellipsoid, plane"));
-  CHECK(contains(message_at(load_with(with_geoms({"model.tree.world_geoms.0.condim=4"})),
+  CHECK(contains(message_at(load_with(with_geoms({"model.tree.world_geoms.0.condim=2"})),
                             "model.tree.world_geoms.0.condim"),
-                 "1"));
+                 "1, 3, 4, 6"));
+  CHECK(load_with(with_geoms({"model.tree.world_geoms.0.condim=6"})).ok());
   CHECK(contains(message_at(load_with(with_geoms({"model.tree.world_geoms.0.solref=[0.02, -1]"})),
                             "model.tree.world_geoms.0.solref"),
                  "mixed signs"));
