@@ -34,16 +34,18 @@ ModelKind model_kind(const json& edited) {
 // Particle, rigid and tree scenes share the file format but not every key.
 bool field_applies_to_model(const std::string& path, ModelKind model) {
   static const std::set<std::string> rigid_only = {
-      "model.collide_bodies", "model.plane.friction",    "model.plane.solref",  "model.plane.solimp",
-      "model.plane.condim",   "contact.mujoco.impratio", "contact.mujoco.cone", "contact.mujoco.iterations",
-      "collision.softness",   "collision.mode"};
+      "model.collide_bodies", "model.plane.friction", "model.plane.solref", "model.plane.solimp",
+      "model.plane.condim",   "collision.softness",   "collision.mode"};
+  // MuJoCo's contact options and Contacts From Distance: what free bodies and joint trees both read.
+  static const std::set<std::string> bodies_only = {"contact.mujoco.impratio", "contact.mujoco.cone",
+                                                    "contact.mujoco.iterations"};
   static const std::set<std::string> particles_only = {"contact.mujoco.solref", "contact.mujoco.solimp"};
   if (starts_with(path, "model.tree.")) return model == ModelKind::tree;
   if (starts_with(path, "model.particles")) return model == ModelKind::particles;
-  if (starts_with(path, "model.bodies") || starts_with(path, "contact.cfd."))
-    return model == ModelKind::rigid;
+  if (starts_with(path, "model.bodies")) return model == ModelKind::rigid;
+  if (starts_with(path, "contact.cfd.") || bodies_only.count(path)) return model != ModelKind::particles;
   if (rigid_only.count(path)) return model == ModelKind::rigid;
-  if (particles_only.count(path)) return model != ModelKind::rigid;
+  if (particles_only.count(path)) return model == ModelKind::particles;
   // A tree reads no model.plane: its ground, if any, is a plane geom on the world body.
   if (starts_with(path, "model.plane.")) return model != ModelKind::tree;
   return true;

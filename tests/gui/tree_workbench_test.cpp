@@ -334,6 +334,13 @@ TEST_CASE("controls: a tree scene shows its model.tree rows, not the particle, b
   CHECK_FALSE(field_shown("model.particles.*.mass", tree));
   CHECK_FALSE(field_shown("model.bodies.*.shape", tree));
   CHECK_FALSE(field_shown("model.plane.height", tree));
+  CHECK_FALSE(field_shown("contact.mujoco.solref", tree));  // a tree's contacts take their geoms' solref
+  // Its MuJoCo contact options and Contacts From Distance (with contact.model mujoco).
+  SceneDocument contacts;
+  REQUIRE(contacts.open((k_scenes / "pendulum_chain.json").string(), {"contact.model=mujoco"}));
+  for (const char* key : {"contact.cfd.enabled", "contact.cfd.solimp", "contact.mujoco.impratio",
+                          "contact.mujoco.iterations", "contact.mujoco.refsafe"})
+    CHECK_MESSAGE(field_shown(key, contacts.edited()), key);
   // Three hinges (the tip is welded): one start angle each.
   const auto qpos = expand_field_path("model.tree.bodies.*.joints.*.qpos", tree);
   REQUIRE(qpos.size() == 3);
