@@ -78,19 +78,12 @@ int tree_weld_id(const TreeModel<S>& m, int b) {
 
 namespace sg {
 
-template <class T, class S>
-void tree_cfd_convert(const CfdParams<S>& in, CfdParams<T>& out) {
-  out.enabled = in.enabled, out.straight_through = in.straight_through;
-  for (int k = 0; k < 5; ++k) out.solimp[k] = T(value(in.solimp[k]));
-  out.beta = T(value(in.beta));
-}
-
 // The same constraint model over another scalar (a double model lifted to duals, to seed a parameter).
 template <class T, class S>
 void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintModel<T>& out) {
   out.ngeom = in.ngeom;
   out.opt = in.opt;
-  tree_cfd_convert(in.cfd, out.cfd);
+  out.cfd = convert_cfd<T>(in.cfd);
   out.nexclude = in.nexclude;
   for (int e = 0; e < in.nexclude; ++e)
     out.exclude[e][0] = in.exclude[e][0], out.exclude[e][1] = in.exclude[e][1];

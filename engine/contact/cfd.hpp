@@ -2,6 +2,8 @@
 // Contacts From Distance (DiffMJX, engine-notes section 2): its parameters, and the laws a contact's rows
 // follow with and without it. The free bodies (engine/rigid/soft_rows.hpp) and the joint trees
 // (engine/articulated/constraint_make.hpp) build their rows from the same terms here.
+#include <string>
+
 #include "engine/contact/mujoco_soft.hpp"
 #include "engine/core/scalar.hpp"
 
@@ -16,6 +18,23 @@ struct CfdParams {
   S solimp[5] = {0.0, 0.01, 0.1, 1.0, 2.0};  // d_far, d_near, width, mid, power
   S beta = 1e6;                              // min(r, 0) to a micrometre (docs/engine.md)
 };
+
+// The same parameters over another scalar, values only.
+template <class T, class S>
+CfdParams<T> convert_cfd(const CfdParams<S>& in) {
+  CfdParams<T> out;
+  out.enabled = in.enabled, out.straight_through = in.straight_through;
+  for (int k = 0; k < 5; ++k) out.solimp[k] = T(value(in.solimp[k]));
+  out.beta = T(value(in.beta));
+  return out;
+}
+
+// Calls f(path, S&) for the differentiable numbers, with their scene paths (contact.cfd.*).
+template <class S, class F>
+void visit_cfd_params(CfdParams<S>& cfd, F&& f) {
+  for (int k = 0; k < 5; ++k) f("contact.cfd.solimp." + std::to_string(k), cfd.solimp[k]);
+  f("contact.cfd.beta", cfd.beta);
+}
 
 // Which formulas a contact's rows follow; the signed distance r = dist - margin picks one in MuJoCo, a
 // hybrid mode holds one fixed (and continues it past its boundary).

@@ -124,7 +124,7 @@ void convert_geoms(const TreeConstraintModel<S>& in, TreeConstraintModel<T>& out
 template <class T, class S>
 void convert_constraints(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
   out.con.opt = in.con.opt;
-  tree_cfd_convert(in.con.cfd, out.con.cfd);
+  out.con.cfd = convert_cfd<T>(in.con.cfd);
   convert_geoms(in.con, out.con);
   for (int j = 0; j < kMaxJoints; ++j) {
     const TreeLimit<S>& a = in.con.limit[j];
@@ -232,8 +232,7 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     f(a + ".gear", m.act.actuator[i].gear[0]);
   }
   visit_geoms(m.con, 0, "model.tree.world_geoms.", f);
-  for (int k = 0; k < 5; ++k) f("contact.cfd.solimp." + std::to_string(k), m.con.cfd.solimp[k]);
-  f("contact.cfd.beta", m.con.cfd.beta);
+  visit_cfd_params(m.con.cfd, f);
   // The control section comes after the model and the contact section in the schema.
   for (int i = 0; i < m.act.nu; ++i)
     for (int k = 0; k < m.controls.count[i]; ++k)

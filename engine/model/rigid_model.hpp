@@ -123,10 +123,7 @@ RigidModel<T> convert_model(const RigidModel<S>& m) {
   r.impratio = T(value(m.impratio));
   r.iterations = m.iterations;
   r.refsafe = m.refsafe;
-  r.cfd.enabled = m.cfd.enabled;
-  r.cfd.straight_through = m.cfd.straight_through;
-  for (int i = 0; i < 5; ++i) r.cfd.solimp[i] = T(value(m.cfd.solimp[i]));
-  r.cfd.beta = T(value(m.cfd.beta));
+  r.cfd = convert_cfd<T>(m.cfd);
   r.hard = {T(value(m.hard.kappa)), m.hard.iterations, T(value(m.hard.friction))};
   r.softness = m.softness;
   r.detector = m.detector;
@@ -165,8 +162,7 @@ void visit_model_params(RigidModel<S>& m, F&& f) {
     }
   }
   f("contact.mujoco.impratio", m.impratio);
-  for (int k = 0; k < 5; ++k) f("contact.cfd.solimp." + std::to_string(k), m.cfd.solimp[k]);
-  f("contact.cfd.beta", m.cfd.beta);
+  visit_cfd_params(m.cfd, f);
 }
 
 }  // namespace sg

@@ -93,10 +93,9 @@ void dt_min_below_dt(const RuleContext& ctx, std::vector<Issue>& errors) {
 // must step across contact switches too.
 void step_to_outputs_needs_no_events(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto to_outputs = ctx.value("integrator.step_to_outputs"), events = ctx.value("integrator.events");
-  const auto type = ctx.text("integrator.type");
-  if (!to_outputs || !events || !type || !to_outputs->is_boolean() || !events->is_boolean()) return;
+  if (!to_outputs || !events || !to_outputs->is_boolean() || !events->is_boolean()) return;
   if (to_outputs->get<bool>() || !events->get<bool>()) return;
-  if (*type != "bosh3" && *type != "dopri5" && *type != "tsit5" && *type != "dopri8") return;
+  if (!ctx.adaptive_integrator()) return;
   errors.push_back({"integrator.step_to_outputs",
                     "false needs integrator.events = false (contact events are located within output "
                     "intervals; set integrator.events=false to step across them as DiffMJX)"});
@@ -115,8 +114,7 @@ void reverse_mode_needs_frozen_steps(const RuleContext& ctx, std::vector<Issue>&
                                  "tangents while it runs)"});
   }
   const auto type = ctx.text("integrator.type");
-  if (*mode == "backsolve" && type && *type != "bosh3" && *type != "dopri5" && *type != "tsit5" &&
-      *type != "dopri8")
+  if (*mode == "backsolve" && type && !ctx.adaptive_integrator())
     errors.push_back(
         {"gradient.mode",
          "backsolve needs an adaptive integrator (integrator.type = tsit5, dopri5, dopri8 or bosh3; "

@@ -48,6 +48,11 @@ class RuleContext {
   }
   bool is_rigid() const { return text("model.type") == std::optional<std::string>("rigid"); }
   bool is_tree() const { return text("model.type") == std::optional<std::string>("tree"); }
+  // Whether integrator.type names an adaptive solver (the ones with contact events and backsolve).
+  bool adaptive_integrator() const {
+    const auto t = text("integrator.type");
+    return t && (*t == "bosh3" || *t == "dopri5" || *t == "tsit5" || *t == "dopri8");
+  }
 
  private:
   const nlohmann::json& config_;

@@ -195,10 +195,10 @@ void free_joints(const RuleContext& ctx, std::vector<Issue>& errors) {
 // would be events of their own): an adaptive run with events on is refused rather than run without them.
 void forward_cfd_needs_no_events(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto cfd = ctx.value("contact.cfd.enabled"), events = ctx.value("integrator.events");
-  const auto mode = ctx.text("contact.cfd.mode"), type = ctx.text("integrator.type");
+  const auto mode = ctx.text("contact.cfd.mode");
   if (!cfd || !cfd->is_boolean() || !cfd->get<bool>() || !mode || *mode != "forward") return;
-  if (!events || !events->is_boolean() || !events->get<bool>() || !type) return;
-  if (*type == "euler" || *type == "moreau" || *type == "rk4") return;  // fixed steps have no events
+  if (!events || !events->is_boolean() || !events->get<bool>()) return;
+  if (!ctx.adaptive_integrator()) return;  // fixed steps have no events
   errors.push_back({"contact.cfd.mode",
                     "\"forward\" on a joint tree needs integrator.events = false with an adaptive integrator "
                     "(the tree's contact modes do not hold CFD's band yet; or use \"straight_through\")"});

@@ -108,12 +108,15 @@ bool limited_hinges_only(const JointTreeModel<double>& model, const std::vector<
   return true;
 }
 
-// Body b's frame origin, centre of mass and geoms at `pose`.
+// Body b's frame origin, centre of mass (the world has neither) and geoms at `pose`; planes are the ground,
+// as wide as needed, never framed.
 void add_body(const JointTreeModel<double>& model, const TreeSkeleton& skeleton, int b,
               const TreeBodyPose& pose, SceneBounds& bounds) {
-  add_sphere(bounds, pose.pos, skeleton.link_radius);
-  add_sphere(bounds, tree_world_point(pose, model.tree.body[b].ipos),
-             skeleton.com_radius[static_cast<std::size_t>(b)]);
+  if (b > 0) {
+    add_sphere(bounds, pose.pos, skeleton.link_radius);
+    add_sphere(bounds, tree_world_point(pose, model.tree.body[b].ipos),
+               skeleton.com_radius[static_cast<std::size_t>(b)]);
+  }
   for (int g = 0; g < model.con.ngeom; ++g)
     if (model.con.geom[g].body == b && model.con.geom[g].type != GeomType::plane)
       add_sphere(bounds, tree_world_point(pose, model.con.geom[g].pos), tree_geom_radius(model.con.geom[g]));
@@ -199,21 +202,16 @@ SceneBounds tree_scene_bounds(const JointTreeModel<double>& model) {
   const std::vector<TreeBodyPose> start = tree_start_poses(model);
   const TreeSkeleton skeleton = tree_skeleton(model);
   bounds.body_size = skeleton.link_radius;
-  for (int b = 1; b < model.tree.nbody; ++b) {
-    const TreeBodyPose& pose = start[static_cast<std::size_t>(b)];
-    const float com_radius = skeleton.com_radius[static_cast<std::size_t>(b)];
-    bounds.body_size = std::max(bounds.body_size, com_radius);
-    add_sphere(bounds, pose.pos, skeleton.link_radius);
-    add_sphere(bounds, tree_world_point(pose, model.tree.body[b].ipos), com_radius);
-  }
+  for (int b = 1; b < model.tree.nbody; ++b)
+    bounds.body_size = std::max(bounds.body_size, skeleton.com_radius[static_cast<std::size_t>(b)]);
   for (int g = 0; g < model.con.ngeom; ++g) {
     const TreeGeom<double>& geom = model.con.geom[g];
-    // The ground is as wide as needed, never framed; a geom on no body of this tree has no place.
+    // A geom on no body of this tree has no place.
     if (geom.type == GeomType::plane || geom.body < 0 || geom.body >= model.tree.nbody) continue;
-    const float r = tree_geom_radius(geom);
-    bounds.body_size = std::max(bounds.body_size, r);
-    add_sphere(bounds, tree_world_point(start[static_cast<std::size_t>(geom.body)], geom.pos), r);
+    bounds.body_size = std::max(bounds.body_size, tree_geom_radius(geom));
   }
+  for (int b = 0; b < model.tree.nbody; ++b)
+    add_body(model, skeleton, b, start[static_cast<std::size_t>(b)], bounds);
   add_swing(model, start, skeleton, bounds);
   above_floor(model, bounds);
   return bounds;

@@ -27,6 +27,14 @@ inline std::string write_mjcf(const std::string& name, const std::string& xml) {
   return path;
 }
 
+// A scene file written beside them (its model.file may name one of them); returns its path.
+inline std::string write_scene(const std::string& name, const nlohmann::json& scene) {
+  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/" + name + ".json";
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream(path) << scene.dump(2);
+  return path;
+}
+
 // A model with the given option element and worldbody content.
 inline std::string mjcf_model(const std::string& worldbody, const std::string& extra = "") {
   return "<mujoco>\n" + extra + "\n<worldbody>\n" + worldbody + "\n</worldbody>\n</mujoco>\n";
@@ -80,6 +88,28 @@ inline void check_reverse_and_fd(const Problem& p, const std::vector<std::string
     CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= rev_tol * scale);
     CHECK(std::fabs(fd.grad[j] - fwd.grad[j]) <= fd_tol * scale);
   }
+}
+
+// Reverse mode against forward mode for `paths` at the scene's values: within 1e-9 of max(|forward|, floor),
+// each gradient above `floor` when `nonzero`, and the forward run with at least `min_events` events.
+inline void check_reverse_equals_forward(const char* name, const Problem& p,
+                                         const std::vector<std::string>& paths, long min_events, bool nonzero,
+                                         double floor = 1e-3) {
+  ParameterGradient g(p, paths, nullptr);
+  const std::vector<double> x = g.initial_values();
+  const ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x);
+  REQUIRE(fwd.status == "ok");
+  REQUIRE(rev.status == "ok");
+  CHECK(fwd.stats.events >= min_events);
+  double worst = 0.0;
+  for (std::size_t j = 0; j < paths.size(); ++j) {
+    CAPTURE(paths[j]);
+    const double scale = std::max(std::fabs(fwd.grad[j]), floor);
+    worst = std::max(worst, std::fabs(rev.grad[j] - fwd.grad[j]) / scale);
+    if (nonzero) CHECK(std::fabs(fwd.grad[j]) > floor);
+    CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-9 * scale);
+  }
+  MESSAGE(name << " reverse: " << fwd.stats.events << " events, vs forward " << worst);
 }
 
 }  // namespace sg::test

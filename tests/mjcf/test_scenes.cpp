@@ -21,11 +21,7 @@ sg::Problem load(const std::string& file, const std::vector<std::string>& sets =
   return sg::test::load_scene(file, sets);
 }
 
-std::string write_scene(const std::string& name, const json& scene) {
-  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/" + name + ".json";
-  std::ofstream(path) << scene.dump(2);
-  return path;
-}
+using sg::test::write_scene;
 
 // A box turned inside a turned body, or also placed off the body's origin (`offset`), with MuJoCo's
 // defaults otherwise: the comparison moves the state between MuJoCo's body frame and softgrad's geom frame.

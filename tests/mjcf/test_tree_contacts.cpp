@@ -69,9 +69,7 @@ std::string mixed_scene(const std::string& xml) {
     "loss": {"terms": [{"body": 1, "axis": "x"}]},
     "sweep": {"parameter": "model.tree.bodies.2.joints.0.qvel", "from": 0, "to": 2, "points": 11}})");
   scene["model"]["file"] = xml;
-  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/mixed_contacts.json";
-  std::ofstream(path) << scene.dump(2);
-  return path;
+  return sg::test::write_scene("mixed_contacts", scene);
 }
 
 }  // namespace
@@ -180,9 +178,7 @@ std::string crossing_scene(const std::string& name, bool exclude) {
     {"joints": [{"qvel": -0.5}]}]}}, "integrator": {"steps": 1000}, "loss": {"terms": [{"body": 1, "axis": "x"}]},
     "sweep": {"parameter": "model.tree.bodies.1.joints.0.qvel", "from": -1, "to": 0, "points": 3}})");
   scene["model"]["file"] = xml;
-  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/" + name + ".json";
-  std::ofstream(path) << scene.dump(2);
-  return path;
+  return sg::test::write_scene(name, scene);
 }
 
 }  // namespace
@@ -318,8 +314,7 @@ TEST_CASE("torsional and rolling friction (condim 4 and 6) follow mj_step over 1
       "loss": {"terms": [{"quantity": "qvel", "joint": "spin", "component": 0}]},
       "sweep": {"parameter": "model.tree.bodies.0.joints.1.qvel", "from": 4, "to": 12, "points": 5}})");
     scene["model"]["file"] = xml;
-    const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/" + name + ".json";
-    std::ofstream(path) << scene.dump(2);
+    const std::string path = sg::test::write_scene(name, scene);
     const sg::Problem p = load(path);
     const auto c = euler_against_mj_step(p, xml, 750);
     MESSAGE("condim " << condim << ": max |dqpos| " << c.qpos << ", |dqvel| " << c.qvel << ", up to "

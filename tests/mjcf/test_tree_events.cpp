@@ -223,32 +223,6 @@ TEST_CASE("reverse mode through tree contacts equals forward mode, and checkpoin
                                      << worst_pieces << ", vs forward " << worst_forward);
 }
 
-namespace {
-
-// Reverse mode against forward mode for `paths` at the scene's values: both ok, at least `min_events`
-// located events, every reverse gradient within 1e-9 of forward relative to max(|forward|, 1e-3), and with
-// `nonzero` every forward gradient over 1e-3.
-void check_reverse_equals_forward(const char* name, const sg::Problem& p,
-                                  const std::vector<std::string>& paths, long min_events, bool nonzero) {
-  sg::ParameterGradient g(p, paths, nullptr);
-  const std::vector<double> x = g.initial_values();
-  const sg::ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x);
-  REQUIRE(fwd.status == "ok");
-  REQUIRE(rev.status == "ok");
-  CHECK(fwd.stats.events >= min_events);
-  double worst = 0.0;
-  for (std::size_t j = 0; j < paths.size(); ++j) {
-    CAPTURE(paths[j]);
-    const double scale = std::max(std::fabs(fwd.grad[j]), 1e-3);
-    worst = std::max(worst, std::fabs(rev.grad[j] - fwd.grad[j]) / scale);
-    if (nonzero) CHECK(std::fabs(fwd.grad[j]) > 1e-3);
-    CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-9 * scale);
-  }
-  MESSAGE(name << " reverse: " << fwd.stats.events << " events, vs forward " << worst);
-}
-
-}  // namespace
-
 TEST_CASE("reverse mode equals forward mode through the crane's end stop") {
   // The trolley hits the stop at ctrl 0.6 (4 events: the limit's onset and rows); the control, the rail's
   // damping and the swing's start velocity move the onset. Measured to 4.4e-15 relative; tolerance 1e-9.
@@ -256,7 +230,7 @@ TEST_CASE("reverse mode equals forward mode through the crane's end stop") {
   const std::vector<std::string> paths = {"model.tree.actuators.0.ctrl",
                                           "model.tree.bodies.0.joints.0.damping",
                                           "model.tree.bodies.1.joints.0.qvel"};
-  check_reverse_equals_forward("crane_end_stop", p, paths, 2, true);
+  sg::test::check_reverse_equals_forward("crane_end_stop", p, paths, 2, true);
 }
 
 TEST_CASE(
@@ -280,5 +254,5 @@ TEST_CASE(
   const sg::Problem at = shipped("cart_pole.json", with(kTsit5, {"control.actuators.0.knots.0=0.8"}));
   std::vector<std::string> knots;
   for (int k = 0; k < 8; ++k) knots.push_back("control.actuators.0.knots." + std::to_string(k));
-  check_reverse_equals_forward("cart_pole", at, knots, 1, false);
+  sg::test::check_reverse_equals_forward("cart_pole", at, knots, 1, false);
 }

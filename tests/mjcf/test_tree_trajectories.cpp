@@ -81,11 +81,7 @@ Difference compare_with_mj_step(const sg::Problem& p, const std::string& xml_pat
   return worst;
 }
 
-std::string write_scene(const std::string& name, const json& scene) {
-  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/" + name + ".json";
-  std::ofstream(path) << scene.dump(2);
-  return path;
-}
+using sg::test::write_scene;
 
 // Every joint type the tree has, with springs (springref too), armature and damping, an offset anchor, a
 // turned inertial frame and gravity off the axis.
