@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "cli/bench_tree_stages.hpp"
@@ -137,6 +138,31 @@ void bench_control_gradient(const std::string& scenes, int rounds) {
               forward / plain);
 }
 
+// The plain step with elliptic cones (contact.mujoco.cone set over the file's pyramid), against mj_step given
+// the same cone.
+void bench_elliptic_step(const std::string& scenes, int rounds) {
+  const std::string file = scenes + "/humanoid_fall.json";
+  ProblemLoad loaded = load_problem_file(file, {"contact.mujoco.cone=elliptic"});
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "%s", loaded.errors.c_str());
+    return;
+  }
+  const Problem& p = *loaded.problem;
+  const double x = 0.5 * (p.sweep.from + p.sweep.to);
+  StepCosts c;
+  PointEvaluator eval(p);
+  c.plain = best_seconds(rounds, [&] { eval.loss_only(x); }) /
+            static_cast<double>(p.integrator.steps * p.integrator.substeps);
+  time_mujoco(p, file, x, rounds, c);
+  std::printf(
+      "\nThe same run with elliptic cones (--set contact.mujoco.cone=elliptic, MuJoCo given the same "
+      "cone; final qpos differ by %.1e)\n\n| run | us / step | ratio |\n|---|---|---|\n",
+      c.qpos_diff);
+  if (c.mujoco > 0.0) std::printf("| MuJoCo 2.2.2 mj_step, elliptic | %.2f | 1 |\n", 1e6 * c.mujoco);
+  std::printf("| softgrad step (double), elliptic | %.2f | %s |\n", 1e6 * c.plain,
+              c.mujoco > 0.0 ? (std::to_string(c.plain / c.mujoco).substr(0, 4) + "x MuJoCo").c_str() : "-");
+}
+
 void print_stages(const StageProfile& plain, const StageProfile& dual, const StageProfile& taped) {
   std::printf(
       "| stage | double, us / step | share | Dual<1>, us / step | share | taped (Rev), us / step | tape "
@@ -178,6 +204,7 @@ void bench_humanoid(const std::string& scenes, int rounds) {
       "scenes/humanoid_fall.json", p.sweep.parameter.c_str(), x, 1e3 * p.integrator.fixed_step(),
       p.integrator.steps, c.contacts, rounds, c.qpos_diff);
   print_step_costs(c);
+  bench_elliptic_step(scenes, rounds);
   bench_control_gradient(scenes, std::max(3, rounds / 4));
   const int stage_rounds = std::max(3, rounds / 4);
   const StageProfile plain = profile_tree_stages(p, x, stage_rounds, StageScalar::plain);

@@ -7,6 +7,7 @@
 #include "engine/integrate/fixed_solve.hpp"
 #include "engine/model/tree_system.hpp"
 #include "mjcf/mujoco_sim.hpp"
+#include "mjcf/scene_solver_options.hpp"
 
 namespace sg::mjcf {
 namespace {
@@ -33,6 +34,7 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
     throw std::runtime_error("the MJCF's actuators differ from the scene's tree");
   m->opt.timestep = timestep;
   m->opt.integrator = rk4 ? mjINT_RK4 : mjINT_EULER;
+  apply_scene_solver_options(model.con.opt, m);
   const auto sys = std::make_unique<TreeSystem<double>>(&model, timestep);
   const auto ws = std::make_unique<RkWorkspace<TreeSystem<double>>>();
   std::vector<double> y(static_cast<std::size_t>(sys->dim()));

@@ -7,6 +7,7 @@
 
 #include "engine/model/tree_system.hpp"
 #include "mjcf/mujoco_sim.hpp"
+#include "mjcf/scene_solver_options.hpp"
 
 namespace sg::mjcf {
 namespace {
@@ -35,6 +36,7 @@ MjStepTiming time_mj_step(const JointTreeModel<double>& model, const std::string
     throw std::runtime_error("the MJCF's qpos, qvel or actuator count differs from the scene's tree");
   m->opt.timestep = timestep;
   m->opt.integrator = mjINT_EULER;
+  apply_scene_solver_options(model.con.opt, m);
   MjStepTiming t;
   t.seconds = 1e300;
   t.version = mj_version();

@@ -16,7 +16,6 @@ std::string num(int i) {
 // Options and model-wide features the constraint stage does not build.
 std::string model_refusal(const mjModel* m) {
   if (m->ngeom > kMaxTreeGeoms) return "too many geoms: " + num(m->ngeom);
-  if (m->opt.cone != mjCONE_PYRAMIDAL) return "elliptic friction cones are not supported";
   if (m->opt.collision != mjCOL_ALL) return "only the default collision mode (all) is supported";
   if (m->opt.enableflags & mjENBL_OVERRIDE) return "the override flag is not supported";
   if (m->npair > 0) return "explicit contact pairs are not supported";
@@ -85,6 +84,7 @@ void copy_options(const mjModel* m, TreeConstraintModel<double>& out) {
   out.opt.contact = !(off & (mjDSBL_CONSTRAINT | mjDSBL_CONTACT)) && m->nbody > 1;
   out.opt.limit = !(off & (mjDSBL_CONSTRAINT | mjDSBL_LIMIT));
   out.opt.iterations = m->opt.iterations;
+  out.opt.elliptic = m->opt.cone == mjCONE_ELLIPTIC;
   out.opt.tolerance = m->opt.tolerance;
   for (int b = 0; b < m->nbody; ++b)
     for (int k = 0; k < 2; ++k) out.body_invweight0[b][k] = m->body_invweight0[2 * b + k];

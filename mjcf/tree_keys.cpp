@@ -136,9 +136,6 @@ std::string geom_name(const mjModel* m, int g) {
 // but are meshes or height fields, planes on moving bodies, pairs without a collider.
 void contacts(const mjModel* m, Messages& out) {
   if (!contacts_on(m)) return;
-  if (m->opt.cone != mjCONE_PYRAMIDAL)
-    out.push_back(
-        "option cone=\"elliptic\": elliptic friction cones are not implemented for joint trees yet");
   if (m->opt.collision != mjCOL_ALL) out.push_back("option collision: only \"all\" is supported");
   if (m->opt.enableflags & mjENBL_OVERRIDE) out.push_back("option flag override: not supported");
   for (int g = 0; g < m->ngeom; ++g) {
@@ -198,7 +195,8 @@ json contact_keys(const mjModel* m) {
           {"mujoco",
            {{"refsafe", !(m->opt.disableflags & mjDSBL_REFSAFE)},
             {"impratio", m->opt.impratio},
-            {"iterations", m->opt.iterations}}}};
+            {"iterations", m->opt.iterations},
+            {"cone", m->opt.cone == mjCONE_ELLIPTIC ? "elliptic" : "pyramidal"}}}};
 }
 
 json joint_keys(const mjModel* m, int j, bool passive) {

@@ -14,7 +14,12 @@ inline constexpr int kMaxTreeContacts = 96;
 inline constexpr int kMaxEfc = 256;
 
 // mjtConstraint's values for the kinds this stage builds.
-enum class EfcType : int { kLimitJoint = 3, kContactFrictionless = 5, kContactPyramidal = 6 };
+enum class EfcType : int {
+  kLimitJoint = 3,
+  kContactFrictionless = 5,
+  kContactPyramidal = 6,
+  kContactElliptic = 7
+};
 
 // mjContact: frame[0] is the normal from geom1 to geom2; dist < 0 is penetration.
 template <class S>

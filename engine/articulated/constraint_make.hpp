@@ -1,6 +1,7 @@
 #pragma once
 // mj_makeConstraint and mj_referenceConstraint for a joint tree (MuJoCo 2.2.2 engine_core_constraint.c):
-// joint-limit rows, then contact rows (frictionless, or the pyramidal cone's edge pairs), each with its
+// joint-limit rows, then contact rows (frictionless, the pyramidal cone's edge pairs or the elliptic cone's
+// frame rows), each with its
 // Jacobian over the nv dofs, distance and margin; then the diagonal approximation, impedance, regulariser R
 // and spring K, B (mj_diagApprox, mj_makeImpedance); and once velocities are known, aref.
 #include "engine/articulated/constraint_data.hpp"
@@ -86,9 +87,16 @@ inline bool tree_condim_supported(int dim) {
   return dim == 1 || dim == 3 || dim == 4 || dim == 6;
 }
 
-// mj_instantiateContact: condim 1 gives one row; condim 3, 4 and 6 (pyramidal) the edge pairs n +- mu_k t_k,
-// t_k a tangent's or (torsion, rolling) an axis's relative rotation row with its friction coefficient. Other
-// condims return false.
+// The rows a contact takes: one frictionless, the pyramid's edge pairs, or the elliptic cone's frame rows.
+template <class S>
+int tree_contact_row_count(const TreeConstraintModel<S>& cm, int dim) {
+  return dim == 1 ? 1 : cm.opt.elliptic ? dim : 2 * (dim - 1);
+}
+
+// mj_instantiateContact: condim 1 gives one row; condim 3, 4 and 6 either (pyramidal) the edge pairs
+// n +- mu_k t_k, t_k a tangent's or (torsion, rolling) an axis's relative rotation row with its friction
+// coefficient, or (elliptic) the frame's rows themselves, the normal's at the contact's distance and the
+// others at 0. Other condims return false.
 template <class S>
 bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                                TreeConstraintData<S>& cd) {
@@ -100,7 +108,7 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
     if (c.exclude) continue;
     if (!tree_condim_supported(c.dim)) return false;
     if (nv == 0) continue;
-    if (cd.nefc + (c.dim == 1 ? 1 : 2 * (c.dim - 1)) > kMaxEfc) {
+    if (cd.nefc + tree_contact_row_count(cm, c.dim) > kMaxEfc) {
       cd.overflow = true;
       return true;
     }
@@ -109,6 +117,12 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
     tree_contact_frame_rows(m, cm, d, c, c.dim, moves, jac);
     if (c.dim == 1) {
       tree_add_row(nv, cd, jac, c.dist, c.includemargin, EfcType::kContactFrictionless, i);
+      continue;
+    }
+    if (cm.opt.elliptic) {
+      for (int k = 0; k < c.dim; ++k)
+        tree_add_row(nv, cd, jac + k * nv, k == 0 ? c.dist : S(0.0), k == 0 ? c.includemargin : S(0.0),
+                     EfcType::kContactElliptic, i);
       continue;
     }
     for (int k = 1; k < c.dim; ++k)
@@ -138,11 +152,15 @@ void tree_diag_approx(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, T
       cd.efc_diagApprox[r] = tran;
       continue;
     }
+    const S rot = cm.body_invweight0[b1][1] + cm.body_invweight0[b2][1];
+    if (cd.efc_type[r] == EfcType::kContactElliptic) {  // the normal and tangents translate, the rest rotate
+      cd.efc_diagApprox[r] = r - c.efc_address < 3 ? tran : rot;
+      continue;
+    }
     // Pyramidal: edge pair j of the sliding directions (j < 2) sees the translational weights, a torsional
     // or rolling one the rotational weights.
     const int j = (r - c.efc_address) / 2;
-    const S other = j < 2 ? tran : S(cm.body_invweight0[b1][1] + cm.body_invweight0[b2][1]);
-    cd.efc_diagApprox[r] = tran + c.friction[j] * c.friction[j] * other;
+    cd.efc_diagApprox[r] = tran + c.friction[j] * c.friction[j] * (j < 2 ? tran : rot);
   }
 }
 
@@ -165,30 +183,54 @@ RowLaw tree_row_law(const TreeConstraintData<S>& cd, int r) {
   return cd.efc_type[r] == EfcType::kLimitJoint ? RowLaw::plain : cd.contact[cd.efc_id[r]].law;
 }
 
+// The row whose distance sets row r's impedance: an elliptic contact's normal row for all its rows (the
+// others sit at distance 0), else the row itself.
+template <class S>
+int tree_impedance_row(const TreeConstraintData<S>& cd, int r) {
+  return cd.efc_type[r] == EfcType::kContactElliptic ? cd.contact[cd.efc_id[r]].efc_address : r;
+}
+
+// MuJoCo's friction rows: R_1 = R_0 / impratio and the regularised cone's mu = friction[0] sqrt(R_1 / R_0);
+// the pyramid's edges then share R = 2 mu^2 R_0, an elliptic cone's later rows get R_j with
+// R_j friction[j-1]^2 = R_1 friction[0]^2. r: the contact's first row. Returns the contact's row count.
+template <class S>
+int tree_friction_regularisers(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd, int r) {
+  using tree_constraint_detail::kMinVal;
+  TreeContact<S>& c = cd.contact[cd.efc_id[r]];
+  const S R1 = cd.efc_R[r] / (cm.opt.impratio > kMinVal ? cm.opt.impratio : kMinVal);
+  c.mu = c.friction[0] * sqrt(R1 / cd.efc_R[r]);
+  if (cd.efc_type[r] == EfcType::kContactElliptic) {
+    cd.efc_R[r + 1] = R1;
+    for (int j = 1; j < c.dim - 1; ++j)
+      cd.efc_R[r + j + 1] = R1 * c.friction[0] * c.friction[0] / (c.friction[j] * c.friction[j]);
+    return c.dim;
+  }
+  const S Rpy = c.mu * c.mu * cd.efc_R[r] * 2.0;
+  const int rows = 2 * (c.dim - 1);
+  for (int k = 0; k < rows; ++k) cd.efc_R[r + k] = Rpy;
+  return rows;
+}
+
 // mj_makeImpedance: impedance at pos - margin (a CFD row's from its law), R = (1 - imp) / imp diagApprox, K
-// and B from solref; then the pyramid's common R = 2 mu^2 R_normal with mu = friction[0] sqrt(1 / impratio),
-// and D = 1 / R.
+// and B from solref (K = 0 on an elliptic cone's friction rows); then the friction rows' regularisers
+// (tree_friction_regularisers), and D = 1 / R.
 template <class S>
 void tree_make_impedance(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
   using tree_constraint_detail::kMinVal;
   for (int r = 0; r < cd.nefc; ++r) {
     S solref[2], solimp[5];
     tree_row_params(cm, cd, r, solref, solimp);
-    const S imp = law_impedance(tree_row_law(cd, r), solimp, cm.cfd, S(cd.efc_pos[r] - cd.efc_margin[r]));
+    const int at = tree_impedance_row(cd, r);
+    const S imp = law_impedance(tree_row_law(cd, r), solimp, cm.cfd, S(cd.efc_pos[at] - cd.efc_margin[at]));
     const MujocoSpring<S> sp = mujoco_spring(solref, solimp, cm.opt.refsafe, cm.opt.timestep);
     S R = (1.0 - imp) * cd.efc_diagApprox[r] / imp;
     if (!(value(R) > kMinVal)) R = S(kMinVal);
-    cd.efc_R[r] = R, cd.efc_imp[r] = imp, cd.efc_K[r] = sp.K, cd.efc_B[r] = sp.B;
+    cd.efc_R[r] = R, cd.efc_imp[r] = imp, cd.efc_K[r] = at == r ? sp.K : S(0.0), cd.efc_B[r] = sp.B;
   }
   for (int r = 0; r < cd.nefc; ++r) {
-    if (cd.efc_type[r] != EfcType::kContactPyramidal) continue;
-    TreeContact<S>& c = cd.contact[cd.efc_id[r]];
-    const S R1 = cd.efc_R[r] / (cm.opt.impratio > kMinVal ? cm.opt.impratio : kMinVal);
-    c.mu = c.friction[0] * sqrt(R1 / cd.efc_R[r]);
-    const S Rpy = c.mu * c.mu * cd.efc_R[r] * 2.0;
-    const int rows = 2 * (c.dim - 1);
-    for (int k = 0; k < rows; ++k) cd.efc_R[r + k] = Rpy;
-    r += rows - 1;
+    const EfcType t = cd.efc_type[r];
+    if (t == EfcType::kContactPyramidal || t == EfcType::kContactElliptic)
+      r += tree_friction_regularisers(cm, cd, r) - 1;
   }
   for (int r = 0; r < cd.nefc; ++r) {
     cd.efc_D[r] = 1.0 / cd.efc_R[r];

@@ -49,6 +49,7 @@ struct TreeConstraintOptions {
   bool filterparent = true;  // bodies do not collide with their (welded) parent
   bool contact = true;
   bool limit = true;
+  bool elliptic = false;  // MuJoCo's cone="elliptic": a contact's rows are its frame's, one cone per contact
   int iterations = 100;
   double tolerance = 1e-8;
 };

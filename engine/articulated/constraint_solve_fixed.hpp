@@ -47,6 +47,7 @@ bool tree_solve_active_set(const TreeModel<S>& m, TreeData<S>& d, TreeConstraint
     return true;
   }
   load_values(m, d, cd, ws);
+  if (ws.ncone > 0) return false;  // an elliptic cone's middle zone is no quadratic piece (scenes refuse it)
   for (int r = 0; r < cd.nefc; ++r) ws.active[r] = active[r];
   if (!factor_hessian(nv, cd.nefc, ws)) return false;
   tree_fixed_detail::solve_piece(nv, cd.nefc, ws);

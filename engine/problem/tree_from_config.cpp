@@ -178,7 +178,7 @@ void read_excludes(const json& tree, JointTreeModel<double>& m) {
 }
 
 // contact.model "mujoco" turns the geoms' contacts on ("none": geoms are drawn only; limits still act),
-// with contact.mujoco's refsafe, impratio and iterations, and contact.cfd; model.tree.filterparent as
+// with contact.mujoco's refsafe, impratio, iterations and cone, and contact.cfd; model.tree.filterparent as
 // MuJoCo's flag.
 void read_contact_options(const json& c, JointTreeModel<double>& m) {
   TreeConstraintOptions& o = m.con.opt;
@@ -188,6 +188,7 @@ void read_contact_options(const json& c, JointTreeModel<double>& m) {
   o.refsafe = mj.at("refsafe").get<bool>();
   o.impratio = mj.at("impratio").get<double>();
   o.iterations = mj.at("iterations").get<int>();
+  o.elliptic = mj.at("cone").get<std::string>() == "elliptic";
   o.filterparent = c.at("model").at("tree").at("filterparent").get<bool>();
   m.con.cfd = read_cfd(contact);
 }

@@ -83,7 +83,8 @@ std::vector<FieldSpec> build_table() {
                   "MuJoCo's safety clamp timeconst >= 2*dt (off in DiffMJX)."),
           rigid_only(number("contact.mujoco.impratio", 1, above(0), diff,
                             "Ratio of frictional to normal constraint impedance (MuJoCo impratio).")),
-          choice("contact.mujoco.cone", {"pyramidal", "elliptic"}, "pyramidal", "MuJoCo friction cone type."),
+          choice("contact.mujoco.cone", {"pyramidal", "elliptic"}, "pyramidal",
+                 "MuJoCo friction cone type (free bodies: pyramidal only; trees: both)."),
           integer(
               "contact.mujoco.iterations", 100, closed(1, 10000),
               "Fixed number of constraint solver iterations (fixed so that forward AD differentiates them)."),

@@ -213,9 +213,13 @@ void contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
                                            "\": joint trees collide with MuJoCo's soft contacts; model.type "
                                            "\"tree\" needs contact.model mujoco or none"});
   const auto cone = ctx.text("contact.mujoco.cone");
-  if (model && *model == "mujoco" && cone && *cone == "elliptic")
-    errors.push_back(
-        {"contact.mujoco.cone", "elliptic cones are not implemented for joint trees yet (pyramidal)"});
+  const auto events = ctx.value("integrator.events");
+  if (model && *model == "mujoco" && cone && *cone == "elliptic" && events && events->is_boolean() &&
+      events->get<bool>() && ctx.adaptive_integrator())
+    errors.push_back({"contact.mujoco.cone",
+                      "\"elliptic\" on a joint tree needs integrator.events = false with an adaptive "
+                      "integrator (a cone's middle zone is no quadratic piece the contact modes can freeze; "
+                      "or use \"pyramidal\")"});
   forward_cfd_needs_no_events(ctx, errors);
 }
 

@@ -109,7 +109,7 @@ inline void check_reverse_equals_forward(const char* name, const Problem& p,
     if (nonzero) CHECK(std::fabs(fwd.grad[j]) > floor);
     CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-9 * scale);
   }
-  MESSAGE(name << " reverse: " << fwd.stats.events << " events, vs forward " << worst);
+  MESSAGE(std::string(name) << " reverse: " << fwd.stats.events << " events, vs forward " << worst);
 }
 
 }  // namespace sg::test

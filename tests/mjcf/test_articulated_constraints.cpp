@@ -577,8 +577,6 @@ TEST_CASE("articulated tree_constraints_from_mjmodel refuses what the constraint
     const char* what;
     const char* body;
   } cases[] = {
-      {"elliptic", R"(<option cone="elliptic"/><worldbody><geom type="plane" size="1 1 .1"/>
-        <body><joint type="slide"/><geom type="sphere" size=".1"/></body></worldbody>)"},
       {"no collider", R"(<worldbody><body><joint type="hinge"/><geom type="capsule" size=".1 .2"/></body>
         <body pos="1 0 0"><joint type="hinge"/><geom type="box" size=".1 .1 .1"/></body></worldbody>)"},
       {"ball limits", R"(<worldbody><body><joint type="ball" limited="true" range="0 30"/>
@@ -608,4 +606,14 @@ TEST_CASE("articulated tree_constraints_from_mjmodel refuses what the constraint
   CHECK(mjcf::tree_constraints_from_mjmodel(m.get(), tree, cm).empty());
   CHECK(cm.geom[0].condim == 6);
   CHECK(cm.geom[1].condim == 4);
+  CHECK(!cm.opt.elliptic);
+  // Nor are elliptic cones.
+  m = load_xml_text(
+      std::string(head) + R"(<option cone="elliptic"/><worldbody><geom type="plane" size="1 1 .1"/>
+        <body><joint type="slide"/><geom type="sphere" size=".1"/></body></worldbody></mujoco>)",
+      error);
+  REQUIRE(m);
+  REQUIRE(mjcf::tree_from_mjmodel(m.get(), tree).empty());
+  CHECK(mjcf::tree_constraints_from_mjmodel(m.get(), tree, cm).empty());
+  CHECK(cm.opt.elliptic);
 }

@@ -1,0 +1,151 @@
+#pragma once
+// The value side of the tree's constraint solve (constraint_solve.hpp): the workspace in double and MuJoCo's
+// Newton search on the primal for the rows whose cost is quadratic while active (limits, frictionless and
+// pyramidal contacts). Elliptic cones add their own zones (constraint_solve_cone.hpp).
+#include <cmath>
+
+#include "engine/articulated/constraint_data.hpp"
+#include "engine/articulated/tree_data.hpp"
+#include "engine/articulated/tree_model.hpp"
+#include "engine/contact/dense_cholesky.hpp"
+#include "engine/contact/elliptic_cone.hpp"
+#include "engine/contact/exact_line_search.hpp"
+#include "engine/core/scalar.hpp"
+
+namespace sg {
+
+// The values the search needs, in double.
+struct TreeNewtonWorkspace {
+  double M[kMaxDofs * kMaxDofs], H[kMaxDofs * kMaxDofs];
+  double J[kMaxEfc * kMaxDofs];
+  double D[kMaxEfc], aref[kMaxEfc], jar[kMaxEfc], jdir[kMaxEfc];
+  double a0[kMaxDofs], a[kMaxDofs], grad[kMaxDofs], dir[kMaxDofs];
+  bool active[kMaxEfc], next[kMaxEfc];
+  // Elliptic cones (constraint_solve_cone.hpp): each cone's first row, row count, mu and friction values,
+  // and zone; per row its cone (-1: a scalar row), whether its cost is quadratic, its force.
+  int ncone = 0;
+  int cone_row[kMaxTreeContacts], cone_dim[kMaxTreeContacts];
+  double cone_mu[kMaxTreeContacts], cone_friction[kMaxTreeContacts][5];
+  ConeZone zone[kMaxTreeContacts];
+  int cone_of[kMaxEfc];
+  bool quad[kMaxEfc];
+  double force[kMaxEfc];
+};
+
+namespace tree_newton_detail {
+
+inline double row_dot(const double* j, const double* x, int nv) {
+  double s = 0.0;
+  for (int i = 0; i < nv; ++i) s += j[i] * x[i];
+  return s;
+}
+
+template <class S>
+void load_values(const TreeModel<S>& m, const TreeData<S>& d, const TreeConstraintData<S>& cd,
+                 TreeNewtonWorkspace& ws) {
+  const int nv = m.nv;
+  for (int k = 0; k < nv * nv; ++k) ws.M[k] = value(d.qM[k]);
+  for (int i = 0; i < nv; ++i) ws.a0[i] = value(cd.qacc_smooth[i]);
+  for (int r = 0; r < cd.nefc; ++r) {
+    for (int i = 0; i < nv; ++i) ws.J[r * kMaxDofs + i] = value(cd.efc_J[r * kMaxDofs + i]);
+    ws.D[r] = value(cd.efc_D[r]);
+    ws.aref[r] = value(cd.efc_aref[r]);
+    ws.cone_of[r] = -1;
+  }
+  ws.ncone = 0;
+  for (int r = 0; r < cd.nefc; ++r) {
+    if (cd.efc_type[r] != EfcType::kContactElliptic) continue;
+    const TreeContact<S>& c = cd.contact[cd.efc_id[r]];
+    const int k = ws.ncone++;
+    ws.cone_row[k] = r, ws.cone_dim[k] = c.dim, ws.cone_mu[k] = value(c.mu);
+    for (int j = 0; j < 5; ++j) ws.cone_friction[k][j] = value(c.friction[j]);
+    for (int j = 0; j < c.dim; ++j) ws.cone_of[r + j] = k;
+    r += c.dim - 1;
+  }
+}
+
+// H = M + sum over the rows in `rows` of D J' J (lower triangle), not yet factorised.
+inline void add_row_hessian(int nv, int nefc, const bool* rows, TreeNewtonWorkspace& ws) {
+  for (int k = 0; k < nv * nv; ++k) ws.H[k] = ws.M[k];
+  for (int r = 0; r < nefc; ++r) {
+    if (!rows[r]) continue;
+    const double* j = ws.J + r * kMaxDofs;
+    for (int p = 0; p < nv; ++p) {
+      if (j[p] == 0.0) continue;
+      const double Dj = ws.D[r] * j[p];
+      for (int q = 0; q <= p; ++q) ws.H[p * nv + q] += Dj * j[q];
+    }
+  }
+}
+
+// H = M + sum over active rows of D J' J, factorised in place. False if not positive definite.
+inline bool factor_hessian(int nv, int nefc, TreeNewtonWorkspace& ws) {
+  add_row_hessian(nv, nefc, ws.active, ws);
+  return cholesky_factor(ws.H, nv, nv);
+}
+
+// The cost's gradient M (a - a0) + J' D jar over the active rows, and the Newton direction -H^-1 grad.
+inline void newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
+  for (int p = 0; p < nv; ++p) {
+    double s = 0.0;
+    for (int q = 0; q < nv; ++q) s += ws.M[p * nv + q] * (ws.a[q] - ws.a0[q]);
+    ws.grad[p] = s;
+  }
+  for (int r = 0; r < nefc; ++r) {
+    if (!ws.active[r]) continue;
+    const double Dj = ws.D[r] * ws.jar[r];
+    for (int p = 0; p < nv; ++p) ws.grad[p] += Dj * ws.J[r * kMaxDofs + p];
+  }
+  for (int p = 0; p < nv; ++p) ws.dir[p] = -ws.grad[p];
+  cholesky_solve(ws.H, nv, nv, ws.dir);
+}
+
+// Exact line search: 1-D Newton on phi(alpha) = cost(a + alpha dir), piecewise quadratic and convex; its
+// pieces need only M-products along dir and J a - aref, J dir per row.
+inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
+  double base = 0.0, curvature = 0.0;
+  for (int p = 0; p < nv; ++p) {
+    double Md = 0.0;
+    for (int q = 0; q < nv; ++q) Md += ws.M[p * nv + q] * ws.dir[q];
+    base += (ws.a[p] - ws.a0[p]) * Md;
+    curvature += ws.dir[p] * Md;
+  }
+  for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws.J + r * kMaxDofs, ws.dir, nv);
+  return exact_line_search(base, curvature, ws.jar, ws.jdir, ws.D, nefc, 50, 1e-15);
+}
+
+// Newton from qacc_smooth until a full step leaves the active set unchanged (the piece's exact minimiser)
+// or the step is at rounding level.
+// Returns the iterations used, or -1 if the Hessian failed or the search did not settle.
+inline int search(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws) {
+  for (int i = 0; i < nv; ++i) ws.a[i] = ws.a0[i];
+  bool factored = false;
+  for (int it = 0; it < max_iterations; ++it) {
+    bool same = factored;
+    for (int r = 0; r < nefc; ++r) {
+      ws.jar[r] = row_dot(ws.J + r * kMaxDofs, ws.a, nv) - ws.aref[r];
+      ws.next[r] = ws.jar[r] < 0.0;
+      same = same && ws.next[r] == ws.active[r];
+    }
+    if (same) return it;
+    for (int r = 0; r < nefc; ++r) ws.active[r] = ws.next[r];
+    if (!factor_hessian(nv, nefc, ws)) return -1;
+    factored = true;
+    newton_direction(nv, nefc, ws);
+    const double alpha = line_search(nv, nefc, ws);
+    double step = 0.0, size = 1.0;
+    for (int i = 0; i < nv; ++i) {
+      ws.a[i] += alpha * ws.dir[i];
+      step = std::fmax(step, std::fabs(alpha * ws.dir[i]));
+      size = std::fmax(size, std::fabs(ws.a[i]));
+    }
+    // A row whose J a - aref sits at rounding level may flip back and forth: a step at rounding level is
+    // the minimiser too (the factor in ws.H is that of the active set in ws.active).
+    if (step <= 1e-14 * size) return it + 1;
+  }
+  return -1;
+}
+
+}  // namespace tree_newton_detail
+
+}  // namespace sg

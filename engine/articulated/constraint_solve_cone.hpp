@@ -1,0 +1,160 @@
+#pragma once
+// The Newton search when contacts have elliptic cones (MuJoCo's cone="elliptic", engine/contact/
+// elliptic_cone.hpp): a cone in its middle zone is not quadratic, so the search is MuJoCo's Newton on the
+// primal with the cone Hessians (HessianCone) and a line search on the convex, once differentiable phi(alpha)
+// (safeguarded 1-D Newton), run until the Newton step is at rounding level. The factor left in ws.H is the
+// Hessian at the solution, which the implicit derivatives (constraint_solve.hpp) solve with.
+#include <cmath>
+
+#include "engine/articulated/constraint_newton.hpp"
+
+namespace sg {
+
+namespace tree_cone_detail {
+
+using tree_newton_detail::row_dot;
+
+// jar at ws.a and the states: a scalar row pushes while jar < 0; a cone's rows push unless it is in its top
+// zone, and their cost is quadratic in its bottom zone. The rows' forces -d cost / d jar into ws.force.
+inline void update_states(int nv, int nefc, TreeNewtonWorkspace& ws) {
+  for (int r = 0; r < nefc; ++r) {
+    ws.jar[r] = row_dot(ws.J + r * kMaxDofs, ws.a, nv) - ws.aref[r];
+    if (ws.cone_of[r] >= 0) continue;
+    ws.active[r] = ws.quad[r] = ws.jar[r] < 0.0;
+    ws.force[r] = ws.active[r] ? -ws.D[r] * ws.jar[r] : 0.0;
+  }
+  for (int c = 0; c < ws.ncone; ++c) {
+    const int r0 = ws.cone_row[c], dim = ws.cone_dim[c];
+    const ConeZone zone = cone_zone_of(ws.jar + r0, dim, ws.cone_mu[c], ws.cone_friction[c]);
+    ws.zone[c] = zone;
+    for (int j = 0; j < dim; ++j) {
+      ws.active[r0 + j] = zone != ConeZone::top;
+      ws.quad[r0 + j] = zone == ConeZone::bottom;
+    }
+    cone_forces(zone, dim, ws.jar + r0, ws.D + r0, ws.cone_mu[c], ws.cone_friction[c], ws.force + r0);
+  }
+}
+
+// H += J_c' Hc J_c for a middle-zone cone (the lower triangle).
+inline void add_cone_hessian(int nv, int c, TreeNewtonWorkspace& ws) {
+  const int r0 = ws.cone_row[c], dim = ws.cone_dim[c];
+  double Hc[36], HJ[6 * kMaxDofs];
+  cone_hessian(dim, ws.jar + r0, ws.D[r0], ws.cone_mu[c], ws.cone_friction[c], Hc);
+  for (int k = 0; k < dim; ++k)
+    for (int q = 0; q < nv; ++q) {
+      double s = 0.0;
+      for (int j = 0; j < dim; ++j) s += Hc[k * dim + j] * ws.J[(r0 + j) * kMaxDofs + q];
+      HJ[k * nv + q] = s;
+    }
+  for (int k = 0; k < dim; ++k) {
+    const double* j = ws.J + (r0 + k) * kMaxDofs;
+    for (int p = 0; p < nv; ++p) {
+      if (j[p] == 0.0) continue;
+      for (int q = 0; q <= p; ++q) ws.H[p * nv + q] += j[p] * HJ[k * nv + q];
+    }
+  }
+}
+
+// The Hessian at ws.a (states current), factorised; then the gradient M (a - a0) - J' force and the Newton
+// direction. False if the Hessian is not positive definite.
+inline bool newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
+  tree_newton_detail::add_row_hessian(nv, nefc, ws.quad, ws);
+  for (int c = 0; c < ws.ncone; ++c)
+    if (ws.zone[c] == ConeZone::middle) add_cone_hessian(nv, c, ws);
+  if (!cholesky_factor(ws.H, nv, nv)) return false;
+  for (int p = 0; p < nv; ++p) {
+    double s = 0.0;
+    for (int q = 0; q < nv; ++q) s += ws.M[p * nv + q] * (ws.a[q] - ws.a0[q]);
+    ws.grad[p] = s;
+  }
+  for (int r = 0; r < nefc; ++r) {
+    if (ws.force[r] == 0.0) continue;
+    for (int p = 0; p < nv; ++p) ws.grad[p] -= ws.force[r] * ws.J[r * kMaxDofs + p];
+  }
+  for (int p = 0; p < nv; ++p) ws.dir[p] = -ws.grad[p];
+  cholesky_solve(ws.H, nv, nv, ws.dir);
+  return true;
+}
+
+// phi'(alpha) and phi''(alpha) along ws.dir: the Gauss term, the scalar rows, the cones.
+struct LineTerms {
+  double base, curvature;
+  ConeLine cone[kMaxTreeContacts];
+};
+
+inline void line_derivatives(int nefc, const TreeNewtonWorkspace& ws, const LineTerms& t, double alpha,
+                             double& d1, double& d2) {
+  d1 = t.base + alpha * t.curvature;
+  d2 = t.curvature;
+  for (int r = 0; r < nefc; ++r) {
+    if (ws.cone_of[r] >= 0) continue;
+    const double j = ws.jar[r] + alpha * ws.jdir[r];
+    if (!(j < 0.0)) continue;
+    d1 += ws.D[r] * j * ws.jdir[r];
+    d2 += ws.D[r] * ws.jdir[r] * ws.jdir[r];
+  }
+  for (int c = 0; c < ws.ncone; ++c) cone_line_derivatives(t.cone[c], alpha, d1, d2);
+}
+
+// The minimiser of phi along ws.dir: Newton from alpha = 1 kept inside the bracket of the points seen so far
+// (phi' < 0 below, > 0 above), bisecting when a Newton step leaves it; phi is convex, so this converges.
+inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
+  LineTerms t{0.0, 0.0, {}};
+  for (int p = 0; p < nv; ++p) {
+    double Md = 0.0;
+    for (int q = 0; q < nv; ++q) Md += ws.M[p * nv + q] * ws.dir[q];
+    t.base += (ws.a[p] - ws.a0[p]) * Md;
+    t.curvature += ws.dir[p] * Md;
+  }
+  for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws.J + r * kMaxDofs, ws.dir, nv);
+  for (int c = 0; c < ws.ncone; ++c) {
+    const int r0 = ws.cone_row[c];
+    t.cone[c] =
+        cone_line(ws.cone_dim[c], ws.jar + r0, ws.jdir + r0, ws.D + r0, ws.cone_mu[c], ws.cone_friction[c]);
+  }
+  double lo = 0.0, hi = INFINITY, alpha = 1.0;
+  for (int it = 0; it < 100; ++it) {
+    double d1 = 0.0, d2 = 0.0;
+    line_derivatives(nefc, ws, t, alpha, d1, d2);
+    if (d1 < 0.0) {
+      lo = alpha;
+    } else if (d1 > 0.0) {
+      hi = alpha;
+    } else {
+      return alpha;
+    }
+    double next = d2 > 0.0 ? alpha - d1 / d2 : NAN;
+    if (!(next > lo && next < hi)) next = std::isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * alpha;
+    if (std::fabs(next - alpha) <= 1e-15 * (1.0 + std::fabs(alpha))) return next;
+    alpha = next;
+  }
+  return alpha;
+}
+
+}  // namespace tree_cone_detail
+
+// Newton from qacc_smooth until the Newton step is at rounding level: below 1e-13 of the accelerations' size,
+// or below 1e-8 of it and no longer halving (the floor the Hessian's conditioning sets). ws.H then holds the
+// factor at the final ws.a, ws.active and ws.force its states and forces. Returns the iterations used, or -1
+// if the Hessian failed or the search did not settle.
+inline int tree_search_cones(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws) {
+  using namespace tree_cone_detail;
+  for (int i = 0; i < nv; ++i) ws.a[i] = ws.a0[i];
+  double last = INFINITY;
+  for (int it = 0; it < max_iterations; ++it) {
+    update_states(nv, nefc, ws);
+    if (!newton_direction(nv, nefc, ws)) return -1;
+    double step = 0.0, size = 1.0;
+    for (int i = 0; i < nv; ++i) {
+      step = std::fmax(step, std::fabs(ws.dir[i]));
+      size = std::fmax(size, std::fabs(ws.a[i]));
+    }
+    if (step <= 1e-13 * size || (step <= 1e-8 * size && step > 0.5 * last)) return it;
+    last = step;
+    const double alpha = line_search(nv, nefc, ws);
+    for (int i = 0; i < nv; ++i) ws.a[i] += alpha * ws.dir[i];
+  }
+  return -1;
+}
+
+}  // namespace sg

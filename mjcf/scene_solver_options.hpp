@@ -1,0 +1,20 @@
+#pragma once
+// The constraint-solver options a scene may set over its MJCF file's (contact.mujoco.cone, impratio,
+// refsafe), given to MuJoCo's model, so that a comparison or a timing against mj_step runs what the scene
+// runs.
+#include <mujoco/mujoco.h>
+
+#include "engine/articulated/constraint_model.hpp"
+
+namespace sg::mjcf {
+
+inline void apply_scene_solver_options(const TreeConstraintOptions& o, mjModel* m) {
+  m->opt.cone = o.elliptic ? mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
+  m->opt.impratio = o.impratio;
+  if (o.refsafe)
+    m->opt.disableflags &= ~mjDSBL_REFSAFE;
+  else
+    m->opt.disableflags |= mjDSBL_REFSAFE;
+}
+
+}  // namespace sg::mjcf
