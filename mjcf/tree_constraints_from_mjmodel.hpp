@@ -4,7 +4,7 @@
 // options. What that stage cannot reproduce is refused: elliptic cones, condim other than 1 and 3,
 // explicit contact pairs and exclusions, equality constraints, dof or tendon friction, tendon limits,
 // limited ball joints, height fields and meshes, planes on moving bodies, geom pairs softgrad's narrow
-// phase lacks (capsule-box, cylinders and ellipsoids against anything but a plane), and the override flag.
+// phase lacks (cylinders and ellipsoids against anything but a plane), and the override flag.
 // Box-box pairs are accepted, but MuJoCo 2.2.2's box-box differs from softgrad's (half the depth in dist on
 // face contacts, corners beyond the reference face, several points on crossed edges): not mj_forward-exact.
 #include <mujoco/mujoco.h>

@@ -165,18 +165,6 @@ void tree_align_frame(const Vec3<S>& seed, Vec3<S>* frame) {
   frame[2] = cross(frame[0], t);
 }
 
-// MuJoCo 2.2.2's sphere-box with the centre inside the box (_SphereBox) reports dist = -radius, not the
-// depth through the nearest face that softgrad's collider gives (the position and normal agree): kept here
-// so that the rows are mj_forward's.
-template <class S>
-bool tree_sphere_centre_in_box(const TreeConstraintData<S>& cd, const TreeGeom<S>& box, int sphere,
-                               int g_box) {
-  const Vec3<S> c = mul_transpose(cd.geom_xmat[g_box], Vec3<S>(cd.geom_xpos[sphere] - cd.geom_xpos[g_box]));
-  for (int k = 0; k < 3; ++k)
-    if (value(c[k]) < -value(box.size[k]) || value(c[k]) > value(box.size[k])) return false;
-  return true;
-}
-
 // The narrow phase of one pair at the geoms' current frames.
 template <class S>
 int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int g1, int g2,
@@ -185,6 +173,7 @@ int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData
   const TreeGeom<S>& b = cm.geom[g2];
   CollisionOptions opt;
   opt.margin = margin;
+  opt.mujoco_sphere_in_box = true;
   const Pose<S> pa{cd.geom_xpos[g1], cd.geom_xquat[g1], &cd.geom_xmat[g1]};
   const Pose<S> pb{cd.geom_xpos[g2], cd.geom_xquat[g2], &cd.geom_xmat[g2]};
   const int num = collide(a.type, pa, a.size, b.type, pb, b.size, opt, con);
@@ -218,9 +207,6 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, T
   } else {
     (void)d, (void)taped;
   }
-  if (num == 1 && a.type == GeomType::sphere && b.type == GeomType::box &&
-      tree_sphere_centre_in_box(cd, b, g1, g2))
-    con[0].dist = -a.size.x;
   for (int i = 0; i < num; ++i) {
     if (cd.ncon >= kMaxTreeContacts) {
       cd.overflow = true;

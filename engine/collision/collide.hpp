@@ -5,6 +5,7 @@
 // when loading a scene.
 #include "engine/collision/collide_box.hpp"
 #include "engine/collision/collide_box_diffmjx.hpp"
+#include "engine/collision/collide_capsule_box.hpp"
 #include "engine/collision/collide_plane.hpp"
 #include "engine/collision/collide_round.hpp"
 #include "engine/collision/contact_frame.hpp"
@@ -29,7 +30,7 @@ SG_HD inline bool pair_supported(GeomType a, GeomType b, Detector detector = Det
   if (a == GeomType::plane) return b != GeomType::plane;
   if (a == GeomType::sphere) return b == GeomType::sphere || b == GeomType::capsule || b == GeomType::box;
   if (a == GeomType::box) return b == GeomType::box;
-  return a == GeomType::capsule && b == GeomType::capsule;
+  return a == GeomType::capsule && (b == GeomType::capsule || b == GeomType::box);
 }
 
 // A plane geom: its pose z axis is the normal and its position a point on it (MuJoCo).
@@ -71,6 +72,8 @@ SG_HD inline int collide_ordered(GeomType a, const Pose<S>& pa, const Vec3<S>& s
   if (a == GeomType::sphere && b == GeomType::box) return collide_sphere_box(pa, sa.x, pb, sb, opt, out);
   if (a == GeomType::capsule && b == GeomType::capsule)
     return collide_capsule_capsule(pa, sa.x, sa.y, pb, sb.x, sb.y, opt, out);
+  if (a == GeomType::capsule && b == GeomType::box)
+    return collide_capsule_box(pa, sa.x, sa.y, pb, sb, opt, out);
   if (a == GeomType::box && b == GeomType::box) return collide_box_box(pa, sa, pb, sb, opt, out);
   return 0;
 }

@@ -50,8 +50,10 @@ SG_HD inline int collide_sphere_box(const Pose<S>& sphere, const S& radius, cons
   Vec3<S> local_normal;
   local_normal[face] = S(-side);
   const S depth = half[face] - centre[face] * side;  // how far inside the centre is
-  return emit_contact(S(-depth - radius), Vec3<S>(box.pos + rot * on_face), Vec3<S>(rot * local_normal), opt,
-                      out);
+  const int n = emit_contact(S(-depth - radius), Vec3<S>(box.pos + rot * on_face),
+                             Vec3<S>(rot * local_normal), opt, out);
+  if (n && opt.mujoco_sphere_in_box) out->dist = -radius;
+  return n;
 }
 
 namespace box_detail {

@@ -55,6 +55,10 @@ struct CollisionOptions {
   double margin = 0.0;    // report pairs with dist <= margin (Contacts From Distance needs a width)
   double softness = 0.0;  // 0: exact detector; > 0: smooth detector, a length scale in metres
   Detector detector = Detector::softgrad;
+  // A sphere (or a capsule's sphere) whose centre is inside a box: MuJoCo 2.2.2's _SphereBox reports
+  // dist = -radius (the joint trees follow mj_forward), softgrad's collider the depth through the nearest
+  // face (the position, midway by the depth, and the normal agree).
+  bool mujoco_sphere_in_box = false;
 };
 
 // The length the smooth proxies use: 0 (exact) unless the softgrad detector has a softness.

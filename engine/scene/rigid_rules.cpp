@@ -127,15 +127,24 @@ void diffmjx_shapes(const RuleContext& ctx, std::vector<Issue>& errors) {
                       "model.collide_bodies=false"});
 }
 
-// The box-box detector has no smooth proxy (docs/collision.md, "Box pairs"): with a softness it would be
-// exact while the scene asks for smooth contacts.
+// The box-box and capsule-box detectors have no smooth proxy (docs/collision.md, "Box pairs"; capsule-box
+// chooses its points as MuJoCo does): with a softness they would be exact while the scene asks for smooth
+// contacts.
 void smooth_box_pairs(const RuleContext& ctx, const std::string& mode, std::vector<Issue>& errors) {
   const auto softness = ctx.number("collision.softness");
   const auto collide = ctx.value("model.collide_bodies");
   if (mode == "diffmjx" || !softness || *softness <= 0.0 || !collide || *collide != true) return;
-  std::size_t boxes = 0;
-  for (std::size_t i = 0; i < ctx.count("model.bodies"); ++i)
-    if (const auto shape = ctx.text(body_path(i) + ".shape"); shape && *shape == "box") ++boxes;
+  std::size_t boxes = 0, capsules = 0;
+  for (std::size_t i = 0; i < ctx.count("model.bodies"); ++i) {
+    const auto shape = ctx.text(body_path(i) + ".shape");
+    boxes += shape && *shape == "box";
+    capsules += shape && *shape == "capsule";
+  }
+  if (boxes == 1 && capsules > 0)
+    errors.push_back({"collision.softness",
+                      "capsule-box contact has no smooth detector; with a capsule and a "
+                      "box colliding set collision.softness=0 (got " +
+                          format_number(*softness) + "), or model.collide_bodies=false"});
   if (boxes < 2) return;
   errors.push_back(
       {"collision.softness",

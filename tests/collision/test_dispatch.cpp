@@ -16,16 +16,17 @@ TEST_CASE("dispatch: pair_supported is symmetric and lists exactly the implement
       if (pair_supported(a, b) && !(b < a)) ++count;
     }
   }
-  CHECK(count == 10);  // plane x 5, sphere-sphere, sphere-capsule, sphere-box, capsule-capsule, box-box
+  CHECK(count == 11);  // plane x 5, sphere-sphere, sphere-capsule, sphere-box, capsule-capsule, capsule-box,
+                       // box-box
   CHECK_FALSE(pair_supported(GeomType::plane, GeomType::plane));
   CHECK(pair_supported(GeomType::box, GeomType::box));
   CHECK(pair_supported(GeomType::sphere, GeomType::box));
-  CHECK_FALSE(pair_supported(GeomType::capsule, GeomType::box));
+  CHECK(pair_supported(GeomType::capsule, GeomType::box));
   CHECK_FALSE(pair_supported(GeomType::box, GeomType::cylinder));
   CHECK(pair_supported(GeomType::ellipsoid, GeomType::plane));
   // Unsupported pairs write nothing.
   Contact<double> c[kMaxContactsPerPair];
-  CHECK(collide(GeomType::capsule, Pose<double>{}, V(1, 1, 0), GeomType::box, Pose<double>{}, V(1, 1, 1),
+  CHECK(collide(GeomType::cylinder, Pose<double>{}, V(1, 1, 0), GeomType::box, Pose<double>{}, V(1, 1, 1),
                 CollisionOptions{}, c) == 0);
 }
 

@@ -30,7 +30,7 @@ sg::mjcf::TreeStepComparison euler_against_mj_step(const sg::Problem& p, const s
 // Every collider the tree's pairs reach: capsule, box (condim 1), sphere and ellipsoid on a two-hinge arm
 // with a ball wrist, swinging into the floor and a static wall box; a cart on a rail with a cylinder wheel
 // on the floor (priority, its own friction and solref) and a sphere bumper with margin, gap, solmix and its
-// own solimp. contype/conaffinity keep the pairs softgrad has no collider for (capsule-box, cylinder and
+// own solimp. contype/conaffinity keep the pairs softgrad has no collider for (cylinder and
 // ellipsoid against anything but the plane) apart, as a model author would.
 const char* kMixedContacts = R"(<mujoco>
   <option timestep="0.002"/>
@@ -140,17 +140,21 @@ TEST_CASE("contacts a tree cannot compute are refused with the geoms' names") {
   const auto errors = [&](const char* name, const std::string& world, const std::string& extra = "") {
     return sg::test::import_errors(name, sg::test::mjcf_model(world, extra));
   };
+  const std::string wheel = R"(<body name="cart" pos="0 0 1"><joint type="slide" axis="1 0 0"/>
+      <geom name="wheel" type="cylinder" size="0.05 0.02"/>)";
+  CHECK(errors("cylinder_box", wheel + "</body><geom name=\"block\" type=\"box\" size=\"0.1 0.1 0.1\"/>")
+            .find("geom 'block' (box) on body 'world' and geom 'wheel' (cylinder) on body 'cart' may touch: "
+                  "softgrad has no box-cylinder collider") != std::string::npos);
   CHECK(errors("capsule_box", arm + "</body><geom name=\"block\" type=\"box\" size=\"0.1 0.1 0.1\"/>")
-            .find("geom 'block' (box) on body 'world' and geom 'rod' (capsule) on body 'arm' may touch: "
-                  "softgrad has no box-capsule collider") != std::string::npos);
+            .empty());  // capsule-box imports
   CHECK(errors("elliptic", arm + "</body><geom type=\"plane\" size=\"1 1 0.1\"/>",
                R"(<option cone="elliptic"/>)")
             .empty());  // elliptic cones import
-  // An excluded body pair is never a pair: the capsule-box one above imports once its bodies are excluded.
-  CHECK(errors("capsule_box_excluded",
-               arm + "</body><body name=\"block\" pos=\"0.3 0 0.9\"><joint type=\"slide\"/>" +
+  // An excluded body pair is never a pair: the cylinder-box one above imports once its bodies are excluded.
+  CHECK(errors("cylinder_box_excluded",
+               wheel + "</body><body name=\"block\" pos=\"0.3 0 0.9\"><joint type=\"slide\"/>" +
                    "<geom type=\"box\" size=\"0.1 0.1 0.1\"/></body>",
-               R"(<contact><exclude body1="arm" body2="block"/></contact>)")
+               R"(<contact><exclude body1="cart" body2="block"/></contact>)")
             .empty());
   CHECK(errors("moving_plane", R"(<body name="arm" pos="0 0 1"><joint type="hinge"/>
       <geom name="tilt" type="plane" size="1 1 0.1"/><geom type="sphere" size="0.1"/></body>

@@ -45,7 +45,9 @@ TEST_CASE("body-body contact only for the supported shape pairs") {
   const LoadResult box_cylinder = rigid(R"([{"shape": "box"}, {"shape": "cylinder"}])");
   CHECK(message_at(box_cylinder, "model.bodies.1.shape") ==
         "box-cylinder contact between model.bodies.0 (box) and model.bodies.1 (cylinder) is not supported "
-        "(supported body pairs: sphere-sphere, sphere-capsule, sphere-box, capsule-capsule, box-box); set "
+        "(supported body pairs: sphere-sphere, sphere-capsule, sphere-box, capsule-capsule, capsule-box, "
+        "box-box); "
+        "set "
         "model.collide_bodies=false");
   CHECK(box_cylinder.format_errors().rfind("scenes/x.json: model.bodies.1.shape: box-cylinder contact", 0) ==
         0);
@@ -68,6 +70,10 @@ TEST_CASE("box-box contact has no smooth detector: a softness with two colliding
         "box-box contact has no smooth detector; with two or more boxes colliding with each other set "
         "collision.softness=0 (got 0.01), or model.collide_bodies=false");
   CHECK(rigid(boxes, {"collision.softness=0.01", "model.collide_bodies=false"}).ok());
+  const std::string capsule_box = R"([{"shape": "capsule"}, {"shape": "box"}])";
+  CHECK(contains(message_at(rigid(capsule_box, {"collision.softness=0.01"}), "collision.softness"),
+                 "capsule-box contact has no smooth detector"));
+  CHECK(rigid(capsule_box).ok());
   CHECK(rigid(R"([{"shape": "box"}, {"shape": "sphere"}])", {"collision.softness=0.01"}).ok());
 }
 
