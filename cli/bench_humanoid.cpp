@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/bench_tree_stages.hpp"
@@ -46,6 +48,14 @@ std::vector<std::string> control_paths(const Problem& p) {
   for (int i = 0; i < p.data.tree.act.nu; ++i)
     paths.push_back("model.tree.actuators." + std::to_string(i) + ".ctrl");
   return paths;
+}
+
+// scenes/humanoid_fall.json with the given overrides, or nothing after printing why it did not load
+// (without libmujoco an MJCF scene does not).
+std::optional<Problem> load_humanoid(const std::string& scenes, const std::vector<std::string>& sets = {}) {
+  ProblemLoad loaded = load_problem_file(scenes + "/humanoid_fall.json", sets);
+  if (!loaded.ok()) std::fprintf(stderr, "%s", loaded.errors.c_str());
+  return std::move(loaded.problem);
 }
 
 struct StepCosts {
@@ -109,13 +119,9 @@ void print_step_costs(const StepCosts& c) {
 // The reverse-mode gradient of every control over a 1 s rollout against the plain rollout (and forward
 // mode's runs of four lanes for comparison), single thread.
 void bench_control_gradient(const std::string& scenes, int rounds) {
-  const std::string file = scenes + "/humanoid_fall.json";
-  ProblemLoad loaded = load_problem_file(file, {"integrator.steps=200"});
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "%s", loaded.errors.c_str());
-    return;
-  }
-  const Problem& p = *loaded.problem;
+  const std::optional<Problem> loaded = load_humanoid(scenes, {"integrator.steps=200"});
+  if (!loaded) return;
+  const Problem& p = *loaded;
   ParameterGradient g(p, control_paths(p), nullptr);
   const std::vector<double> v = g.initial_values();
   ObjectiveGradient r, f;
@@ -141,19 +147,15 @@ void bench_control_gradient(const std::string& scenes, int rounds) {
 // The plain step with elliptic cones (contact.mujoco.cone set over the file's pyramid), against mj_step given
 // the same cone.
 void bench_elliptic_step(const std::string& scenes, int rounds) {
-  const std::string file = scenes + "/humanoid_fall.json";
-  ProblemLoad loaded = load_problem_file(file, {"contact.mujoco.cone=elliptic"});
-  if (!loaded.ok()) {
-    std::fprintf(stderr, "%s", loaded.errors.c_str());
-    return;
-  }
-  const Problem& p = *loaded.problem;
+  const std::optional<Problem> loaded = load_humanoid(scenes, {"contact.mujoco.cone=elliptic"});
+  if (!loaded) return;
+  const Problem& p = *loaded;
   const double x = 0.5 * (p.sweep.from + p.sweep.to);
   StepCosts c;
   PointEvaluator eval(p);
   c.plain = best_seconds(rounds, [&] { eval.loss_only(x); }) /
             static_cast<double>(p.integrator.steps * p.integrator.substeps);
-  time_mujoco(p, file, x, rounds, c);
+  time_mujoco(p, scenes + "/humanoid_fall.json", x, rounds, c);
   std::printf(
       "\nThe same run with elliptic cones (--set contact.mujoco.cone=elliptic, MuJoCo given the same "
       "cone; final qpos differ by %.1e)\n\n| run | us / step | ratio |\n|---|---|---|\n",
@@ -184,12 +186,9 @@ void print_stages(const StageProfile& plain, const StageProfile& dual, const Sta
 
 void bench_humanoid(const std::string& scenes, int rounds) {
   const std::string file = scenes + "/humanoid_fall.json";
-  ProblemLoad loaded = load_problem_file(file);
-  if (!loaded.ok()) {  // without libmujoco an MJCF scene does not load
-    std::fprintf(stderr, "%s", loaded.errors.c_str());
-    return;
-  }
-  const Problem& p = *loaded.problem;
+  const std::optional<Problem> loaded = load_humanoid(scenes);
+  if (!loaded) return;
+  const Problem& p = *loaded;
   const double x = 0.5 * (p.sweep.from + p.sweep.to);
   StepCosts c;
   try {

@@ -12,6 +12,7 @@
 
 #include "engine/gradient/parameter_gradient.hpp"
 #include "engine/problem/load_problem.hpp"
+#include "engine/sweep/sweep.hpp"
 #include "mjcf/import.hpp"
 
 namespace sg::test {
@@ -110,6 +111,55 @@ inline void check_reverse_equals_forward(const char* name, const Problem& p,
     CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-9 * scale);
   }
   MESSAGE(std::string(name) << " reverse: " << fwd.stats.events << " events, vs forward " << worst);
+}
+
+// AD against FD at every point of a sweep of `points` points: each point ok, |AD - FD| within tol of
+// max(|AD|, floor), and |AD| above floor when `nonzero`. Returns the worst relative difference.
+inline double check_sweep_ad_fd(const SweepResult& r, std::size_t points, double tol, bool nonzero = false,
+                                double floor = 1e-3) {
+  REQUIRE(r.points.size() == points);
+  double worst = 0.0;
+  for (const PointResult& pt : r.points) {
+    CAPTURE(pt.value);
+    REQUIRE(pt.status == "ok");
+    const double err = std::fabs(pt.grad - pt.grad_fd) / std::max(std::fabs(pt.grad), floor);
+    worst = std::max(worst, err);
+    CHECK(err < tol);
+    if (nonzero) CHECK(std::fabs(pt.grad) > floor);
+  }
+  return worst;
+}
+
+// The scene's sweep, AD against FD at every point (check_sweep_ad_fd, tolerance tol), then reverse mode
+// against forward mode for `paths` at the scene's values (each gradient above 1e-3).
+inline void check_sweep_and_reverse(const char* name, const Problem& p, std::size_t points, double tol,
+                                    const std::vector<std::string>& paths) {
+  const double worst = check_sweep_ad_fd(run_sweep(p), points, tol);
+  MESSAGE(std::string(name) << ": worst relative AD-FD difference over the sweep " << worst);
+  check_reverse_equals_forward(name, p, paths, 0, true);
+}
+
+// Torsional and rolling friction: a spinning top-like ball on a hinge-and-slide carriage and a free ball
+// rolling and spinning on the floor, their geoms of the given condim (friction's torsional and rolling
+// coefficients raised so that the rows matter). option: attributes added to <option>; extra: more bodies.
+inline std::string rolling_balls(int condim, const std::string& option = "", const std::string& extra = "") {
+  const std::string c = std::to_string(condim);
+  return R"(<mujoco><option timestep="0.002" )" + option + R"(/><worldbody>
+    <geom name="floor" type="plane" size="3 3 0.1" friction="0.8 0.02 0.01"/>
+    <body name="carriage" pos="0 0 0.098">
+      <joint name="run" type="slide" axis="1 0 0" damping="0.1"/>
+      <joint name="spin" type="hinge" axis="0 0 1"/>
+      <geom name="top" type="sphere" size="0.1" condim=")" +
+         c + R"(" friction="0.8 0.05 0.02"/>
+    </body>
+    <body name="roller" pos="0.6 0.3 0.08">
+      <freejoint/>
+      <geom name="ball" type="sphere" size="0.08" condim=")" +
+         c + R"(" friction="0.6 0.03 0.01"/>
+    </body>)" +
+         extra +
+         R"(
+  </worldbody></mujoco>)";
 }
 
 }  // namespace sg::test

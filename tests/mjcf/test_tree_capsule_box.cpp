@@ -83,20 +83,8 @@ TEST_CASE("AD through capsule-box contacts matches central FD, and reverse equal
   // (1e-9) w.r.t. the throw, the capsule's radius and the box's half size.
   const std::string xml = sg::test::write_mjcf("capsule_box_sweep", thrown_capsule_xml("0 60 30"));
   const sg::Problem p = sg::test::load_scene(thrown_capsule_scene("capsule_box_sweep", xml));
-  const sg::SweepResult r = sg::run_sweep(p);
-  REQUIRE(r.points.size() == 7);
-  double worst = 0.0;
-  for (const sg::PointResult& pt : r.points) {
-    CAPTURE(pt.value);
-    REQUIRE(pt.status == "ok");
-    const double err = std::fabs(pt.grad - pt.grad_fd) / std::max(std::fabs(pt.grad), 1e-3);
-    worst = std::max(worst, err);
-    CHECK(err < 1e-6);
-  }
-  MESSAGE("capsule-box sweep: worst relative AD-FD difference " << worst);
-  sg::test::check_reverse_equals_forward(
-      "capsule-box", p,
+  sg::test::check_sweep_and_reverse(
+      "capsule-box", p, 7, 1e-6,
       {"model.tree.bodies.1.joints.0.free_vel.0", "model.tree.bodies.1.geoms.0.size.0",
-       "model.tree.bodies.0.geoms.0.size.2"},
-      0, true, 1e-3);
+       "model.tree.bodies.0.geoms.0.size.2"});
 }

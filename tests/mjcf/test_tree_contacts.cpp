@@ -266,31 +266,6 @@ TEST_CASE("reverse mode gives forward mode's gradient w.r.t. contact parameters,
 
 namespace {
 
-// Torsional and rolling friction: a spinning top-like ball on a hinge-and-slide carriage and a free ball
-// rolling and spinning on the floor, their geoms condim 4 and 6 (friction's torsional and rolling
-// coefficients raised so that the rows matter), against each other with condim 3.
-std::string rolling_balls(int condim) {
-  const std::string c = std::to_string(condim);
-  return R"(<mujoco><option timestep="0.002"/><worldbody>
-    <geom name="floor" type="plane" size="3 3 0.1" friction="0.8 0.02 0.01"/>
-    <body name="carriage" pos="0 0 0.098">
-      <joint name="run" type="slide" axis="1 0 0" damping="0.1"/>
-      <joint name="spin" type="hinge" axis="0 0 1"/>
-      <geom name="top" type="sphere" size="0.1" condim=")" +
-         c + R"(" friction="0.8 0.05 0.02"/>
-    </body>
-    <body name="roller" pos="0.6 0.3 0.08">
-      <freejoint/>
-      <geom name="ball" type="sphere" size="0.08" condim=")" +
-         c + R"(" friction="0.6 0.03 0.01"/>
-    </body>
-  </worldbody></mujoco>)";
-}
-
-}  // namespace
-
-namespace {
-
 double final_loss(const sg::Problem& p) {
   sg::ParameterGradient g(p, {"model.tree.bodies.0.joints.1.qvel"}, nullptr);
   const sg::ObjectiveGradient out = g.forward(g.initial_values());
@@ -310,7 +285,7 @@ TEST_CASE("torsional and rolling friction (condim 4 and 6) follow mj_step over 1
   for (const int condim : {3, 4, 6}) {
     CAPTURE(condim);
     const std::string name = "rolling_" + std::to_string(condim);
-    const std::string xml = sg::test::write_mjcf(name, rolling_balls(condim));
+    const std::string xml = sg::test::write_mjcf(name, sg::test::rolling_balls(condim));
     json scene = json::parse(R"({
       "model": {"type": "mjcf", "tree": {"bodies": [
         {"joints": [{"qvel": 0.5}, {"qvel": 8}]}, {"joints": [{"free_vel": [-1.0, 0.2, 0], "ball_qvel": [1, -3, 6]}]}]}},
@@ -360,7 +335,7 @@ TEST_CASE("AD through torsional and rolling friction matches central FD across a
     CAPTURE(k.condim);
     CAPTURE(std::string(k.parameter));
     const std::string name = "rolling_sweep_" + std::to_string(k.condim);
-    const std::string xml = sg::test::write_mjcf(name, rolling_balls(k.condim));
+    const std::string xml = sg::test::write_mjcf(name, sg::test::rolling_balls(k.condim));
     json scene = json::parse(R"({
       "model": {"type": "mjcf", "tree": {"bodies": [
         {"joints": [{"qvel": 0.5}, {"qvel": 8}]}, {"joints": [{"free_vel": [-1.0, 0.2, 0], "ball_qvel": [1, -3, 6]}]}]}},
@@ -370,16 +345,7 @@ TEST_CASE("AD through torsional and rolling friction matches central FD across a
     scene["loss"]["terms"] = json::array({json::parse(k.loss)});
     scene["sweep"] = {{"parameter", k.parameter}, {"from", k.from}, {"to", k.to}, {"points", 5}};
     const sg::SweepResult r = sg::run_sweep(load(sg::test::write_scene(name, scene)));
-    REQUIRE(r.points.size() == 5);
-    double worst = 0.0;
-    for (const sg::PointResult& pt : r.points) {
-      CAPTURE(pt.value);
-      REQUIRE(pt.status == "ok");
-      const double err = std::fabs(pt.grad - pt.grad_fd) / std::max(std::fabs(pt.grad), 1e-3);
-      worst = std::max(worst, err);
-      CHECK(err < 1e-5);
-      CHECK(std::fabs(pt.grad) > 1e-3);  // the throw moves the loss
-    }
+    const double worst = sg::test::check_sweep_ad_fd(r, 5, 1e-5, true);
     MESSAGE("condim " << k.condim << ", " << std::string(k.parameter) << ": worst relative AD-FD difference "
                       << worst << ", gradient at the first point " << r.points[0].grad);
   }

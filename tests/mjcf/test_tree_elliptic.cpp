@@ -16,30 +16,18 @@ using nlohmann::json;
 
 namespace {
 
-// A ball on a slide-and-spin carriage pressed into the floor, a free ball thrown rolling and spinning, and
-// a free box thrown sliding: sticking, sliding (the cone's middle zone) and rolling contacts.
+// The rolling balls (a ball on a slide-and-spin carriage pressed into the floor, a free ball thrown rolling
+// and spinning) and a free box thrown sliding: sticking, sliding (the cone's middle zone) and rolling.
 std::string cone_scene_xml(const std::string& cone, int condim, const std::string& tolerance = "1e-8") {
   const std::string c = std::to_string(condim);
-  return R"(<mujoco><option timestep="0.002" cone=")" + cone + R"(" impratio="1.5" tolerance=")" + tolerance +
-         R"("/><worldbody>
-    <geom name="floor" type="plane" size="3 3 0.1" friction="0.8 0.02 0.01"/>
-    <body name="carriage" pos="0 0 0.098">
-      <joint name="run" type="slide" axis="1 0 0" damping="0.1"/>
-      <joint name="spin" type="hinge" axis="0 0 1"/>
-      <geom name="top" type="sphere" size="0.1" condim=")" +
-         c + R"(" friction="0.8 0.05 0.02"/>
-    </body>
-    <body name="roller" pos="0.6 0.3 0.08">
-      <freejoint/>
-      <geom name="ball" type="sphere" size="0.08" condim=")" +
-         c + R"(" friction="0.6 0.03 0.01"/>
-    </body>
+  return sg::test::rolling_balls(condim,
+                                 "cone=\"" + cone + "\" impratio=\"1.5\" tolerance=\"" + tolerance + "\"",
+                                 R"(
     <body name="crate" pos="-0.5 -0.4 0.12">
       <freejoint/>
       <geom name="box" type="box" size="0.1 0.07 0.05" condim=")" +
-         c + R"(" friction="0.4 0.02 0.01"/>
-    </body>
-  </worldbody></mujoco>)";
+                                     c + R"(" friction="0.4 0.02 0.01"/>
+    </body>)");
 }
 
 std::string cone_scene(const std::string& name, const std::string& xml) {
@@ -103,22 +91,10 @@ TEST_CASE("AD through sliding elliptic contacts matches central FD across the sw
   // point; reverse mode equals forward mode to 1e-9 for the throw, the floor's friction and solref.
   const std::string xml = sg::test::write_mjcf("elliptic_sweep", cone_scene_xml("elliptic", 3));
   const sg::Problem p = sg::test::load_scene(cone_scene("elliptic_sweep", xml));
-  const sg::SweepResult s = sg::run_sweep(p);
-  REQUIRE(s.points.size() == 9);
-  double worst = 0.0;
-  for (const sg::PointResult& pt : s.points) {
-    CAPTURE(pt.value);
-    REQUIRE(pt.status == "ok");
-    const double err = std::fabs(pt.grad - pt.grad_fd) / std::max(std::fabs(pt.grad), 1e-3);
-    worst = std::max(worst, err);
-    CHECK(err < 1e-5);
-  }
-  MESSAGE("AD vs FD, worst relative error over the sweep: " << worst);
-  sg::test::check_reverse_equals_forward(
-      "elliptic", p,
+  sg::test::check_sweep_and_reverse(
+      "elliptic", p, 9, 1e-5,
       {"model.tree.bodies.2.joints.0.free_vel.0", "model.tree.world_geoms.0.friction.0",
-       "model.tree.world_geoms.0.solref.0"},
-      0, true);
+       "model.tree.world_geoms.0.solref.0"});
 }
 
 TEST_CASE("MuJoCo's humanoid with elliptic cones falls as mj_step has it, and its gradient checks out") {
