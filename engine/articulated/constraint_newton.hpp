@@ -84,13 +84,30 @@ inline bool factor_hessian(int nv, int nefc, TreeNewtonWorkspace& ws) {
   return cholesky_factor(ws.H, nv, nv);
 }
 
-// The cost's gradient M (a - a0) + J' D jar over the active rows, and the Newton direction -H^-1 grad.
-inline void newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
+// The Gauss term's gradient M (a - a0) into ws.grad (the rows' terms are added by the caller).
+inline void gauss_gradient(int nv, TreeNewtonWorkspace& ws) {
   for (int p = 0; p < nv; ++p) {
     double s = 0.0;
     for (int q = 0; q < nv; ++q) s += ws.M[p * nv + q] * (ws.a[q] - ws.a0[q]);
     ws.grad[p] = s;
   }
+}
+
+// The Gauss term along ws.dir: phi'(alpha) = base + alpha curvature, base = (a - a0)' M dir and
+// curvature = dir' M dir.
+inline void gauss_line_terms(int nv, const TreeNewtonWorkspace& ws, double& base, double& curvature) {
+  base = 0.0, curvature = 0.0;
+  for (int p = 0; p < nv; ++p) {
+    double Md = 0.0;
+    for (int q = 0; q < nv; ++q) Md += ws.M[p * nv + q] * ws.dir[q];
+    base += (ws.a[p] - ws.a0[p]) * Md;
+    curvature += ws.dir[p] * Md;
+  }
+}
+
+// The cost's gradient M (a - a0) + J' D jar over the active rows, and the Newton direction -H^-1 grad.
+inline void newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
+  gauss_gradient(nv, ws);
   for (int r = 0; r < nefc; ++r) {
     if (!ws.active[r]) continue;
     const double Dj = ws.D[r] * ws.jar[r];
@@ -103,13 +120,8 @@ inline void newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
 // Exact line search: 1-D Newton on phi(alpha) = cost(a + alpha dir), piecewise quadratic and convex; its
 // pieces need only M-products along dir and J a - aref, J dir per row.
 inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
-  double base = 0.0, curvature = 0.0;
-  for (int p = 0; p < nv; ++p) {
-    double Md = 0.0;
-    for (int q = 0; q < nv; ++q) Md += ws.M[p * nv + q] * ws.dir[q];
-    base += (ws.a[p] - ws.a0[p]) * Md;
-    curvature += ws.dir[p] * Md;
-  }
+  double base, curvature;
+  gauss_line_terms(nv, ws, base, curvature);
   for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws.J + r * kMaxDofs, ws.dir, nv);
   return exact_line_search(base, curvature, ws.jar, ws.jdir, ws.D, nefc, 50, 1e-15);
 }

@@ -62,11 +62,7 @@ inline bool newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
   for (int c = 0; c < ws.ncone; ++c)
     if (ws.zone[c] == ConeZone::middle) add_cone_hessian(nv, c, ws);
   if (!cholesky_factor(ws.H, nv, nv)) return false;
-  for (int p = 0; p < nv; ++p) {
-    double s = 0.0;
-    for (int q = 0; q < nv; ++q) s += ws.M[p * nv + q] * (ws.a[q] - ws.a0[q]);
-    ws.grad[p] = s;
-  }
+  tree_newton_detail::gauss_gradient(nv, ws);
   for (int r = 0; r < nefc; ++r) {
     if (ws.force[r] == 0.0) continue;
     for (int p = 0; p < nv; ++p) ws.grad[p] -= ws.force[r] * ws.J[r * kMaxDofs + p];
@@ -100,12 +96,7 @@ inline void line_derivatives(int nefc, const TreeNewtonWorkspace& ws, const Line
 // (phi' < 0 below, > 0 above), bisecting when a Newton step leaves it; phi is convex, so this converges.
 inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
   LineTerms t{0.0, 0.0, {}};
-  for (int p = 0; p < nv; ++p) {
-    double Md = 0.0;
-    for (int q = 0; q < nv; ++q) Md += ws.M[p * nv + q] * ws.dir[q];
-    t.base += (ws.a[p] - ws.a0[p]) * Md;
-    t.curvature += ws.dir[p] * Md;
-  }
+  tree_newton_detail::gauss_line_terms(nv, ws, t.base, t.curvature);
   for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws.J + r * kMaxDofs, ws.dir, nv);
   for (int c = 0; c < ws.ncone; ++c) {
     const int r0 = ws.cone_row[c];
