@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/bench_finger.hpp"
+#include "cli/bench_mpc.hpp"
 #include "cli/bench_fit.hpp"
 #include "cli/bench_gpu.hpp"
 #include "cli/bench_humanoid.hpp"
@@ -30,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 struct BenchArgs {
   std::string scenes = SOFTGRAD_SCENES_DIR;
   bool quick = false;
-  std::string only;  // one section: steps, sweeps, 3d, gradients, fit, humanoid, finger or gpu ("": all)
+  std::string only;  // one section: steps, sweeps, 3d, gradients, fit, humanoid, finger, mpc or gpu ("": all)
 };
 
 // Runs fn repeatedly for about `budget` seconds; returns (seconds, steps) summed.
@@ -342,6 +343,10 @@ int run(const BenchArgs& args) {
     std::printf("\n");
     bench_finger(args.scenes, 5);
   }
+  if (wanted("mpc")) {
+    std::printf("\n");
+    bench_mpc(args.scenes, 3);
+  }
   if (wanted("gpu")) {
     std::printf("\n");
     bench_gpu(args.scenes);
@@ -357,8 +362,8 @@ void register_bench(CLI::App& app, int& exit_code) {
   cmd->add_option("--scenes", args->scenes, "Folder with the shipped scenes");
   cmd->add_flag("--quick", args->quick, "Short runs (for smoke tests)");
   cmd->add_option("--only", args->only,
-                  "One section: steps, sweeps, 3d, gradients, fit, humanoid, finger or gpu")
-      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients", "fit", "humanoid", "finger", "gpu"}));
+                  "One section: steps, sweeps, 3d, gradients, fit, humanoid, finger, mpc or gpu")
+      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients", "fit", "humanoid", "finger", "mpc", "gpu"}));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

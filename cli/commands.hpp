@@ -18,6 +18,7 @@ void register_gradient(CLI::App& app, int& exit_code);
 void register_fit(CLI::App& app, int& exit_code);
 void register_sweep2d(CLI::App& app, int& exit_code);
 void register_tradeoff(CLI::App& app, int& exit_code);
+void register_mpc(CLI::App& app, int& exit_code);
 #ifdef SOFTGRAD_HAVE_GUI
 void register_screenshot(CLI::App& app, int& exit_code);
 #endif

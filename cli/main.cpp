@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   sg::cli::register_fit(app, exit_code);
   sg::cli::register_sweep2d(app, exit_code);
   sg::cli::register_tradeoff(app, exit_code);
+  sg::cli::register_mpc(app, exit_code);
 #ifdef SOFTGRAD_HAVE_GUI
   sg::cli::register_screenshot(app, exit_code);
 #endif

@@ -76,6 +76,12 @@ ParameterGradient::ParameterGradient(const Problem& problem, std::vector<std::st
   }
 }
 
+void ParameterGradient::set_base(const ProblemData<double>& data) {
+  base_ = data;
+  base_lanes_ = convert_problem<Lanes>(data);
+  *base_rev_ = convert_problem<Rev>(data);
+}
+
 std::vector<double> ParameterGradient::initial_values() const {
   ProblemData<double> copy = base_;
   std::vector<double> out;

@@ -47,6 +47,9 @@ class ParameterGradient {
   ParameterGradient(const Problem& problem, std::vector<std::string> paths, const TrajectoryData* data);
 
   const std::vector<std::string>& paths() const { return paths_; }
+  // Runs from now on start from this scene's data (the scene it was built from with other numbers, such
+  // as another start state: a planner's next planning step); the parameters are then set over it.
+  void set_base(const ProblemData<double>& data);
   // The parameters' values in the scene.
   std::vector<double> initial_values() const;
 

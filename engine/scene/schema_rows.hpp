@@ -130,5 +130,7 @@ std::vector<FieldSpec> rigid_body_rows();
 std::vector<FieldSpec> tree_body_rows();
 // control: sequences of knots for a tree's actuators. Defined in schema_control_rows.cpp.
 std::vector<FieldSpec> control_rows();
+// mpc: the planners of softgrad mpc. Defined in schema_mpc_rows.cpp.
+std::vector<FieldSpec> mpc_rows();
 
 }  // namespace sg::scene::rows

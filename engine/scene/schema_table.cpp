@@ -273,6 +273,7 @@ std::vector<FieldSpec> build_table() {
                "not fitted)."),
           number("identify.rollouts.*.value", 0, any(), fixed, "Its value in this rollout."),
       });
+  append(t, mpc_rows());
   fill_array_defaults(t);
   return t;
 }
