@@ -22,7 +22,7 @@ namespace {
 
 struct MpcArgs {
   SceneArgs scene;
-  std::string planner;
+  std::string planner, cfd;
   std::optional<long> horizon, iterations, samples, execute, duration, seed;
   int threads = 0;
   std::string out, svg, png;
@@ -86,52 +86,92 @@ nlohmann::json result_json(const MpcResult& r) {
           {"state", r.state}};
 }
 
+// One planner on one variant of the scene (CFD as the scene has it, or set on or off).
+struct MpcRun {
+  std::string label;  // "gradient", or "gradient, CFD on" when --cfd both
+  Planner planner;
+  std::string cfd;  // "": the scene's; "on", "off"
+  MpcResult result;
+};
+
+std::vector<MpcRun> planned_runs(const MpcArgs& args, Planner scene_planner) {
+  std::vector<Planner> planners = {scene_planner};
+  if (args.planner == "both") planners = {Planner::gradient, Planner::sampling};
+  std::vector<std::string> cfds = {""};
+  if (args.cfd == "both")
+    cfds = {"on", "off"};
+  else if (!args.cfd.empty())
+    cfds = {args.cfd};
+  std::vector<MpcRun> runs;
+  for (Planner planner : planners)
+    for (const std::string& cfd : cfds)
+      runs.push_back({std::string(planner_name(planner)) + (args.cfd == "both" ? ", CFD " + cfd : ""),
+                      planner,
+                      cfd,
+                      {}});
+  return runs;
+}
+
+// Runs one; false (and the message printed) when the scene cannot be planned.
+bool run_one(const SceneArgs& scene, MpcRun& run, int threads) {
+  SceneArgs variant = scene;
+  if (!run.cfd.empty())
+    variant.overrides.push_back("contact.cfd.enabled=" + std::string(run.cfd == "on" ? "true" : "false"));
+  std::optional<Problem> problem = load_scene_or_report(variant);
+  if (!problem) return false;
+  MpcSettings s = mpc_settings(*problem);
+  s.planner = run.planner;
+  MpcCallbacks cb;
+  cb.threads = threads;
+  cb.on_step = [planner = s.planner](const PlanningStep& step) { print_step(step, planner); };
+  std::printf("%s: horizon %ld steps, %ld executed per plan\n", run.label.c_str(), s.horizon, s.execute);
+  try {
+    run.result = run_mpc(*problem, s, cb);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s: %s\n", scene.scene.c_str(), e.what());
+    return false;
+  }
+  const MpcResult& r = run.result;
+  std::printf("%s: final cost %.6g (success below %g: %s), %zu planning steps in %.2f s%s%s\n",
+              run.label.c_str(), r.final_cost, s.success, r.success ? "yes" : "no", r.steps.size(), r.wall_s,
+              r.status == "ok" ? "" : "; ", r.status == "ok" ? "" : r.status.c_str());
+  return true;
+}
+
 int run(const MpcArgs& args) {
   SceneArgs scene = args.scene;
   scene.overrides = overrides(args);
   std::optional<Problem> problem = load_scene_or_report(scene);
   if (!problem) return kExitBadInput;
   const MpcSettings settings = mpc_settings(*problem);
-  std::vector<Planner> planners = {settings.planner};
-  if (args.planner == "both") planners = {Planner::gradient, Planner::sampling};
-  MpcCallbacks cb;
-  cb.threads = args.threads > 0 ? args.threads : available_cores();
-  std::vector<MpcResult> results;
-  for (Planner planner : planners) {
-    MpcSettings s = settings;
-    s.planner = planner;
-    cb.on_step = [planner](const PlanningStep& step) { print_step(step, planner); };
-    std::printf("%s planner: horizon %ld steps, %ld executed per plan\n", planner_name(planner), s.horizon,
-                s.execute);
-    try {
-      results.push_back(run_mpc(*problem, s, cb));
-    } catch (const std::invalid_argument& e) {
-      std::fprintf(stderr, "%s: %s\n", scene.scene.c_str(), e.what());
-      return kExitBadInput;
-    }
-    const MpcResult& r = results.back();
-    std::printf("%s: final cost %.6g (success below %g: %s), %zu planning steps in %.2f s%s%s\n",
-                planner_name(planner), r.final_cost, s.success, r.success ? "yes" : "no", r.steps.size(),
-                r.wall_s, r.status == "ok" ? "" : "; ", r.status == "ok" ? "" : r.status.c_str());
-  }
+  std::vector<MpcRun> runs = planned_runs(args, settings.planner);
+  const int threads = args.threads > 0 ? args.threads : available_cores();
+  for (MpcRun& r : runs)
+    if (!run_one(scene, r, threads)) return kExitBadInput;
   if (!args.out.empty()) {
     nlohmann::json out = {
         {"scene", scene.scene}, {"mpc", problem->config.at("mpc")}, {"runs", nlohmann::json::array()}};
-    for (const MpcResult& r : results) out["runs"].push_back(result_json(r));
+    for (const MpcRun& r : runs) {
+      nlohmann::json j = result_json(r.result);
+      j["label"] = r.label;
+      j["cfd"] =
+          r.cfd.empty() ? problem->config.at("contact").at("cfd").at("enabled").get<bool>() : r.cfd == "on";
+      out["runs"].push_back(j);
+    }
     out["config"] = problem->config;
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());
   }
-  std::vector<LabelledMpc> runs;
-  for (const MpcResult& r : results) runs.push_back({planner_name(r.planner), &r});
-  const plot::Figure figure = mpc_figure(runs, settings.success);
+  std::vector<LabelledMpc> labelled;
+  for (const MpcRun& r : runs) labelled.push_back({r.label, &r.result});
+  const plot::Figure figure = mpc_figure(labelled, settings.success);
   if (!args.svg.empty()) {
     if (!write_output(args.svg, plot::to_svg(figure, 1200, 800))) return kExitFailed;
     std::printf("plot: %s\n", args.svg.c_str());
   }
   if (!args.png.empty() && !write_figure_png(figure, 1200, 800, args.png)) return kExitFailed;
-  for (const MpcResult& r : results)
-    if (r.status != "ok") return kExitFailed;
+  for (const MpcRun& r : runs)
+    if (r.result.status != "ok") return kExitFailed;
   return kExitOk;
 }
 
@@ -144,6 +184,9 @@ void register_mpc(CLI::App& app, int& exit_code) {
   add_scene_args(*cmd, args->scene);
   cmd->add_option("--planner", args->planner, "gradient, sampling or both (scene: mpc.planner)")
       ->check(CLI::IsMember({"gradient", "sampling", "both"}));
+  cmd->add_option("--cfd", args->cfd,
+                  "Contacts From Distance on, off or both (default: the scene's contact.cfd.enabled)")
+      ->check(CLI::IsMember({"on", "off", "both"}));
   cmd->add_option("--horizon", args->horizon, "Output steps each plan spans (scene: mpc.horizon)")
       ->check(CLI::Range(1L, 100000L));
   cmd->add_option("--iters", args->iterations,
