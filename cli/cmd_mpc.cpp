@@ -123,7 +123,7 @@ bool run_one(const SceneArgs& scene, MpcRun& run, int threads) {
   s.planner = run.planner;
   MpcCallbacks cb;
   cb.threads = threads;
-  cb.on_step = [planner = s.planner](const PlanningStep& step) { print_step(step, planner); };
+  cb.on_step = [planner = s.planner](const MpcResult& so_far) { print_step(so_far.steps.back(), planner); };
   std::printf("%s: horizon %ld steps, %ld executed per plan\n", run.label.c_str(), s.horizon, s.execute);
   try {
     run.result = run_mpc(*problem, s, cb);

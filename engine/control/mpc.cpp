@@ -131,9 +131,9 @@ class MpcLoop {
       if (planned) execute_plan(r.plan, done, execute, out);
       record.wall_ms = 1e3 * seconds_since(t_step);
       out.steps.push_back(record);
-      if (cb_.on_step) cb_.on_step(record);
       if (!planned && out.status == "ok")
         out.status = "planning step at output step " + std::to_string(done) + ": " + r.status;
+      if (cb_.on_step) cb_.on_step(out);
       if (out.status != "ok") break;
       plan_ = shift_plan(layout_, r.plan, execute);
     }

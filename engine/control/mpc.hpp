@@ -44,9 +44,10 @@ struct MpcResult {
 };
 
 struct MpcCallbacks {
-  std::function<void(const PlanningStep&)> on_step;  // after each planning step, on the caller's thread
-  const std::atomic<bool>* cancel = nullptr;         // checked before each planning step
-  int threads = 1;                                   // for the rollouts of one planning step
+  // After each planning step, on the caller's thread: the run so far (its last planning step is the new one).
+  std::function<void(const MpcResult&)> on_step;
+  const std::atomic<bool>* cancel = nullptr;  // checked before each planning step
+  int threads = 1;                            // for the rollouts of one planning step
 };
 
 // Throws std::invalid_argument with "mpc.KEY: why" (or the model's key) when the scene cannot be planned:

@@ -48,7 +48,7 @@ bool is_number_array(const json& v) {
 }
 
 void collect(const json& a, const json* b, const std::string& path, std::vector<std::string>& out) {
-  if (path == "description" || path == "optimize") return;
+  if (path == "description" || path == "optimize" || path == "mpc") return;
   if (a.is_object()) {
     for (auto it = a.begin(); it != a.end(); ++it) {
       const json* other = b && b->is_object() && b->contains(it.key()) ? &(*b)[it.key()] : nullptr;
@@ -83,6 +83,7 @@ bool same_sweep_settings(const json& a, const json& b) {
     if (j->is_object()) {
       j->erase("description");
       j->erase("optimize");
+      j->erase("mpc");  // the planners' settings (softgrad mpc, the MPC tab) do not change a sweep
     }
   return x == y;
 }

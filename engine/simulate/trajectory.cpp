@@ -155,6 +155,40 @@ Trajectory simulate_trajectory(const Problem& problem, double value) {
   return tr;
 }
 
+Trajectory tree_states_trajectory(const Problem& problem, const std::vector<double>& t,
+                                  const std::vector<std::vector<double>>& y,
+                                  const std::vector<std::vector<double>>& ctrl) {
+  Trajectory tr;
+  tr.layout = "tree";
+  tr.loss = tr.grad = std::numeric_limits<double>::quiet_NaN();
+  if (problem.data.type != ModelType::tree) {
+    tr.status = "not a joint tree";
+    return tr;
+  }
+  ProblemData<Dual1> pd = convert_problem<Dual1>(problem.data);
+  JointTreeModel<Dual1>& m = pd.tree;
+  m.controls = TreeControls<Dual1>{};  // each state's controls are set as constants below
+  Recorder rec{&tr, {}};
+  std::vector<Dual1> state;
+  for (std::size_t i = 0; i < y.size() && i < t.size(); ++i) {
+    if (!ctrl.empty()) {
+      const std::vector<double>& u = ctrl[std::min(i, ctrl.size() - 1)];
+      for (int a = 0; a < m.act.nu && a < static_cast<int>(u.size()); ++a) m.ctrl[a] = Dual1(u[a]);
+    }
+    // The system copies the constant controls when it is built: one per state (outside any step).
+    const auto sys = std::make_unique<TreeSystem<Dual1>>(&m, problem.integrator.fixed_step());
+    if (static_cast<int>(y[i].size()) != sys->dim()) {
+      tr.status = "state " + std::to_string(i) + " has " + std::to_string(y[i].size()) +
+                  " numbers, the tree " + std::to_string(sys->dim());
+      return tr;
+    }
+    rec.bind(*sys);
+    state.assign(y[i].begin(), y[i].end());
+    rec.on_output(static_cast<long>(i), t[i], state.data(), sys->dim());
+  }
+  return tr;
+}
+
 nlohmann::json trajectory_to_json(const Trajectory& tr) {
   nlohmann::json events = nlohmann::json::array();
   for (const EventMark& e : tr.events)

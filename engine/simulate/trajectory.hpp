@@ -28,6 +28,7 @@ struct EventMark {
 };
 
 struct Trajectory {
+  std::string title;                 // what it shows when not a sweep point (e.g. "MPC: gradient"); "": one
   double value = 0.0;                // the swept parameter
   std::vector<double> t;             // output times
   std::string layout = "particles";  // "particles", "rigid" or "tree"
@@ -45,6 +46,13 @@ struct Trajectory {
 };
 
 Trajectory simulate_trajectory(const Problem& problem, double value);
+
+// The display trajectory (body poses and velocities, contact forces and marks) of a joint tree passing
+// through the states y = [qpos, phi, qvel] at times t, state i under the actuators' controls ctrl[i] (the
+// last entry for any later state; none: the scene's): the executed motion of an MPC run. loss and grad NaN.
+Trajectory tree_states_trajectory(const Problem& problem, const std::vector<double>& t,
+                                  const std::vector<std::vector<double>>& y,
+                                  const std::vector<std::vector<double>>& ctrl);
 
 nlohmann::json trajectory_to_json(const Trajectory& tr);
 

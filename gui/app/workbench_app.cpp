@@ -133,6 +133,7 @@ void WorkbenchApp::cancel() {
   descender_.cancel();
   identifier_.cancel();
   tradeoffer_.cancel();
+  mpcer_.cancel();
   message_ = "sweep cancelled";
 }
 
@@ -263,6 +264,7 @@ void WorkbenchApp::update(float delta_seconds) {
                      : "identify: done in " + std::to_string(fit.steps.back().iteration) + " steps (" +
                            fit.stopped + ")" + identification_note(fit.paths, fit.not_identified);
   }
+  update_mpc();
   if (sweeper_.snapshot(&snapshot_)) {
     plots_.set_sweep(snapshot_);
     if (snapshot_.phase == SweepPhase::finished && snapshot_.problem != recorded_problem_) {
@@ -291,7 +293,7 @@ bool WorkbenchApp::wait_until_idle(std::chrono::milliseconds timeout) {
   const auto rest = [&] { return std::max(left(), std::chrono::milliseconds(0)); };
   const bool ok = sweeper_.wait_idle(left()) && simulator_.wait_idle(rest()) && mapper_.wait_idle(rest()) &&
                   descender_.wait_idle(rest()) && identifier_.wait_idle(rest()) &&
-                  tradeoffer_.wait_idle(rest());
+                  tradeoffer_.wait_idle(rest()) && mpcer_.wait_idle(rest());
   update(0.0f);
   return ok;
 }
@@ -431,6 +433,14 @@ void WorkbenchApp::draw_plots(ImVec2 size) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Accuracy against cost of the integrators at one value (DiffMJX Fig. S6)");
   show_tradeoff_ = false;
+  if (ImGui::BeginTabItem("MPC", nullptr, show_mpc_ ? ImGuiTabItemFlags_SetSelected : 0)) {
+    draw_mpc(below_tabs);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Model-predictive control through the simulator: gradient against sampling (DiffMJX Sec. 5.3)");
+  show_mpc_ = false;
   ImGui::EndTabBar();
 }
 
@@ -478,20 +488,18 @@ void WorkbenchApp::draw_tradeoff(ImVec2 size) {
   const TradeoffPanelEvents events = tradeoff_panel_.draw(size);
   if (events.run) run_tradeoff_study(events.run->first, events.run->second);
   if (events.cancel) tradeoffer_.cancel();
-  if (events.export_kind != ExportKind::none) {
-    PlotPanelEvents request;
-    request.export_kind = events.export_kind;
-    request.export_figure = tradeoff_panel_.figure();
-    request.export_min = events.export_min;
-    request.export_max = events.export_max;
-    export_plots(request);
-  }
+  if (events.export_kind != ExportKind::none)
+    export_figure(events.export_kind, tradeoff_panel_.figure(), events.export_min, events.export_max);
 }
 
 void WorkbenchApp::export_identify(ExportKind kind, ImVec2 min, ImVec2 max) {
+  export_figure(kind, identify_panel_.figure(), min, max);
+}
+
+void WorkbenchApp::export_figure(ExportKind kind, const plot::Figure& figure, ImVec2 min, ImVec2 max) {
   PlotPanelEvents request;
   request.export_kind = kind;
-  request.export_figure = identify_panel_.figure();
+  request.export_figure = figure;
   request.export_min = min;
   request.export_max = max;
   export_plots(request);
@@ -526,8 +534,11 @@ void WorkbenchApp::draw_player_toolbar() {
   if (ImGui::SliderInt("##frame", &frame, 0, player_.frame_count() - 1, "frame %d"))
     player_.seek_frame(frame);
   ImGui::SameLine();
-  ImGui::Text("t = %.3f s | value %.4g | loss %.4g | grad %.4g | %s", player_.time(), trajectory_->value,
-              trajectory_->loss, trajectory_->grad, trajectory_->status.c_str());
+  if (!trajectory_->title.empty())
+    ImGui::Text("t = %.3f s | %s", player_.time(), trajectory_->title.c_str());
+  else
+    ImGui::Text("t = %.3f s | value %.4g | loss %.4g | grad %.4g | %s", player_.time(), trajectory_->value,
+                trajectory_->loss, trajectory_->grad, trajectory_->status.c_str());
 }
 
 void WorkbenchApp::fill_scene(render::Scene3D& scene) const {

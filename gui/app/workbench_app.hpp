@@ -15,6 +15,7 @@
 #include "gui/panels/controls_panel.hpp"
 #include "gui/panels/identify_panel.hpp"
 #include "gui/panels/map_panel.hpp"
+#include "gui/panels/mpc_panel.hpp"
 #include "gui/panels/plot_panel.hpp"
 #include "gui/panels/tradeoff_panel.hpp"
 #include "gui/view3d/scene_bounds.hpp"
@@ -22,6 +23,7 @@
 #include "gui/workers/descent_worker.hpp"
 #include "gui/workers/identify_worker.hpp"
 #include "gui/workers/map_worker.hpp"
+#include "gui/workers/mpc_worker.hpp"
 #include "gui/workers/sweep_worker.hpp"
 #include "gui/workers/tradeoff_worker.hpp"
 #include "gui/workers/trajectory_worker.hpp"
@@ -62,6 +64,11 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // The Cost tab: accuracy against cost of the integrators at value x (on a worker; cancel() stops it).
   void run_tradeoff_study(double x, const TradeoffOptions& options);
   void show_tradeoff_tab() { show_tradeoff_ = true; }
+  // The MPC tab (gui/app/workbench_mpc.cpp): the runs on a worker (cancel() stops them); a finished run's
+  // executed motion replaces the trajectory in the 3-D view until the next sweep point is clicked.
+  void run_mpc(std::vector<MpcRunSpec> runs);
+  void show_mpc_tab() { show_mpc_ = true; }
+  void play_motion(std::shared_ptr<const Trajectory> motion);
   void pin();
   void unpin();
   // Gradient descent from optimize.starts starts on a worker; its paths are drawn on the loss plot and
@@ -88,7 +95,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // A sweep or trajectory job waits or runs, or the trajectory plays.
   bool animating() const {
     return sweeper_.busy() || simulator_.busy() || mapper_.busy() || descender_.busy() ||
-           identifier_.busy() || tradeoffer_.busy() || player_.playing();
+           identifier_.busy() || tradeoffer_.busy() || mpcer_.busy() || player_.playing();
   }
   bool playing() const { return player_.playing(); }
 
@@ -101,6 +108,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   const IdentifyPanel& identify_panel() const { return identify_panel_; }
   const TradeoffSnapshot& tradeoff() const { return tradeoff_snapshot_; }
   const TradeoffPanel& tradeoff_panel() const { return tradeoff_panel_; }
+  const MpcSnapshot& mpc() const { return mpc_snapshot_; }
+  const MpcPanel& mpc_panel() const { return mpc_panel_; }
   TrajectoryPlayer& player() { return player_; }
   std::shared_ptr<const Trajectory> trajectory() const { return trajectory_; }
   std::optional<double> selected_value() const { return selected_; }
@@ -115,6 +124,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
  private:
   bool show_identify_ = false;  // select the Identify tab on the next frame
   bool show_tradeoff_ = false;  // select the Cost tab on the next frame
+  bool show_mpc_ = false;       // select the MPC tab on the next frame
   void on_problem_changed();
   void submit_sweep();        // the sweep (unless only optimize.* changed) and a wanted descent
   void submit_if_released();  // a deferred sweep runs once scrubbing no longer holds it
@@ -125,6 +135,9 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void draw_map(ImVec2 size);
   void draw_identify(ImVec2 size);
   void draw_tradeoff(ImVec2 size);
+  void draw_mpc(ImVec2 size);
+  void update_mpc();  // per frame: the MPC worker's snapshot into the tab
+  void export_figure(ExportKind kind, const plot::Figure& figure, ImVec2 min, ImVec2 max);
   void draw_player_toolbar();
   void fill_scene(render::Scene3D& scene) const;
   std::optional<render::Camera> camera_request(bool home);
@@ -167,6 +180,9 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   TradeoffPanel tradeoff_panel_;
   TradeoffSnapshot tradeoff_snapshot_;
   TradeoffWorker tradeoffer_;
+  MpcPanel mpc_panel_;
+  MpcSnapshot mpc_snapshot_;
+  MpcWorker mpcer_;
 };
 
 // The default scene (the 1-D toy) in the given (or default) scenes folder.

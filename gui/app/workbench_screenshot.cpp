@@ -91,12 +91,29 @@ bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* 
                             TradeoffOptions{});
     app->show_tradeoff_tab();
   }
+  if (request.mpc) {
+    if (!app->wait_until_idle(std::chrono::seconds(request.timeout_seconds))) {
+      *error = "the sweep did not finish within " + std::to_string(request.timeout_seconds) + " s";
+      return false;
+    }
+    if (const std::string why = mpc_unavailable(*app->document().problem()); !why.empty()) {
+      *error = "--mpc: " + why;
+      return false;
+    }
+    app->run_mpc(app->mpc_panel().chosen_runs());
+    app->show_mpc_tab();
+  }
   if (!app->wait_until_idle(std::chrono::seconds(request.timeout_seconds))) {
     *error = std::string(request.identify   ? "the fit"
+                         : request.mpc      ? "MPC"
                          : request.tradeoff ? "the study"
                                             : "the sweep") +
              " did not finish within " + std::to_string(request.timeout_seconds) + " s";
     return false;
+  }
+  if (request.mpc && !app->mpc().motions.empty()) {
+    app->play_motion(app->mpc().motions.front());
+    if (app->player().playing()) app->player().toggle();  // a still: the frame chosen below
   }
   app->player().seek_frame(frame_to_show(*app, request));
   // A few frames so auto-sized windows and the plots settle on the final data.

@@ -19,6 +19,8 @@ struct ScreenshotRequest {
   bool descend = false;       // also run gradient descent (optimize.*) and show its paths on the loss plot
   bool identify = false;      // also run the scene's identification and show the Identify tab
   bool tradeoff = false;      // also run the accuracy-against-cost study and show the Cost tab
+  bool mpc = false;  // also run the MPC tab's planners (gradient and sampling), show the tab and the first
+                     // run's executed motion
 };
 
 bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* error);

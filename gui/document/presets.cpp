@@ -281,6 +281,14 @@ std::span<const Preset> preset_table() {
        {"contact.cfd.enabled=false"},
        "The finger push without CFD: every target short of the touch has a gradient of exactly 0, so a "
        "gradient-based planner starting there never moves."},
+      {"robot_mpc_push",
+       "Robots: MPC push (gradient vs sampling)",
+       "mpc_finger_push.json",
+       {},
+       "Model-predictive control through contact: open the MPC tab and press Run MPC. The finger starts 8 cm "
+       "short of the box; the gradient planner (Adam on the control knots, reverse mode) pushes it onto the "
+       "target with CFD, and never moves without it (tick 'also without CFD'); predictive sampling is the "
+       "baseline. Press play beside a run to watch its executed motion."},
       {"robot_double_pendulum",
        "Robots: double pendulum chaos",
        "double_pendulum.json",

@@ -40,7 +40,7 @@ bool field_applies_to_model(const std::string& path, ModelKind model) {
   static const std::set<std::string> bodies_only = {"contact.mujoco.impratio", "contact.mujoco.cone",
                                                     "contact.mujoco.iterations"};
   static const std::set<std::string> particles_only = {"contact.mujoco.solref", "contact.mujoco.solimp"};
-  if (starts_with(path, "model.tree.")) return model == ModelKind::tree;
+  if (starts_with(path, "model.tree.") || starts_with(path, "mpc.")) return model == ModelKind::tree;
   if (starts_with(path, "model.particles")) return model == ModelKind::particles;
   if (starts_with(path, "model.bodies")) return model == ModelKind::rigid;
   if (starts_with(path, "contact.cfd.") || bodies_only.count(path)) return model != ModelKind::particles;

@@ -27,10 +27,10 @@ plot::Figure mpc_figure(const std::vector<LabelledMpc>& runs, double success) {
   plot::Figure fig;
   fig.title = "Model-predictive control";
   fig.columns = 2;
-  plot::Plot cost = time_plot("Task cost along the executed motion", "loss", true);
-  plot::Plot planned = time_plot("Plan cost at each planning step (horizon's end)", "loss", true);
-  plot::Plot norm = time_plot("Gradient norm before clipping (gradient planner)", "|dL/du|", true);
-  plot::Plot ctrl = time_plot("Executed controls", "ctrl", false);
+  plot::Plot cost = time_plot("Task cost (executed)", "loss", true);
+  plot::Plot planned = time_plot("Plan cost (horizon's end)", "loss", true);
+  plot::Plot norm = time_plot("Gradient norm, unclipped", "|dL/du|", true);
+  plot::Plot ctrl = time_plot("Controls (executed)", "ctrl", false);
   for (const LabelledMpc& run : runs) {
     const MpcResult& r = *run.result;
     plot::Series c = line(run.label);

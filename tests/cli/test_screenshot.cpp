@@ -96,6 +96,18 @@ TEST_CASE("screenshot --identify runs the scene's fit and shows the Identify tab
   CHECK(none.output.find("identify.parameters") != std::string::npos);
 }
 
+TEST_CASE("screenshot --mpc refuses a scene without a joint tree, naming the reason") {
+  // (The MPC tab on the push task itself: tests/gui/mpc_workbench_test.cpp.)
+  const std::string out = SOFTGRAD_BINARY_DIR "/cli_mpc.png";
+  std::remove(out.c_str());
+  const auto r = run_softgrad("screenshot " SOFTGRAD_SOURCE_DIR
+                              "/scenes/toy_point_mass.json --set sweep.points=5 --mpc --out " +
+                              out);
+  CHECK(r.exit_code != 0);
+  CHECK(r.output.find("--mpc: MPC plans the actuators of a joint tree") != std::string::npos);
+  CHECK_FALSE(std::ifstream(out).good());
+}
+
 TEST_CASE("screenshot reports a bad scene and an unknown preset as bad input") {
   const auto bad = run_softgrad("screenshot /nonexistent.json --out " SOFTGRAD_BINARY_DIR "/never.png");
   CHECK(bad.exit_code == 2);
