@@ -149,6 +149,7 @@ class MpcLoop {
   void execute_plan(const std::vector<double>& plan, long done, long execute, MpcResult& out) {
     ProblemData<double> pd = start_;
     write_plan(layout_, plan, pd.tree);
+    if (!s_.execute_cfd) pd.tree.con.cfd.enabled = false;
     ExecutionRecorder rec;
     rec.keep = execute;
     rec.loss = &pd.loss;

@@ -28,6 +28,9 @@ struct MpcSettings {
   PlanNoise noise_kind = PlanNoise::white;
   unsigned long seed = 1;
   double success = 1e-3;  // the task counts as solved when the executed run's final cost is below this
+  // Whether the executed runs keep the scene's Contacts From Distance: false plans with it (e.g. in the
+  // forward simulation) and acts in the model without it, MuJoCo's contact.
+  bool execute_cfd = true;
 };
 
 // From problem.config["mpc"] (validated by the schema: ranges and choices are already checked).

@@ -38,6 +38,11 @@ std::vector<FieldSpec> mpc_rows() {
       integer("mpc.seed", 1, at_least(0), "Random seed of the sampling planner's noise."),
       number("mpc.success", 1e-3, at_least(0), fixed,
              "The task counts as solved when the scene's loss at the end of the executed run is below this."),
+      boolean(
+          "mpc.execute_cfd", true,
+          "Whether the executed motion keeps Contacts From Distance: off, the planners plan with the scene's "
+          "CFD (with contact.cfd.mode forward its virtual forces shape the plans) and the plans act on the "
+          "model without it, MuJoCo's contact."),
   };
   for (FieldSpec& r : rows) r = only(ModelScope::tree, std::move(r));
   return rows;

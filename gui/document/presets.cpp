@@ -289,6 +289,13 @@ std::span<const Preset> preset_table() {
        "short of the box; the gradient planner (Adam on the control knots, reverse mode) pushes it onto the "
        "target with CFD, and never moves without it (tick 'also without CFD'); predictive sampling is the "
        "baseline. Press play beside a run to watch its executed motion."},
+      {"robot_mpc_bat",
+       "Robots: MPC bat (a stroke through contact)",
+       "mpc_bat.json",
+       {},
+       "A ball is thrown past a two-link arm that must bat it back onto a target: open the MPC tab and press "
+       "Run MPC. The gradient planner plans with CFD in the forward simulation and acts on MuJoCo's contact; "
+       "without CFD it never swings at the ball. Predictive sampling is the baseline."},
       {"robot_double_pendulum",
        "Robots: double pendulum chaos",
        "double_pendulum.json",
