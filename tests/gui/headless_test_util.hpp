@@ -13,8 +13,23 @@
 #include <vector>
 
 #include "gui/app/headless_runner.hpp"
+#include "gui/app/workbench_app.hpp"
 
 namespace sg::gui::test {
+
+// A workbench on a shipped scene (scenes/NAME with overrides), debounced briefly, exporting into the build
+// folder; fails the test when the scene does not open.
+inline std::shared_ptr<WorkbenchApp> make_scene_app(const std::string& scene,
+                                                    const std::vector<std::string>& overrides) {
+  const std::filesystem::path scenes = std::filesystem::path(SOFTGRAD_SOURCE_DIR) / "scenes";
+  WorkbenchOptions options;
+  options.scenes_folder = scenes;
+  options.out_folder = std::filesystem::path(SOFTGRAD_BINARY_DIR) / "test_gui_tmp" / "out";
+  options.debounce = std::chrono::milliseconds(20);
+  auto app = std::make_shared<WorkbenchApp>(options);
+  REQUIRE_MESSAGE(app->open_scene((scenes / scene).string(), overrides), app->document().error());
+  return app;
+}
 
 inline std::unique_ptr<HeadlessShellRunner> make_runner(AppShell& shell, int w, int h) {
   std::string error;

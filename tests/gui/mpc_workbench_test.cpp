@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -16,29 +15,12 @@
 
 using namespace sg::gui;
 using namespace sg::gui::test;
-namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-namespace {
-
-const fs::path k_scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
-
-std::shared_ptr<WorkbenchApp> make_app(const std::string& scene, const std::vector<std::string>& overrides) {
-  WorkbenchOptions options;
-  options.scenes_folder = k_scenes;
-  options.out_folder = fs::path(SOFTGRAD_BINARY_DIR) / "test_gui_tmp" / "out";
-  options.debounce = 20ms;
-  auto app = std::make_shared<WorkbenchApp>(options);
-  REQUIRE_MESSAGE(app->open_scene((k_scenes / scene).string(), overrides), app->document().error());
-  return app;
-}
-
-}  // namespace
 
 TEST_CASE("MPC tab: gradient MPC with and without CFD on the push task, its motion played in the 3-D view") {
 #ifdef SOFTGRAD_HAVE_MJCF
   sg::mjcf::register_importer();
-  auto app = make_app("mpc_finger_push.json", {"sweep.points=5"});
+  auto app = make_scene_app("mpc_finger_push.json", {"sweep.points=5"});
   AppShell shell(app->make_workbench(), AppSettings{});
   auto runner = make_runner(shell, 1280, 720);
   run_frames(*runner, 1);
@@ -93,7 +75,7 @@ TEST_CASE("MPC tab: gradient MPC with and without CFD on the push task, its moti
 }
 
 TEST_CASE("MPC tab: a scene without a joint tree is refused with the reason, nothing runs") {
-  auto app = make_app("toy_point_mass.json", {"sweep.points=5"});
+  auto app = make_scene_app("toy_point_mass.json", {"sweep.points=5"});
   REQUIRE(app->wait_until_idle(60s));
   CHECK_FALSE(mpc_unavailable(*app->document().problem()).empty());
   app->run_mpc({{"gradient", sg::Planner::gradient, std::nullopt}});

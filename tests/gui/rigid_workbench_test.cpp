@@ -16,38 +16,20 @@
 #include "gui/view3d/rigid_body_view.hpp"
 #include "gui/view3d/scene_bounds.hpp"
 #include "gui/view3d/scene_view_3d.hpp"
+#include "headless_test_util.hpp"
 #include "plots/sweep_figures/trajectory_figure.hpp"
 #ifdef SOFTGRAD_HAVE_MJCF
 #include "mjcf/import.hpp"
 #endif
 
 using namespace sg::gui;
+using namespace sg::gui::test;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 namespace {
 
 const fs::path k_scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
-
-std::shared_ptr<WorkbenchApp> make_rigid_app(const std::string& scene,
-                                             const std::vector<std::string>& overrides) {
-  WorkbenchOptions options;
-  options.scenes_folder = k_scenes;
-  options.out_folder = fs::path(SOFTGRAD_BINARY_DIR) / "test_gui_tmp" / "out";
-  options.debounce = 20ms;
-  auto app = std::make_shared<WorkbenchApp>(options);
-  REQUIRE_MESSAGE(app->open_scene((k_scenes / scene).string(), overrides), app->document().error());
-  return app;
-}
-
-void run_frames(HeadlessShellRunner& runner, int count) {
-  for (int i = 0; i < count; ++i) {
-    std::string error;
-    const bool ok = runner.run_frame(&error);
-    INFO(error);
-    REQUIRE(ok);
-  }
-}
 
 const sg::render::Primitive* first_of(const sg::render::Scene3D& scene, sg::render::Shape shape) {
   for (const auto& p : scene.prims)
@@ -86,7 +68,7 @@ void simulate_billiards(bool cfd, Billiards& out) {
 }  // namespace
 
 TEST_CASE("rigid: the box toss opens, sweeps, a click selects a value, the box turns with the trajectory") {
-  auto app = make_rigid_app("toss_box_diffmjx.json", {"sweep.points=12"});
+  auto app = make_scene_app("toss_box_diffmjx.json", {"sweep.points=12"});
   // Before any trajectory: the box from the scene's pos and euler (60 deg about x).
   sg::render::Scene3D initial;
   build_scene_view(app->document().config(), {}, initial);

@@ -32,17 +32,6 @@ namespace {
 
 const fs::path k_scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
 
-std::shared_ptr<WorkbenchApp> make_tree_app(const std::string& scene,
-                                            const std::vector<std::string>& overrides) {
-  WorkbenchOptions options;
-  options.scenes_folder = k_scenes;
-  options.out_folder = fs::path(SOFTGRAD_BINARY_DIR) / "test_gui_tmp" / "out";
-  options.debounce = 20ms;
-  auto app = std::make_shared<WorkbenchApp>(options);
-  REQUIRE_MESSAGE(app->open_scene((k_scenes / scene).string(), overrides), app->document().error());
-  return app;
-}
-
 std::vector<const sg::render::Primitive*> all_of(const sg::render::Scene3D& scene, Shape shape) {
   std::vector<const sg::render::Primitive*> found;
   for (const auto& p : scene.prims)
@@ -81,7 +70,7 @@ std::array<int, 2> project(const sg::render::Camera& camera, const float p[3], i
 }  // namespace
 
 TEST_CASE("tree: the pendulum chain opens, sweeps to the end and its trajectory moves the drawn links") {
-  auto app = make_tree_app("pendulum_chain.json", {"sweep.points=9"});
+  auto app = make_scene_app("pendulum_chain.json", {"sweep.points=9"});
   CHECK(app->document().problem()->data.type == sg::ModelType::tree);
   AppShell shell(app->make_workbench(), AppSettings{});
   auto runner = make_runner(shell, 1280, 800);
@@ -124,7 +113,7 @@ TEST_CASE("tree: the pendulum chain opens, sweeps to the end and its trajectory 
 
 TEST_CASE("tree: the 2-D map and Descend run on the pendulum chain") {
   auto app =
-      make_tree_app("pendulum_chain.json", {"sweep.points=5", "optimize.starts=2", "optimize.steps=5"});
+      make_scene_app("pendulum_chain.json", {"sweep.points=5", "optimize.starts=2", "optimize.steps=5"});
   REQUIRE(app->wait_until_idle(60s));
   app->run_map({"model.tree.bodies.0.joints.0.qpos", 0.2, 1.6, 4},
                {"model.tree.bodies.0.joints.0.damping", 0.02, 0.1, 3});
@@ -147,7 +136,7 @@ TEST_CASE("tree: the crane imported from MJCF opens in the workbench and sweeps"
   return;
 #else
   sg::mjcf::register_importer();
-  auto app = make_tree_app("crane.json", {"sweep.points=7"});
+  auto app = make_scene_app("crane.json", {"sweep.points=7"});
   CHECK(app->document().config()["model"]["type"] == "tree");
   REQUIRE(app->wait_until_idle(60s));
   check_sweep_finished(*app, 7);
@@ -353,7 +342,7 @@ TEST_CASE("controls: a tree scene shows its model.tree rows, not the particle, b
 TEST_CASE("tree: the finger push's plots show the box, its contact force holding it up") {
 #ifdef SOFTGRAD_HAVE_MJCF
   sg::mjcf::register_importer();
-  auto app = make_tree_app("finger_push.json", {"sweep.points=5"});
+  auto app = make_scene_app("finger_push.json", {"sweep.points=5"});
   AppShell shell(app->make_workbench(), AppSettings{});
   auto runner = make_runner(shell, 1280, 800);
   run_frames(*runner, 1);
