@@ -215,6 +215,23 @@ TEST_CASE("sampling with zero noise executes the nominal plan: the same motion a
     CHECK(mpc.state[i] == open_loop.state[i]);
   }
   for (std::size_t i = 0; i < mpc.ctrl.size(); ++i) CHECK(mpc.ctrl[i][0] == knots[i / 5]);
+  // The executed run is the planned rollout: its final loss is the cost the planner saw, bit for bit.
+  CHECK(open_loop.final_cost == open_loop.steps[0].cost);
+}
+
+TEST_CASE("the executed run is the rollout the planner costed, also under Tsit5 with located limit events") {
+  // The crane with end stops pushed into its stop (ctrl 0.6: 4 limit events in 2 s): one plan of the whole
+  // run executed whole; recording the executed states must not disturb the adaptive run or its modes.
+  const sg::Problem p =
+      load_scene(source_path("scenes/crane_end_stop.json"),
+                 {"model.tree.actuators.0.ctrl=0.6", "integrator.type=tsit5", "integrator.rtol=1e-8",
+                  "integrator.atol=1e-8", "integrator.max_steps=100000", "mpc.planner=sampling",
+                  "mpc.samples=1", "mpc.horizon=400", "mpc.execute=400"});
+  const sg::MpcResult r = sg::run_mpc(p, sg::mpc_settings(p));
+  REQUIRE(r.status == "ok");
+  REQUIRE(r.steps.size() == 1);
+  CHECK(r.final_cost == r.steps[0].cost);
+  CHECK(r.state.size() == 401);
 }
 
 TEST_CASE("mpc is deterministic given the seed, and the seed matters to sampling") {
