@@ -5,6 +5,7 @@
 
 #include "engine/control/planners.hpp"
 #include "engine/gradient/helper_threads.hpp"
+#include "engine/gradient/point_eval.hpp"
 
 namespace sg {
 
@@ -15,8 +16,10 @@ PlanResult plan_sampling(std::vector<std::unique_ptr<ParameterGradient>>& evals,
   for (std::size_t k = 1; k < plans.size(); ++k)
     plans[k] = perturb_plan(layout, nominal, s.noise, s.noise_kind == PlanNoise::brown, rng);
   std::vector<double> cost(plans.size(), std::numeric_limits<double>::quiet_NaN());
-  for_each_index(plans.size(), static_cast<int>(evals.size()),
-                 [&](std::size_t k, int thread) { cost[k] = evals[thread]->objective(plans[k]); });
+  SolveStats nominal_stats;  // why the nominal plan's rollout failed, if it did
+  for_each_index(plans.size(), static_cast<int>(evals.size()), [&](std::size_t k, int thread) {
+    cost[k] = evals[thread]->objective(plans[k], k == 0 ? &nominal_stats : nullptr);
+  });
   PlanResult out;
   out.evaluations = static_cast<long>(plans.size());
   out.first_cost = cost[0];
@@ -24,7 +27,8 @@ PlanResult plan_sampling(std::vector<std::unique_ptr<ParameterGradient>>& evals,
   for (std::size_t k = 0; k < plans.size(); ++k)
     if (std::isfinite(cost[k]) && !(cost[k] >= out.cost)) out.cost = cost[k], out.best = static_cast<long>(k);
   out.plan = plans[static_cast<std::size_t>(out.best)];
-  if (std::isnan(out.cost)) out.status = "every sampled rollout failed";
+  if (std::isnan(out.cost))
+    out.status = "every sampled rollout failed (the nominal plan's: " + describe_failure(nominal_stats) + ")";
   return out;
 }
 

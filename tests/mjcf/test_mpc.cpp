@@ -271,6 +271,23 @@ TEST_CASE(
   CHECK_FALSE(b.success);
 }
 
+TEST_CASE("a diverging simulation ends mpc with a status naming the planning step, never a success") {
+  // A gear of 1e300: the motor's force overflows in the first step of every rollout.
+  const sg::Problem p =
+      point_mass({}, {"model.tree.actuators.0.gear=1e300", "model.tree.actuators.0.ctrl=0.5"});
+  for (const char* planner : {"gradient", "sampling"}) {
+    CAPTURE(std::string(planner));
+    sg::MpcSettings s = sg::mpc_settings(p);
+    s.planner = std::string(planner) == "gradient" ? sg::Planner::gradient : sg::Planner::sampling;
+    const sg::MpcResult r = sg::run_mpc(p, s);
+    CHECK(r.status.find("planning step at output step 0") == 0);
+    CHECK(r.steps.size() == 1);
+    CHECK_FALSE(std::isfinite(r.steps[0].cost));
+    CHECK_FALSE(r.success);
+    CHECK(r.state.empty());
+  }
+}
+
 TEST_CASE("mpc refuses what it cannot plan, naming the key") {
   const auto message = [](const sg::Problem& p) {
     try {
