@@ -55,6 +55,19 @@ std::vector<double> read_plan(const PlanLayout& layout, const JointTreeModel<dou
   return plan;
 }
 
+double plan_effort(const std::vector<double>& plan, double weight) {
+  if (weight == 0.0 || plan.empty()) return 0.0;
+  double sum = 0.0;
+  for (double u : plan) sum += u * u;
+  return weight * sum / static_cast<double>(plan.size());
+}
+
+void add_effort_gradient(const std::vector<double>& plan, double weight, std::vector<double>& grad) {
+  if (weight == 0.0) return;
+  for (std::size_t k = 0; k < plan.size(); ++k)
+    grad[k] += 2.0 * weight * plan[k] / static_cast<double>(plan.size());
+}
+
 void clamp_plan(const PlanLayout& layout, std::vector<double>& plan) {
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const int a = layout.actuator[i];

@@ -31,6 +31,11 @@ PlanLayout plan_layout(const JointTreeModel<double>& m, long horizon);
 void write_plan(const PlanLayout& layout, const std::vector<double>& plan, JointTreeModel<double>& m);
 std::vector<double> read_plan(const PlanLayout& layout, const JointTreeModel<double>& m);
 
+// The control-effort term of a plan's cost, weight * (mean of the knots' squares), and its gradient (added to
+// grad, which has one entry per knot).
+double plan_effort(const std::vector<double>& plan, double weight);
+void add_effort_gradient(const std::vector<double>& plan, double weight, std::vector<double>& grad);
+
 // Each knot into its actuator's range.
 void clamp_plan(const PlanLayout& layout, std::vector<double>& plan);
 

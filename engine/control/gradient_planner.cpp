@@ -30,9 +30,11 @@ PlanResult plan_gradient(ParameterGradient& eval, const PlanLayout& layout, cons
       out.status = "iteration " + std::to_string(it) + ": " + g.status;
       break;
     }
-    if (it == 0) out.first_cost = g.loss;
-    if (!(g.loss >= out.cost)) {  // the first finite cost, then any lower one
-      out.cost = g.loss, out.plan = x, out.best = it;
+    const double cost = g.loss + plan_effort(x, s.effort);
+    add_effort_gradient(x, s.effort, g.grad);
+    if (it == 0) out.first_cost = cost;
+    if (!(cost >= out.cost)) {  // the first finite cost, then any lower one
+      out.cost = cost, out.plan = x, out.best = it;
     }
     const double n = norm(g.grad);
     if (it == 0) out.grad_norm = n;

@@ -2,7 +2,8 @@
 // Model-predictive control through the simulator (softgrad mpc): from the scene's start, plan the control
 // knots over a receding horizon (engine/control/planners.hpp), execute the best plan for mpc.execute output
 // steps, plan again from the state reached with the executed plan shifted forward as the warm start, until
-// mpc.duration steps ran. The cost of a plan is the scene's loss at the horizon's end; the integrator,
+// mpc.duration steps ran. The cost of a plan is the scene's loss at the horizon's end (plus mpc.effort times
+// the mean square of its knots); the integrator,
 // contact model and Contacts From Distance are the scene's, as everywhere.
 #include <atomic>
 #include <functional>

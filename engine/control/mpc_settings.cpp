@@ -18,6 +18,7 @@ MpcSettings mpc_settings(const Problem& problem) {
   s.noise_kind = c.at("noise_kind").get<std::string>() == "brown" ? PlanNoise::brown : PlanNoise::white;
   s.seed = c.at("seed").get<unsigned long>();
   s.success = c.at("success").get<double>();
+  s.effort = c.at("effort").get<double>();
   s.execute_cfd = c.at("execute_cfd").get<bool>();
   return s;
 }

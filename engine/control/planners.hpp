@@ -14,12 +14,12 @@ namespace sg {
 
 struct PlanResult {
   std::vector<double> plan;  // the best plan evaluated
-  double cost = 0.0;         // its cost (the scene's loss at the horizon's end); NaN when none ran
-  double first_cost = 0.0;   // the cost of the plan the planner started from (the warm start)
-  long best = 0;             // gradient: the Adam iterate kept (0: the warm start); sampling: the sample
-                             // (0: the nominal plan)
-  long evaluations = 0;      // rollouts (gradient: reverse-mode gradients; sampling: plain runs)
-  double grad_norm = 0.0;    // gradient: the norm at the warm start, before clipping
+  double cost = 0.0;  // its cost (the loss at the horizon's end plus mpc.effort's term); NaN when none ran
+  double first_cost = 0.0;  // the cost of the plan the planner started from (the warm start)
+  long best = 0;            // gradient: the Adam iterate kept (0: the warm start); sampling: the sample
+                            // (0: the nominal plan)
+  long evaluations = 0;     // rollouts (gradient: reverse-mode gradients; sampling: plain runs)
+  double grad_norm = 0.0;   // gradient: the norm at the warm start, before clipping
   double grad_norm_max = 0.0;
   long clipped = 0;  // gradient: iterations whose gradient was clipped
   std::string status = "ok";

@@ -18,7 +18,8 @@ PlanResult plan_sampling(std::vector<std::unique_ptr<ParameterGradient>>& evals,
   std::vector<double> cost(plans.size(), std::numeric_limits<double>::quiet_NaN());
   SolveStats nominal_stats;  // why the nominal plan's rollout failed, if it did
   for_each_index(plans.size(), static_cast<int>(evals.size()), [&](std::size_t k, int thread) {
-    cost[k] = evals[thread]->objective(plans[k], k == 0 ? &nominal_stats : nullptr);
+    cost[k] = evals[thread]->objective(plans[k], k == 0 ? &nominal_stats : nullptr) +
+              plan_effort(plans[k], s.effort);
   });
   PlanResult out;
   out.evaluations = static_cast<long>(plans.size());

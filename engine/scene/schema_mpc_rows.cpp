@@ -38,6 +38,11 @@ std::vector<FieldSpec> mpc_rows() {
       integer("mpc.seed", 1, at_least(0), "Random seed of the sampling planner's noise."),
       number("mpc.success", 1e-3, at_least(0), fixed,
              "The task counts as solved when the scene's loss at the end of the executed run is below this."),
+      number("mpc.effort", 0, at_least(0), fixed,
+             "Control effort in the plans' cost: the planners minimise the scene's loss at the horizon's end "
+             "plus "
+             "effort times the mean of the plan's knots squared (0: none; the task's success reads the loss "
+             "alone)."),
       boolean(
           "mpc.execute_cfd", true,
           "Whether the executed motion keeps Contacts From Distance: off, the planners plan with the scene's "
