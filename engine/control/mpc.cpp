@@ -106,6 +106,7 @@ class MpcLoop {
     for (int k = 0; k < evaluators; ++k) {
       evals_.push_back(std::make_unique<ParameterGradient>(planning_, layout_.paths, nullptr));
       evals_.back()->set_threads(s.planner == Planner::gradient ? std::max(1, cb.threads) : 1);
+      evals_.back()->set_running_loss(s.running_cost);
     }
     plan_ = read_plan(layout_, planning_.data.tree);
     clamp_plan(layout_, plan_);

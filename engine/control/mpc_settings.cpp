@@ -19,6 +19,7 @@ MpcSettings mpc_settings(const Problem& problem) {
   s.seed = c.at("seed").get<unsigned long>();
   s.success = c.at("success").get<double>();
   s.effort = c.at("effort").get<double>();
+  s.running_cost = c.at("cost").get<std::string>() == "mean";
   s.execute_cfd = c.at("execute_cfd").get<bool>();
   return s;
 }

@@ -27,7 +27,9 @@ struct MpcSettings {
   double noise = 0.1;  // standard deviation of each knot's perturbation (control units)
   PlanNoise noise_kind = PlanNoise::white;
   unsigned long seed = 1;
-  double effort = 0.0;    // the plan's cost adds effort * (mean of its knots' squares)
+  bool running_cost =
+      false;            // mpc.cost "mean": the loss averaged over the horizon's output steps, not at its end
+  double effort = 0.0;  // the plan's cost adds effort * (mean of its knots' squares)
   double success = 1e-3;  // the task counts as solved when the executed run's final cost is below this
   // Whether the executed runs keep the scene's Contacts From Distance: false plans with it (e.g. in the
   // forward simulation) and acts in the model without it, MuJoCo's contact.

@@ -10,6 +10,7 @@
 #include "engine/gradient/checkpointed_adjoint.hpp"
 #include "engine/gradient/helper_threads.hpp"
 #include "engine/gradient/point_eval.hpp"
+#include "engine/gradient/running_loss.hpp"
 #include "engine/scene/suggest.hpp"
 
 namespace sg {
@@ -25,10 +26,20 @@ bool is_mass_path(const std::string& path) {
 
 // Calls run(observer, loss_of, twin's observer, twin's loss_of) with the objective's observer and loss on the
 // taped problem and on its double twin (checkpointed_adjoint's values-only pass): the mean squared mismatch
-// against trajectory data, or (without data) no observer and the scene's loss on the final state.
+// against trajectory data, the scene's loss averaged over the output steps (running), or no observer and the
+// scene's loss on the final state.
 template <class F>
-auto with_objective(const TrajectoryData* data, const ProblemData<Rev>& pd, const ProblemData<double>& twin,
-                    F&& run) {
+auto with_objective(const TrajectoryData* data, bool running, long outputs, const ProblemData<Rev>& pd,
+                    const ProblemData<double>& twin, F&& run) {
+  if (running && !data) {
+    RunningLoss<Rev> obs;
+    RunningLoss<double> twin_obs;
+    obs.loss = &pd.loss, twin_obs.loss = &twin.loss;
+    obs.outputs = twin_obs.outputs = outputs;
+    return run(
+        obs, [](const auto&, const Rev*, RunningLoss<Rev>& o) { return o.mean(); }, twin_obs,
+        [](const auto&, const double*, RunningLoss<double>& o) { return o.mean(); });
+  }
   if (data) {
     DataMismatch<Rev> obs;
     DataMismatch<double> twin_obs;
@@ -91,16 +102,25 @@ std::vector<double> ParameterGradient::initial_values() const {
 
 template <class S>
 RunOutput<S> ParameterGradient::run(ProblemData<S>& pd, SimWorkspace<S>& ws, std::vector<S>* residuals) {
-  if (!data_) {
+  if (!data_ && !running_) {
     NullObserver obs;
     return run_simulation(pd, integrator_, ws, obs);
   }
-  DataMismatch<S> obs;
-  obs.data = data_;
-  obs.residuals = residuals;
-  RunOutput<S> out = run_simulation(pd, integrator_, ws, obs);
+  RunOutput<S> out;
+  if (data_) {
+    DataMismatch<S> obs;
+    obs.data = data_;
+    obs.residuals = residuals;
+    out = run_simulation(pd, integrator_, ws, obs);
+    out.loss = obs.mean();
+  } else {
+    RunningLoss<S> obs;
+    obs.loss = &pd.loss;
+    obs.outputs = integrator_.steps;
+    out = run_simulation(pd, integrator_, ws, obs);
+    out.loss = obs.mean();
+  }
   if (out.stats.status != Status::ok) return out;
-  out.loss = obs.mean();
   if (!std::isfinite(value(out.loss)))
     out.stats.status = Status::nonfinite_loss;
   else if (!isfinite(out.loss))
@@ -184,8 +204,9 @@ ObjectiveGradient ParameterGradient::reverse(const std::vector<double>& values) 
   std::vector<int> leaf;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(values, &leaf);
   const ProblemData<double> twin = double_problem(values);
-  const AdjointRun r =
-      with_objective(data_, *pd, twin, [&](auto& obs, auto loss_of, auto& twin_obs, auto twin_loss) {
+  const AdjointRun r = with_objective(
+      data_, running_, integrator_.steps, *pd, twin,
+      [&](auto& obs, auto loss_of, auto& twin_obs, auto twin_loss) {
         return checkpointed_adjoint(*pd, values_twin(twin, *ws_double_, twin_obs, twin_loss), integrator_,
                                     *ws_rev_, obs, loss_of, leaf, checkpoint_steps_, threads_);
       });
@@ -248,9 +269,10 @@ ObjectiveGradient ParameterGradient::backsolve(const std::vector<double>& values
   std::vector<int> leaf;
   const std::unique_ptr<ProblemData<Rev>> pd = taped_problem(values, &leaf);
   const ProblemData<double> twin = double_problem(values);
-  const BacksolveRun r = with_objective(data_, *pd, twin, [&](auto& obs, auto loss_of, auto&, auto) {
-    return backsolve_adjoint(*pd, integrator_, *ws_rev_, obs, loss_of, leaf);
-  });
+  const BacksolveRun r = with_objective(
+      data_, running_, integrator_.steps, *pd, twin, [&](auto& obs, auto loss_of, auto&, auto) {
+        return backsolve_adjoint(*pd, integrator_, *ws_rev_, obs, loss_of, leaf);
+      });
   RevTape::current().clear();
   out.stats = r.forward;
   backward_ = r.backward;

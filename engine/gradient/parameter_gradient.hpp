@@ -47,6 +47,9 @@ class ParameterGradient {
   ParameterGradient(const Problem& problem, std::vector<std::string> paths, const TrajectoryData* data);
 
   const std::vector<std::string>& paths() const { return paths_; }
+  // The objective: the scene's loss at the final state (false, the default) or its mean over the run's output
+  // steps after the start (engine/gradient/running_loss.hpp; without trajectory data only).
+  void set_running_loss(bool on) { running_ = on; }
   // Runs from now on start from this scene's data (the scene it was built from with other numbers, such
   // as another start state: a planner's next planning step); the parameters are then set over it.
   void set_base(const ProblemData<double>& data);
@@ -98,6 +101,7 @@ class ParameterGradient {
   std::unique_ptr<SimWorkspace<Rev>> ws_rev_;
   long tape_nodes_ = 0, segments_ = 0, checkpoint_steps_ = 8;
   int threads_ = 1;
+  bool running_ = false;
   std::size_t tape_bytes_ = 0;
   double reconstruction_ = 0.0;
   SolveStats backward_;

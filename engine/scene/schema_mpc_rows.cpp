@@ -38,6 +38,10 @@ std::vector<FieldSpec> mpc_rows() {
       integer("mpc.seed", 1, at_least(0), "Random seed of the sampling planner's noise."),
       number("mpc.success", 1e-3, at_least(0), fixed,
              "The task counts as solved when the scene's loss at the end of the executed run is below this."),
+      choice("mpc.cost", {"final", "mean"}, "final",
+             "A plan's cost: the scene's loss at the horizon's end (final), or averaged over the horizon's "
+             "output "
+             "steps (mean: a running cost, for holding a state rather than reaching it by the end)."),
       number("mpc.effort", 0, at_least(0), fixed,
              "Control effort in the plans' cost: the planners minimise the scene's loss at the horizon's end "
              "plus "
