@@ -50,6 +50,9 @@ void register_screenshot(CLI::App& app, int& exit_code) {
                 "Also run the scene's identification (identify.*) and show the Identify tab with its result");
   cmd->add_flag("--tradeoff", args->request.tradeoff,
                 "Also run the accuracy-against-cost study at the selected value and show the Cost tab");
+  cmd->add_option("--ui-scale", args->request.ui_scale,
+                  "The interface's scale, as Ctrl+- and Ctrl+= set it (default 1)")
+      ->check(CLI::Range(0.5f, 3.0f));
   cmd->add_flag("--mpc", args->request.mpc,
                 "Also run model-predictive control (gradient and sampling planners) and show the MPC tab and "
                 "the first run's executed motion");

@@ -71,7 +71,7 @@ void AppShell::fill_scene() {
 void AppShell::frame() {
   for (Action action : triggered_actions(imgui_key_input())) apply(action);
   ImGuiIO& io = ImGui::GetIO();
-  io.FontGlobalScale = settings_.ui_scale;
+  io.FontGlobalScale = 1.0f;  // the host's ImGuiSession rasterizes the font at the UI scale
   const PanelLayout layout =
       default_layout(io.DisplaySize, content_scale_ * settings_.ui_scale, status_bar_height());
   // A resized window re-lays the panels out, so nothing ends up off-screen or in a corner.

@@ -65,7 +65,7 @@ struct GlfwPlatformBackend {
 };
 
 void draw_frame(AppShell& shell, ImGuiSession& imgui, render::GlfwWindowContext& window) {
-  imgui.new_frame();
+  imgui.new_frame(shell.settings().ui_scale);
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   shell.frame();

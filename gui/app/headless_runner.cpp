@@ -47,7 +47,7 @@ bool HeadlessShellRunner::run_frame(std::string* error, float delta_seconds) {
   io.DisplaySize = ImVec2(static_cast<float>(width_), static_cast<float>(height_));
   io.DeltaTime = delta_seconds > 0.0f ? delta_seconds : 1.0f / 60.0f;
   feed_keys();
-  imgui_->new_frame();
+  imgui_->new_frame(shell_.settings().ui_scale);
   ImGui::NewFrame();
   shell_.frame();
   ImGui::Render();

@@ -3,6 +3,8 @@
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "gui/document/atomic_file.hpp"
@@ -21,11 +23,18 @@ ImGuiSession::ImGuiSession(std::string ini_path, float content_scale) : ini_path
     ImGui::LoadIniSettingsFromMemory(ini.data(), ini.size());
   ImGui::StyleColorsDark();
   // Rasterize the font at the monitor's scale (crisp text) rather than stretching a 13 px atlas.
-  const float scale = content_scale > 0.0f ? content_scale : 1.0f;
+  content_scale_ = content_scale > 0.0f ? content_scale : 1.0f;
+  build_font(std::round(13.0f * content_scale_));
+  ImGui::GetStyle().ScaleAllSizes(content_scale_);
+}
+
+void ImGuiSession::build_font(float size_pixels) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
   ImFontConfig font;
-  font.SizePixels = 13.0f * scale;
+  font.SizePixels = size_pixels;
   io.Fonts->AddFontDefault(&font);
-  ImGui::GetStyle().ScaleAllSizes(scale);
+  font_pixels_ = size_pixels;
 }
 
 ImGuiSession::~ImGuiSession() {
@@ -42,7 +51,15 @@ bool ImGuiSession::init_renderer(std::string* error) {
   return renderer_ready_;
 }
 
-void ImGuiSession::new_frame() {
+void ImGuiSession::new_frame(float text_scale) {
+  const float pixels = std::max(6.0f, std::round(13.0f * content_scale_ * text_scale));
+  if (pixels != font_pixels_) {  // between frames: the atlas and its texture are rebuilt at the new size
+    build_font(pixels);
+    if (renderer_ready_) {
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+  }
   ImGui_ImplOpenGL3_NewFrame();
 }
 

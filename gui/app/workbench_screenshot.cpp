@@ -63,7 +63,9 @@ bool parse_size(const std::string& text, int* width, int* height) {
 bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* error) {
   auto app = std::make_shared<WorkbenchApp>(request.options);
   if (!open_requested_scene(*app, request, error)) return false;
-  AppShell shell(app->make_workbench(), AppSettings{});
+  AppSettings settings;
+  settings.ui_scale = request.ui_scale;
+  AppShell shell(app->make_workbench(), settings);
   auto runner = HeadlessShellRunner::create(shell, request.width, request.height, error);
   if (!runner) return false;
   for (int i = 0; i < 2; ++i)

@@ -19,6 +19,7 @@ struct ScreenshotRequest {
   bool descend = false;       // also run gradient descent (optimize.*) and show its paths on the loss plot
   bool identify = false;      // also run the scene's identification and show the Identify tab
   bool tradeoff = false;      // also run the accuracy-against-cost study and show the Cost tab
+  float ui_scale = 1.0f;      // the user's UI scale (Ctrl+- / Ctrl+=), 0.5 to 3
   bool mpc = false;  // also run the MPC tab's planners (gradient and sampling), show the tab and the first
                      // run's executed motion
 };

@@ -96,6 +96,19 @@ TEST_CASE("screenshot --identify runs the scene's fit and shows the Identify tab
   CHECK(none.output.find("identify.parameters") != std::string::npos);
 }
 
+TEST_CASE("screenshot --ui-scale renders the workbench at a reduced scale, and refuses one out of range") {
+  const std::string out = SOFTGRAD_BINARY_DIR "/cli_ui_scale.png";
+  std::remove(out.c_str());
+  auto r = run_softgrad(
+      "screenshot --preset toy_coarse --set sweep.points=20 --ui-scale 0.8 --size 800x500 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(std::ifstream(out).good());
+  r = run_softgrad("screenshot --preset toy_coarse --ui-scale 0.1 --out " + out + ".never.png");
+  CHECK(r.exit_code != 0);
+  CHECK(r.output.find("--ui-scale") != std::string::npos);
+}
+
 TEST_CASE("screenshot --mpc refuses a scene without a joint tree, naming the reason") {
   // (The MPC tab on the push task itself: tests/gui/mpc_workbench_test.cpp.)
   const std::string out = SOFTGRAD_BINARY_DIR "/cli_mpc.png";
