@@ -50,17 +50,26 @@ std::vector<Tick> linear_ticks(Range view, int target_count) {
   return ticks;
 }
 
-// Every decade, or every stride-th decade when there are more than target_count.
-std::vector<Tick> decade_ticks(Range view, int target_count) {
+// Every stride-th decade in the view (the multiples of stride).
+std::vector<Tick> decades_every(int d0, int d1, int stride) {
   std::vector<Tick> ticks;
-  const int d0 = static_cast<int>(std::ceil(std::log10(view.lo) - 1e-9));
-  const int d1 = static_cast<int>(std::floor(std::log10(view.hi) + 1e-9));
-  const int stride = std::max(1, (d1 - d0 + target_count) / std::max(1, target_count));
   for (int d = d0; d <= d1; ++d) {
     if (((d % stride) + stride) % stride != 0) continue;
     const double v = std::pow(10.0, d);
     ticks.push_back({v, format_tick(v)});
   }
+  return ticks;
+}
+
+// Every decade, or every stride-th decade when there are more than target_count; where that leaves fewer than
+// three of a view spanning three decades or more, a smaller stride (a short plot's axis over many decades
+// still reads in decades).
+std::vector<Tick> decade_ticks(Range view, int target_count) {
+  const int d0 = static_cast<int>(std::ceil(std::log10(view.lo) - 1e-9));
+  const int d1 = static_cast<int>(std::floor(std::log10(view.hi) + 1e-9));
+  int stride = std::max(1, (d1 - d0 + target_count) / std::max(1, target_count));
+  std::vector<Tick> ticks = decades_every(d0, d1, stride);
+  while (ticks.size() < 3 && stride > 1 && d1 - d0 >= 2) ticks = decades_every(d0, d1, --stride);
   return ticks;
 }
 
@@ -82,8 +91,9 @@ std::vector<Tick> log_ticks(Range view, int target_count) {
   if (!(view.lo > 0.0) || !(view.hi > view.lo) || !std::isfinite(view.hi)) return {};
   std::vector<Tick> ticks = decade_ticks(view, target_count);
   if (ticks.size() >= 3) return ticks;
-  // Two decades or fewer: 1, 2 and 5 per decade read better.
-  if (std::vector<Tick> finer = sub_decade_ticks(view); finer.size() >= 2) return finer;
+  // Two decades or fewer: 1, 2 and 5 per decade read better (over more, they are too many to label).
+  if (std::log10(view.hi / view.lo) <= 2.0 + 1e-9)
+    if (std::vector<Tick> finer = sub_decade_ticks(view); finer.size() >= 2) return finer;
   if (ticks.size() >= 2) return ticks;
   ticks = linear_ticks(view, target_count);
   std::erase_if(ticks, [](const Tick& t) { return !(t.value > 0.0); });

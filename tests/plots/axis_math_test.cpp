@@ -96,6 +96,23 @@ TEST_CASE("log ticks are decades, thinned for wide views, 1-2-5 within two decad
   CHECK(two_decades.size() == 6);  // 0.2 0.5 1 2 5 10
 }
 
+TEST_CASE("log ticks on a short plot over many decades are still decades, never 1-2-5 labels thinned") {
+  // A 110 px gradient-error plot over 1e-13 .. 0.3 asks for 2 ticks: it drew 36 1-2-5 ticks whose labels the
+  // overlap check thinned to 0.2, 5e-3, 1e-4, 2e-6, ... (issue #38, item 4).
+  for (const Range view : {Range{1e-13, 0.3}, Range{3e-9, 2.0}, Range{1e-4, 50.0}}) {
+    for (int target = 2; target <= 8; ++target) {
+      CAPTURE(view.lo);
+      CAPTURE(target);
+      const auto ticks = make_ticks(view, Scale::log, 1.0, target);
+      check_ticks_sane(ticks, view);
+      CHECK(ticks.size() >= 3);
+      CHECK(ticks.size() <= static_cast<std::size_t>(std::max(target, 3)) + 1);
+      for (const Tick& t : ticks)
+        CHECK(std::log10(t.value) == doctest::Approx(std::round(std::log10(t.value))).epsilon(1e-12));
+    }
+  }
+}
+
 TEST_CASE("symlog ticks: 0 and +-threshold decades, symmetric") {
   const Range view{-500.0, 500.0};
   const auto ticks = make_ticks(view, Scale::symlog, 1.0, 8);
