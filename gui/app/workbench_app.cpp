@@ -128,13 +128,20 @@ std::optional<render::Camera> WorkbenchApp::camera_request(bool home) {
 }
 
 void WorkbenchApp::cancel() {
-  sweeper_.cancel();
-  mapper_.cancel();
-  descender_.cancel();
-  identifier_.cancel();
-  tradeoffer_.cancel();
-  mpcer_.cancel();
-  message_ = "sweep cancelled";
+  // Says what it stopped, and nothing when nothing ran (Esc with the workers idle).
+  std::string stopped;
+  const auto stop = [&](auto& worker, const char* what) {
+    if (!worker.busy()) return;
+    worker.cancel();
+    stopped += (stopped.empty() ? "" : ", ") + std::string(what);
+  };
+  stop(sweeper_, "sweep");
+  stop(mapper_, "2-D map");
+  stop(descender_, "descent");
+  stop(identifier_, "fit");
+  stop(tradeoffer_, "study");
+  stop(mpcer_, "MPC");
+  if (!stopped.empty()) message_ = "cancelled: " + stopped;
 }
 
 void WorkbenchApp::select_value(double value) {
@@ -197,6 +204,7 @@ void WorkbenchApp::on_problem_changed() {
 
 void WorkbenchApp::submit_sweep() {
   sweep_deferred_ = false;
+  if (message_.rfind("cancelled", 0) == 0) message_.clear();  // stale once a new sweep runs
   // The optimize.* knobs do not change the sweep: only the descent re-runs for them.
   const bool descent_only = swept_problem_ && swept_problem_->config != doc_.problem()->config &&
                             scene::same_sweep_settings(swept_problem_->config, doc_.problem()->config);
@@ -252,7 +260,12 @@ void WorkbenchApp::update(float delta_seconds) {
                                                 : "accuracy vs cost: the reference failed (" +
                                                       tradeoff_snapshot_.result.reference.status + ")";
   }
-  if (descender_.snapshot(&descent_snapshot_)) plots_.set_descent(descent_snapshot_);
+  if (descender_.snapshot(&descent_snapshot_)) {
+    plots_.set_descent(descent_snapshot_);
+    // "descending from N starts" gives way to the outcome.
+    if (descent_snapshot_.phase == SweepPhase::finished && message_.rfind("descending", 0) == 0)
+      message_ = "descent: " + std::to_string(descent_snapshot_.result.paths.size()) + " paths done";
+  }
   if (identifier_.snapshot(&identify_snapshot_)) {
     identify_panel_.set_snapshot(identify_snapshot_);
     const IdentifySnapshot& fit = identify_snapshot_;

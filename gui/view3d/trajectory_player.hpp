@@ -10,7 +10,12 @@ class TrajectoryPlayer {
   // New output times (a new trajectory): keeps the time position, clamped.
   void set_times(const std::vector<double>& times);
   void advance(double wall_seconds);  // while playing; stops at the end
-  void play() { playing_ = !times_.empty(); }
+  // At the last frame, playing starts over from the first (as a media player does).
+  void play() {
+    if (times_.empty()) return;
+    if (time_ >= times_.back()) time_ = times_.front();
+    playing_ = true;
+  }
   void pause() { playing_ = false; }
   void toggle() { playing_ ? pause() : play(); }
   void step(int frames);       // pauses and moves by whole output frames

@@ -79,6 +79,11 @@ TEST_CASE("trajectory player: real-time playback with speed, stepping, scrubbing
   player.advance(10.0);
   CHECK(player.frame() == 4);
   CHECK_FALSE(player.playing());  // stops at the end
+  player.play();                  // Play at the last frame starts over
+  CHECK(player.playing());
+  CHECK(player.frame() == 0);
+  player.advance(10.0);
+  CHECK(player.frame() == 4);
   player.step(-2);
   CHECK(player.frame() == 2);
   player.seek_frame(99);

@@ -161,6 +161,12 @@ TEST_CASE("workbench: Esc cancels a slow sweep and leaves the partial results ma
   CHECK(ok >= 5);
   CHECK(cancelled > 1000);  // 2000 points at about 1 ms each cannot finish in the frames above
   CHECK(app->status().text.find("cancelled") != std::string::npos);
+  CHECK(app->message() == "cancelled: sweep");
+  // Esc with nothing running says nothing (it used to report "sweep cancelled" again).
+  app->unpin();
+  REQUIRE(app->message() == "unpinned all");
+  app->cancel();
+  CHECK(app->message() == "unpinned all");
   const auto& loss = app->plots().sweep_figure().plots.at(0).series.at(0);
   CHECK(finite_count(loss.y) == static_cast<std::size_t>(ok));
 }
@@ -528,6 +534,7 @@ TEST_CASE("workbench: Descend draws gradient-descent paths on the loss plot") {
   REQUIRE(app->wait_until_idle(60s));
   REQUIRE(app->descent().phase == SweepPhase::finished);
   REQUIRE(app->descent().result.paths.size() == 3);
+  CHECK(app->message() == "descent: 3 paths done");  // "descending from 3 starts" gives way to the outcome
   auto descent_series = [&] {
     std::vector<sg::plot::Series> out;
     const sg::plot::Figure figure = app->plots().shown_figure();  // kept: the loop reads into it
