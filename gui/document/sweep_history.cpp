@@ -24,8 +24,12 @@ bool same_color(plot::Color a, plot::Color b) {
 }  // namespace
 
 std::size_t SweepHistory::record(std::shared_ptr<const Problem> problem, const plot::Figure& figure) {
-  auto it = std::find_if(records_.begin(), records_.end(),
-                         [&](const SweepRecord& r) { return r.problem == problem; });
+  // The same sweep (the same problem, or other settings that sweep alike: a knob moved and back, only
+  // optimize.* or mpc.* changed) keeps one record, which then stands for the newest problem.
+  auto it = std::find_if(records_.begin(), records_.end(), [&](const SweepRecord& r) {
+    return r.problem == problem || scene::same_sweep_settings(r.problem->config, problem->config);
+  });
+  if (it != records_.end()) it->problem = problem;
   if (it == records_.end()) {
     if (records_.size() >= kMaxRecords) {
       const auto oldest_unpinned =

@@ -48,6 +48,13 @@ TEST_CASE("sweep history: one record per problem, labels follow the live setting
   CHECK(h.records()[0].label == "stiffness k (penalty contact) 300");
   h.set_live_config(a->config);
   CHECK(h.records()[0].label == "same settings");
+  // The same settings in another problem (a knob moved and back) are the same sweep: still one record, for
+  // the newest problem, so the Pins popup lists it once.
+  const auto again = problem_with(300);
+  CHECK(h.record(again, figure()) == 0);
+  REQUIRE(h.records().size() == 1);
+  CHECK(h.records()[0].problem == again);
+  CHECK(h.record(problem_with(200), figure()) == 1);
 }
 
 TEST_CASE("sweep history: pins get distinct colours, the fifth pin unpins the oldest") {
