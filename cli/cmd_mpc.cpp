@@ -113,22 +113,17 @@ std::vector<MpcRun> planned_runs(const MpcArgs& args, Planner scene_planner) {
 }
 
 // Runs one; false (and the message printed) when the scene cannot be planned.
-bool run_one(const SceneArgs& scene, MpcRun& run, int threads) {
-  SceneArgs variant = scene;
-  if (!run.cfd.empty())
-    variant.overrides.push_back("contact.cfd.enabled=" + std::string(run.cfd == "on" ? "true" : "false"));
-  std::optional<Problem> problem = load_scene_or_report(variant);
-  if (!problem) return false;
-  MpcSettings s = mpc_settings(*problem);
+bool run_one(const std::string& file, const Problem& scene, MpcRun& run, int threads) {
+  MpcSettings s = mpc_settings(scene);
   s.planner = run.planner;
   MpcCallbacks cb;
   cb.threads = threads;
   cb.on_step = [planner = s.planner](const MpcResult& so_far) { print_step(so_far.steps.back(), planner); };
   std::printf("%s: horizon %ld steps, %ld executed per plan\n", run.label.c_str(), s.horizon, s.execute);
   try {
-    run.result = run_mpc(*problem, s, cb);
+    run.result = run.cfd.empty() ? run_mpc(scene, s, cb) : run_mpc(with_cfd(scene, run.cfd == "on"), s, cb);
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "%s: %s\n", scene.scene.c_str(), e.what());
+    std::fprintf(stderr, "%s: %s\n", file.c_str(), e.what());
     return false;
   }
   const MpcResult& r = run.result;
@@ -147,7 +142,7 @@ int run(const MpcArgs& args) {
   std::vector<MpcRun> runs = planned_runs(args, settings.planner);
   const int threads = args.threads > 0 ? args.threads : available_cores();
   for (MpcRun& r : runs)
-    if (!run_one(scene, r, threads)) return kExitBadInput;
+    if (!run_one(scene.scene, *problem, r, threads)) return kExitBadInput;
   if (!args.out.empty()) {
     nlohmann::json out = {
         {"scene", scene.scene}, {"mpc", problem->config.at("mpc")}, {"runs", nlohmann::json::array()}};

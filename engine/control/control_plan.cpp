@@ -82,12 +82,6 @@ double plan_control(const PlanLayout& layout, const std::vector<double>& plan, i
   if (steps >= H || K == 1) return plan[first + (steps >= H ? K - 1 : 0)];
   if (layout.interpolation == ControlInterpolation::constant)
     return plan[first + static_cast<int>(static_cast<long>(std::floor(steps)) * K / layout.horizon)];
-  if (steps == std::floor(steps)) {  // an output step: control_at's integer arithmetic, to the last bit
-    const long scaled = static_cast<long>(steps) * (K - 1);
-    const int lo = static_cast<int>(scaled / layout.horizon);
-    const double frac = static_cast<double>(scaled % layout.horizon) / H;
-    return frac == 0.0 ? plan[first + lo] : plan[first + lo] * (1.0 - frac) + plan[first + lo + 1] * frac;
-  }
   const double u = steps * (K - 1) / H;
   const int lo = std::min(static_cast<int>(std::floor(u)), K - 2);
   const double frac = u - lo;

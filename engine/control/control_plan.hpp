@@ -39,8 +39,9 @@ void add_effort_gradient(const std::vector<double>& plan, double weight, std::ve
 // Each knot into its actuator's range.
 void clamp_plan(const PlanLayout& layout, std::vector<double>& plan);
 
-// The control of entry a's actuator at time `steps` (output steps, may be fractional for linear
-// interpolation), as the run reads it (control_at): past the horizon the last knot holds.
+// The plan's control of an actuator at time `steps` (output steps; fractional between linear knots), as
+// control_at reads the knots: past the horizon the last knot holds. What shift_plan evaluates; the executed
+// controls are control_at's own.
 double plan_control(const PlanLayout& layout, const std::vector<double>& plan, int actuator, double steps);
 
 // The plan `executed` output steps later: each knot takes the value the old plan has at its time plus

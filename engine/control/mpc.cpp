@@ -70,12 +70,11 @@ struct ExecutionRecorder {
   void on_event(double, const EventId&) {}
 };
 
-// Each actuator's control during output step i of a plan.
-std::vector<double> controls_at(const PlanLayout& layout, const std::vector<double>& plan,
-                                const JointTreeModel<double>& m, long i) {
+// Each actuator's control during output step i of the run of m (its knots the plan's), as the run reads it.
+std::vector<double> controls_at(const JointTreeModel<double>& m, long i) {
   std::vector<double> u(static_cast<std::size_t>(m.act.nu));
   for (int a = 0; a < m.act.nu; ++a)
-    u[a] = layout.count[a] > 0 ? plan_control(layout, plan, a, static_cast<double>(i)) : m.ctrl[a];
+    u[a] = m.controls.count[a] > 0 ? control_at(m.controls, a, i) : m.ctrl[a];
   return u;
 }
 
@@ -167,7 +166,7 @@ class MpcLoop {
       out.state.push_back(rec.y[i]);
       out.cost.push_back(rec.cost[i]);
     }
-    for (long i = 0; i < execute; ++i) out.ctrl.push_back(controls_at(layout_, plan, pd.tree, i));
+    for (long i = 0; i < execute; ++i) out.ctrl.push_back(controls_at(pd.tree, i));
     set_tree_start(start_.tree, rec.y[execute].data());
   }
 
@@ -182,6 +181,12 @@ class MpcLoop {
 };
 
 }  // namespace
+
+Problem with_cfd(const Problem& scene, bool enabled) {
+  nlohmann::json config = scene.config;
+  config["contact"]["cfd"]["enabled"] = enabled;
+  return problem_from_config(config);
+}
 
 MpcResult run_mpc(const Problem& scene, const MpcSettings& s, const MpcCallbacks& cb) {
   const long duration = s.duration > 0 ? s.duration : scene.integrator.steps;

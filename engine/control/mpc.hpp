@@ -56,4 +56,8 @@ struct MpcCallbacks {
 // actuator constant.
 MpcResult run_mpc(const Problem& scene, const MpcSettings& s, const MpcCallbacks& cb = {});
 
+// The scene with contact.cfd.enabled set: the variant a comparison of CFD on and off plans (the command's
+// --cfd, the MPC tab's "also without CFD"). Throws std::invalid_argument as problem_from_config does.
+Problem with_cfd(const Problem& scene, bool enabled);
+
 }  // namespace sg

@@ -58,8 +58,7 @@ void MpcPanel::set_snapshot(const MpcSnapshot& snapshot) {
   std::vector<LabelledMpc> runs;
   for (std::size_t k = 0; k < snapshot_.results.size(); ++k)
     if (!snapshot_.results[k].t.empty()) runs.push_back({snapshot_.runs[k].label, &snapshot_.results[k]});
-  const double success =
-      snapshot_.problem ? snapshot_.problem->config.at("mpc").at("success").get<double>() : 0.0;
+  const double success = snapshot_.problem ? mpc_settings(*snapshot_.problem).success : 0.0;
   figure_ = runs.empty() ? plot::Figure{} : mpc_figure(runs, success);
 }
 

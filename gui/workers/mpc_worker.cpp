@@ -9,13 +9,6 @@
 
 namespace sg::gui {
 
-Problem mpc_variant(const Problem& problem, const MpcRunSpec& spec) {
-  if (!spec.cfd) return problem;
-  nlohmann::json config = problem.config;
-  config["contact"]["cfd"]["enabled"] = *spec.cfd;
-  return problem_from_config(config);
-}
-
 void MpcWorker::submit(std::shared_ptr<const Problem> problem, std::vector<MpcRunSpec> runs, int threads) {
   publish([&](MpcSnapshot& s) {
     s.phase = SweepPhase::waiting;
@@ -61,7 +54,7 @@ void MpcWorker::run(const std::shared_ptr<const Problem>& problem, const std::ve
       publish([&](MpcSnapshot& s) { s.results[k] = so_far; });
     };
     try {
-      const Problem variant = mpc_variant(*problem, runs[k]);
+      const Problem variant = runs[k].cfd ? with_cfd(*problem, *runs[k].cfd) : *problem;
       MpcSettings settings = mpc_settings(variant);
       settings.planner = runs[k].planner;
       MpcResult result = run_mpc(variant, settings, cb);

@@ -54,8 +54,4 @@ class MpcWorker {
   BackgroundJob job_;  // last member: its thread stops before the state above goes away
 };
 
-// The scene with contact.cfd.enabled set (the run's variant); throws std::invalid_argument as
-// problem_from_config does.
-Problem mpc_variant(const Problem& problem, const MpcRunSpec& spec);
-
 }  // namespace sg::gui
