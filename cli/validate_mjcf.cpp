@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "engine/scene/mjcf_source.hpp"
@@ -16,6 +17,12 @@ namespace sg::cli {
 #ifdef SOFTGRAD_HAVE_MJCF
 
 namespace {
+
+std::string format_g(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
 
 // Whether two colliding bodies form a pair whose contacts softgrad computes differently from MuJoCo 2.2.2.
 bool has_box_pair(const RigidModel<double>& m) {
@@ -60,12 +67,15 @@ int check_tree_against_mujoco(const Problem& problem, const std::string& file, c
     std::printf(
         "  (the scene runs Contacts From Distance in the forward simulation, which MuJoCo has not: the "
         "comparison is of its model without CFD)\n");
-  const bool ok = c.qpos <= args.tolerance && c.qvel <= args.tolerance && c.xpos <= args.tolerance;
+  const bool ok = c.qpos <= args.tolerance && c.qvel <= args.tolerance && c.xpos <= args.tolerance &&
+                  c.act <= args.tolerance;
+  const std::string act = tree.act.na > 0 ? ", activations |dact| " + format_g(c.act) : "";
   std::printf(
-      "  max |dqpos| %.3g (step %ld), |dqvel| %.3g, body positions |dxpos| %.3g: %s (tolerance %g); "
+      "  max |dqpos| %.3g (step %ld), |dqvel| %.3g, body positions |dxpos| %.3g%s: %s (tolerance %g); "
       "MuJoCo found up to %d contacts in a step\n",
-      c.qpos, c.worst_step, c.qvel, c.xpos, ok ? "ok" : "DIFFERENT", args.tolerance, c.max_contacts);
-  if (std::isnan(c.qpos) || std::isnan(c.qvel) || std::isnan(c.xpos))
+      c.qpos, c.worst_step, c.qvel, c.xpos, act.c_str(), ok ? "ok" : "DIFFERENT", args.tolerance,
+      c.max_contacts);
+  if (std::isnan(c.qpos) || std::isnan(c.qvel) || std::isnan(c.xpos) || std::isnan(c.act))
     std::printf("  (not finite: a run blew up; never \"ok\")\n");
   return ok ? kExitOk : kExitFailed;
 }

@@ -32,6 +32,8 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
     throw std::runtime_error("the MJCF's qpos or qvel size differs from the scene's tree");
   if (m->nu != model.act.nu && !(m->opt.disableflags & mjDSBL_ACTUATION))
     throw std::runtime_error("the MJCF's actuators differ from the scene's tree");
+  if (m->na != model.act.na && !(m->opt.disableflags & mjDSBL_ACTUATION))
+    throw std::runtime_error("the MJCF's activations differ from the scene's tree");
   m->opt.timestep = timestep;
   m->opt.integrator = rk4 ? mjINT_RK4 : mjINT_EULER;
   apply_scene_solver_options(model.con.opt, m);
@@ -43,6 +45,8 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
   mj_resetData(m, d);
   for (int i = 0; i < t.nq; ++i) d->qpos[i] = y[static_cast<std::size_t>(i)];
   for (int i = 0; i < t.nv; ++i) d->qvel[i] = v[i];
+  const double* act = y.data() + model.act_offset();
+  for (int i = 0; i < model.act.na && i < m->na; ++i) d->act[i] = act[i];
   IntegratorSettings all;
   all.method = rk4 ? Method::rk4 : Method::euler;
   all.dt = timestep;
@@ -61,12 +65,13 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
     mj_step(m, d);
     c.max_contacts = std::max(c.max_contacts, d->ncon);
     if (solve.advance(s).status != Status::ok) {
-      c.qpos = c.qvel = c.xpos = NAN;
+      c.qpos = c.qvel = c.xpos = c.act = NAN;
       return c;
     }
     double dq = 0.0;
     for (int i = 0; i < t.nq; ++i) dq = worse(dq, std::fabs(d->qpos[i] - y[static_cast<std::size_t>(i)]));
     for (int i = 0; i < t.nv; ++i) c.qvel = worse(c.qvel, std::fabs(d->qvel[i] - v[i]));
+    for (int i = 0; i < model.act.na && i < m->na; ++i) c.act = worse(c.act, std::fabs(d->act[i] - act[i]));
     // xpos of the new state (mj_step leaves the previous one's), on a copy: mj_kinematics on d itself
     // moves MuJoCo's next steps by 1e-13.
     mj_copyData(poses.get(), m, d);

@@ -13,13 +13,14 @@ struct TreeStepComparison {
   long steps = 0;
   double qpos = 0.0, qvel = 0.0;  // largest |difference| over all steps and coordinates
   double xpos = 0.0;              // largest |difference| of a body frame's world position (MuJoCo's xpos)
+  double act = 0.0;               // largest |difference| of an activation (muscles), 0 without any
   long worst_step = 0;            // where qpos differs most
   int max_contacts = 0;           // the most contacts MuJoCo found in one step
 };
 
 // Both engines take `steps` steps of `timestep` (RK4 when rk4, else Euler: mj_Euler with its implicit
 // damping) from the scene's initial state. Throws std::runtime_error when the file does not load or its
-// qpos/qvel sizes differ from the tree's.
+// qpos/qvel/act sizes differ from the tree's.
 TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model,
                                              const std::string& mjcf_path, long steps, double timestep,
                                              bool rk4);

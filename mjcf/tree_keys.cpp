@@ -1,5 +1,6 @@
 #include "mjcf/tree_keys.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "engine/collision/collide.hpp"
@@ -32,7 +33,6 @@ void elements(const mjModel* m, Messages& out) {
     const char* why;
   };
   const List lists[] = {
-      {m->ntendon, mjOBJ_TENDON, "tendon", "tendons are not supported"},
       {m->neq, mjOBJ_EQUALITY, "equality", "equality constraints are not supported"},
       {m->npair, mjOBJ_PAIR, "contact pair", "explicit contact pairs are not supported"},
       {m->nkey, mjOBJ_KEY, "keyframe",
@@ -50,20 +50,57 @@ void elements(const mjModel* m, Messages& out) {
                   std::to_string(kMaxSceneBodies));
 }
 
-// What model.tree.actuators cannot say: stateless actuators on hinge and slide joints, joint transmission.
+// A muscle as <muscle> compiles it: muscle dynamics, gain and bias with the same 9 parameters.
+bool is_muscle(const mjModel* m, int i) {
+  if (m->actuator_dyntype[i] != mjDYN_MUSCLE || m->actuator_gaintype[i] != mjGAIN_MUSCLE ||
+      m->actuator_biastype[i] != mjBIAS_MUSCLE)
+    return false;
+  for (int k = 0; k < 9; ++k)
+    if (m->actuator_gainprm[mjNGAIN * i + k] != m->actuator_biasprm[mjNBIAS * i + k]) return false;
+  return true;
+}
+
+// What model.tree.actuators cannot say: on a hinge or slide joint or a tendon; stateless with fixed or
+// affine gain and none or affine bias, or a muscle.
 void actuators(const mjModel* m, Messages& out) {
   if (m->nu > 0 && (m->opt.disableflags & mjDSBL_CLAMPCTRL))
     out.push_back("option flag clampctrl=\"disable\" is not supported (controls are clamped to ctrlrange)");
   for (int i = 0; i < m->nu; ++i) {
     const std::string name = element(m, mjOBJ_ACTUATOR, i, "actuator");
     const int trn = m->actuator_trntype[i], j = m->actuator_trnid[2 * i];
-    if (trn != mjTRN_JOINT || (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE))
-      out.push_back(name + ": only actuators on a hinge or slide joint are supported");
-    else if (m->actuator_dyntype[i] != mjDYN_NONE || m->actuator_actlimited[i])
-      out.push_back(name + ": actuator dynamics (dyntype, activations) are not supported");
+    const bool on_joint =
+        trn == mjTRN_JOINT && (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE);
+    if (!on_joint && trn != mjTRN_TENDON)
+      out.push_back(name + ": only actuators on a hinge or slide joint or on a tendon are supported");
+    else if (m->actuator_actlimited[i])
+      out.push_back(name + ": actlimited (activation limits) is not supported");
+    else if (is_muscle(m, i))
+      continue;
+    else if (m->actuator_dyntype[i] != mjDYN_NONE)
+      out.push_back(name + ": actuator dynamics other than a muscle's are not supported");
     else if ((m->actuator_gaintype[i] != mjGAIN_FIXED && m->actuator_gaintype[i] != mjGAIN_AFFINE) ||
              (m->actuator_biastype[i] != mjBIAS_NONE && m->actuator_biastype[i] != mjBIAS_AFFINE))
-      out.push_back(name + ": only fixed or affine gains and none or affine biases are supported");
+      out.push_back(name +
+                    ": only fixed or affine gains and none or affine biases (or a <muscle>) are supported");
+  }
+}
+
+// Tendons: fixed on hinge and slide joints, spatial through sites and around spheres and cylinders; no
+// limits, friction loss or pulleys.
+void tendons(const mjModel* m, Messages& out) {
+  for (int i = 0; i < m->ntendon; ++i) {
+    const std::string name = element(m, mjOBJ_TENDON, i, "tendon");
+    if (m->tendon_limited[i]) out.push_back(name + ": tendon limits are not supported");
+    if (m->tendon_frictionloss[i] != 0.0) out.push_back(name + ": tendon frictionloss is not supported");
+    for (int w = m->tendon_adr[i]; w < m->tendon_adr[i] + m->tendon_num[i]; ++w) {
+      const int type = m->wrap_type[w], id = m->wrap_objid[w];
+      if (type == mjWRAP_PULLEY) out.push_back(name + ": pulleys are not supported");
+      if (type == mjWRAP_JOINT && m->jnt_type[id] != mjJNT_HINGE && m->jnt_type[id] != mjJNT_SLIDE)
+        out.push_back(name + ": a fixed tendon on a ball or free joint is not supported");
+      const mjtObj kind = type == mjWRAP_JOINT ? mjOBJ_JOINT : type == mjWRAP_SITE ? mjOBJ_SITE : mjOBJ_GEOM;
+      if (type != mjWRAP_PULLEY && !mj_id2name(m, kind, id))
+        out.push_back(name + ": its path names an unnamed element");
+    }
   }
 }
 
@@ -258,19 +295,77 @@ void actuator_kind(const mjModel* m, int i, json& out) {
   }
 }
 
+// A muscle's parameters as the scene's keys (gainprm = biasprm = range, force, scale, lmin, lmax, vmax,
+// fpmax, fvmax; dynprm = timeconst), with the compiler's lengthrange and acc0.
+void muscle_keys(const mjModel* m, int i, json& out) {
+  const mjtNum* g = m->actuator_gainprm + mjNGAIN * i;
+  out["kind"] = "muscle";
+  out["range"] = numbers(g, 2);
+  out["force"] = g[2], out["scale"] = g[3], out["lmin"] = g[4], out["lmax"] = g[5], out["vmax"] = g[6];
+  out["fpmax"] = g[7], out["fvmax"] = g[8];
+  out["timeconst"] = numbers(m->actuator_dynprm + mjNDYN * i, 2);
+  out["lengthrange"] = numbers(m->actuator_lengthrange + 2 * i, 2);
+  out["acc0"] = m->actuator_acc0[i];
+}
+
 json actuator_keys(const mjModel* m, int i) {
-  const int j = m->actuator_trnid[2 * i], body = m->jnt_bodyid[j];
+  const int j = m->actuator_trnid[2 * i];
   const char* name = mj_id2name(m, mjOBJ_ACTUATOR, i);
   json out = {{"name", name ? name : ""},
-              {"body", body - 1},
-              {"joint", j - m->body_jntadr[body]},
               {"gear", m->actuator_gear[6 * i]},
               {"ctrllimited", m->actuator_ctrllimited[i] != 0},
               {"ctrlrange", numbers(m->actuator_ctrlrange + 2 * i, 2)},
               {"forcelimited", m->actuator_forcelimited[i] != 0},
               {"forcerange", numbers(m->actuator_forcerange + 2 * i, 2)}};
-  actuator_kind(m, i, out);
+  if (m->actuator_trntype[i] == mjTRN_TENDON) {
+    out["tendon"] = mj_id2name(m, mjOBJ_TENDON, j);
+  } else {
+    const int body = m->jnt_bodyid[j];
+    out["body"] = body - 1;
+    out["joint"] = j - m->body_jntadr[body];
+  }
+  if (is_muscle(m, i))
+    muscle_keys(m, i, out);
+  else
+    actuator_kind(m, i, out);
   return out;
+}
+
+// Sites, by MuJoCo's site order, each on its body (-1 the world).
+json site_keys(const mjModel* m) {
+  json out = json::array();
+  for (int s = 0; s < m->nsite; ++s) {
+    const char* name = mj_id2name(m, mjOBJ_SITE, s);
+    out.push_back({{"name", name ? name : ""},
+                   {"body", m->site_bodyid[s] - 1},
+                   {"pos", numbers(m->site_pos + 3 * s, 3)}});
+  }
+  return out;
+}
+
+// A tendon's path by names (tendons() refused the unnamed), with its spring (0 when passive forces are
+// disabled, as mj_passive then adds none).
+json tendon_keys(const mjModel* m, int i, bool passive) {
+  json path = json::array();
+  for (int w = m->tendon_adr[i]; w < m->tendon_adr[i] + m->tendon_num[i]; ++w) {
+    const int type = m->wrap_type[w], id = m->wrap_objid[w];
+    if (type == mjWRAP_JOINT) {
+      path.push_back({{"joint", mj_id2name(m, mjOBJ_JOINT, id)}, {"coef", m->wrap_prm[w]}});
+    } else if (type == mjWRAP_SITE) {
+      path.push_back({{"site", mj_id2name(m, mjOBJ_SITE, id)}});
+    } else {
+      json geom = {{"geom", mj_id2name(m, mjOBJ_GEOM, id)}};
+      const int side = static_cast<int>(std::lround(m->wrap_prm[w]));
+      if (side >= 0) geom["sidesite"] = mj_id2name(m, mjOBJ_SITE, side);
+      path.push_back(std::move(geom));
+    }
+  }
+  const char* name = mj_id2name(m, mjOBJ_TENDON, i);
+  return {{"name", name ? name : ""},
+          {"path", std::move(path)},
+          {"stiffness", passive ? m->tendon_stiffness[i] : 0.0},
+          {"damping", passive ? m->tendon_damping[i] : 0.0},
+          {"springlength", m->tendon_lengthspring[i]}};
 }
 
 // <contact><exclude>: body pairs by their index in model.tree.bodies (-1 the world). The compiler's
@@ -296,6 +391,7 @@ std::vector<std::string> tree_unsupported(const mjModel* m) {
   Messages out;
   elements(m, out);
   actuators(m, out);
+  tendons(m, out);
   joints(m, out);
   contacts(m, out);
   return out;
@@ -314,6 +410,12 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
                {"world_geoms", body_geoms(m, 0)},
                {"filterparent", !(o.disableflags & mjDSBL_FILTERPARENT)}};
   if (!actuators.empty()) tree["actuators"] = std::move(actuators);
+  if (m->nsite > 0) tree["sites"] = site_keys(m);
+  if (m->ntendon > 0) {
+    json tendons = json::array();
+    for (int i = 0; i < m->ntendon; ++i) tendons.push_back(tendon_keys(m, i, passive));
+    tree["tendons"] = std::move(tendons);
+  }
   if (m->nexclude > 0) tree["excludes"] = excludes(m);
   json model = {{"type", "tree"},
                 {"gravity", gravity ? numbers(o.gravity, 3) : json({0.0, 0.0, 0.0})},

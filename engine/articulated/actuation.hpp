@@ -1,11 +1,13 @@
 #pragma once
-// Actuation in MuJoCo 2.2.2's order: mj_transmission (actuator lengths and moments, joint transmissions
-// only) in the position stage, actuator_velocity = moment qvel at the start of the velocity stage, then
-// mj_fwdActuation: ctrl clamped to ctrlrange, force = gain ctrl + bias, force clamped to forcerange,
-// qfrc_actuator = moment^T force. Clamps compare values and pass the bound through, so a clamped control
-// carries the bound's derivative (zero for a constant range), as mju_clip's branches would.
+// Actuation in MuJoCo 2.2.2's order: mj_transmission (actuator lengths and moments: joint and tendon
+// transmissions) in the position stage, actuator_velocity = moment qvel at the start of the velocity stage,
+// then mj_fwdActuation: ctrl clamped to ctrlrange, force = gain (ctrl, or act with dynamics) + bias, force
+// clamped to forcerange, qfrc_actuator = moment^T force, and act_dot. Clamps compare values and pass the
+// bound through, so a clamped control carries the bound's derivative (zero for a constant range), as
+// mju_clip's branches would.
 #include "engine/articulated/actuator_data.hpp"
 #include "engine/articulated/actuator_model.hpp"
+#include "engine/articulated/muscle.hpp"
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/core/scalar.hpp"
@@ -56,12 +58,34 @@ SG_INLINE Vec3<S> actuator_gear_axis(const TreeActuator<S>& a, const S* g, const
   return actuator_rot_by_conjugate(g, q);
 }
 
+// A tendon transmission: the tendon's length and Jacobian row scaled by gear[0].
+template <class S>
+void tree_tendon_transmission(const TreeModel<S>& m, const TreeActuator<S>& a, TreeActuatorData<S>& ad,
+                              int i) {
+  ad.actuator_length[i] = ad.ten.ten_length[a.joint] * a.gear[0];
+  const S* row = ad.ten.ten_J + a.joint * m.nv;
+  for (int k = 0; k < m.nv; ++k) ad.actuator_moment[i * m.nv + k] = row[k] * a.gear[0];
+}
+
+// The dofs actuator i's moment row can be nonzero on: its joint's, or all of them for a tendon.
+template <class S>
+SG_INLINE void actuator_dof_span(const TreeModel<S>& m, const TreeActuator<S>& a, int* begin, int* end) {
+  if (a.trntype == ActuatorTransmission::kTendon) {
+    *begin = 0, *end = m.nv;
+    return;
+  }
+  const TreeJoint<S>& jn = m.joint[a.joint];
+  *begin = jn.dof_adr, *end = jn.dof_adr + joint_dof_count(jn.type);
+}
+
 // mj_transmission for actuator i: hinge and slide scale their coordinate by gear[0]; a ball's length is
-// its rotation vector along the gear axis; a free joint has no meaningful length (0) and a 6D moment.
+// its rotation vector along the gear axis; a free joint has no meaningful length (0) and a 6D moment; a
+// tendon's (tree_tendon must have run).
 template <class S>
 void tree_actuator_transmission(const TreeModel<S>& m, const TreeActuatorModel<S>& am, const TreeData<S>& d,
                                 TreeActuatorData<S>& ad, int i) {
   const TreeActuator<S>& a = am.actuator[i];
+  if (a.trntype == ActuatorTransmission::kTendon) return tree_tendon_transmission(m, a, ad, i);
   const TreeJoint<S>& jn = m.joint[a.joint];
   const S* q = d.qpos + jn.qpos_adr;
   S* moment = ad.actuator_moment + i * m.nv + jn.dof_adr;
@@ -95,16 +119,16 @@ void tree_transmission(const TreeModel<S>& m, const TreeActuatorModel<S>& am, co
   for (int i = 0; i < am.nu; ++i) tree_actuator_transmission(m, am, d, ad, i);
 }
 
-// mj_fwdVelocity's actuator_velocity = moment qvel, summed over the actuated joint's dofs only (the rest
-// of the row is zero).
+// mj_fwdVelocity's actuator_velocity = moment qvel, summed over the dofs the row can be nonzero on.
 template <class S>
 void tree_actuator_velocity(const TreeModel<S>& m, const TreeActuatorModel<S>& am, const TreeData<S>& d,
                             TreeActuatorData<S>& ad) {
   for (int i = 0; i < am.nu; ++i) {
-    const TreeJoint<S>& jn = m.joint[am.actuator[i].joint];
+    int begin = 0, end = 0;
+    actuator_dof_span(m, am.actuator[i], &begin, &end);
     const S* row = ad.actuator_moment + i * m.nv;
     S v = 0.0;
-    for (int k = jn.dof_adr; k < jn.dof_adr + joint_dof_count(jn.type); ++k) v += row[k] * d.qvel[k];
+    for (int k = begin; k < end; ++k) v += row[k] * d.qvel[k];
     ad.actuator_velocity[i] = v;
   }
 }
@@ -133,24 +157,53 @@ SG_INLINE S actuator_affine(const S* prm, const S& length, const S& velocity) {
   return prm[0] + prm[1] * length + prm[2] * velocity;
 }
 
-// actuator_force[i] = gain ctrl + bias, before the force clamp.
+// actuator_force[i] = gain (ctrl, or act with dynamics) + bias, before the force clamp.
 template <class S>
 SG_INLINE S actuator_raw_force(const TreeActuator<S>& a, const TreeActuatorData<S>& ad, int i,
                                const S& ctrl) {
   const S& len = ad.actuator_length[i];
   const S& vel = ad.actuator_velocity[i];
-  const S gain = a.gaintype == ActuatorGain::kFixed ? a.gainprm[0] : actuator_affine(a.gainprm, len, vel);
-  S force = gain * ctrl;
+  S gain;
+  switch (a.gaintype) {
+    case ActuatorGain::kFixed:
+      gain = a.gainprm[0];
+      break;
+    case ActuatorGain::kAffine:
+      gain = actuator_affine(a.gainprm, len, vel);
+      break;
+    case ActuatorGain::kMuscle:
+      gain = muscle_gain(len, vel, a.lengthrange, a.acc0, a.gainprm);
+      break;
+  }
+  S force = gain * (a.act_adr >= 0 ? ad.act[a.act_adr] : ctrl);
   if (a.biastype == ActuatorBias::kAffine) force += actuator_affine(a.biasprm, len, vel);
+  if (a.biastype == ActuatorBias::kMuscle) force += muscle_bias(len, a.lengthrange, a.acc0, a.biasprm);
   return force;
 }
 
-// mj_fwdActuation for stateless actuators: actuator_force and qfrc_actuator (both zero when actuation is
-// disabled). Needs tree_transmission and tree_actuator_velocity first.
+// act_dot of an actuator with dynamics (mj_fwdActuation's last loop).
+template <class S>
+SG_INLINE S actuator_act_dot(const TreeActuator<S>& a, const S& ctrl, const S& act) {
+  switch (a.dyntype) {
+    case ActuatorDynamics::kIntegrator:
+      return ctrl;
+    case ActuatorDynamics::kFilter:
+      return (ctrl - act) / (value(a.dynprm[0]) < 1e-15 ? S(1e-15) : a.dynprm[0]);
+    case ActuatorDynamics::kMuscle:
+      return muscle_dynamics(ctrl, act, a.dynprm);
+    case ActuatorDynamics::kNone:
+      break;
+  }
+  return S(0.0);
+}
+
+// mj_fwdActuation: actuator_force, qfrc_actuator and act_dot (all zero when actuation is disabled). Needs
+// tree_transmission and tree_actuator_velocity first.
 template <class S>
 void tree_fwd_actuation(const TreeModel<S>& m, const TreeActuatorModel<S>& am, TreeActuatorData<S>& ad) {
   for (int k = 0; k < m.nv; ++k) ad.qfrc_actuator[k] = 0.0;
   for (int i = 0; i < am.nu; ++i) ad.actuator_force[i] = 0.0;
+  for (int i = 0; i < am.na; ++i) ad.act_dot[i] = 0.0;
   if (am.nu == 0 || !am.opt.actuation) return;
   S ctrl[kMaxActuators];
   tree_actuator_controls(am, ad, ctrl);
@@ -160,12 +213,16 @@ void tree_fwd_actuation(const TreeModel<S>& m, const TreeActuatorModel<S>& am, T
     if (a.forcelimited)
       ad.actuator_force[i] = actuator_clip(ad.actuator_force[i], a.forcerange[0], a.forcerange[1]);
   }
-  // mju_mulMatTVec: actuators accumulated in order, each on its joint's dofs.
+  // mju_mulMatTVec: actuators accumulated in order, each on the dofs its row can be nonzero on.
   for (int i = 0; i < am.nu; ++i) {
-    const TreeJoint<S>& jn = m.joint[am.actuator[i].joint];
+    int begin = 0, end = 0;
+    actuator_dof_span(m, am.actuator[i], &begin, &end);
     const S* row = ad.actuator_moment + i * m.nv;
-    for (int k = jn.dof_adr; k < jn.dof_adr + joint_dof_count(jn.type); ++k)
-      ad.qfrc_actuator[k] += row[k] * ad.actuator_force[i];
+    for (int k = begin; k < end; ++k) ad.qfrc_actuator[k] += row[k] * ad.actuator_force[i];
+  }
+  for (int i = 0; i < am.nu; ++i) {
+    const TreeActuator<S>& a = am.actuator[i];
+    if (a.act_adr >= 0) ad.act_dot[a.act_adr] = actuator_act_dot(a, ctrl[i], ad.act[a.act_adr]);
   }
 }
 

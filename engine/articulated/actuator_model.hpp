@@ -1,9 +1,12 @@
 #pragma once
-// Actuators on a TreeModel, as MuJoCo 2.2.2's mjModel describes them (actuator_*): a joint transmission
-// with its gear, a gain and a bias of MuJoCo's fixed/affine kinds (10 parameters each, as mjNGAIN and
-// mjNBIAS) and the control and force ranges. Stateless actuators only (dyntype none): force = gain ctrl +
-// bias. <motor>, <position kp>, <velocity kv> and <general> all compile to this. A separate struct, so
-// that TreeModel and everything built on it stay as they are; the controls live in TreeActuatorData.
+// Actuators on a TreeModel, as MuJoCo 2.2.2's mjModel describes them (actuator_*): a joint or tendon
+// transmission with its gear, a gain and a bias of MuJoCo's fixed, affine or muscle kinds (10 parameters
+// each, as mjNGAIN and mjNBIAS), the control and force ranges, and the activation dynamics (none, integrator,
+// filter, muscle; mjNDYN parameters). force = gain (ctrl, or act with dynamics) + bias. <motor>, <position
+// kp>, <velocity kv>, <general> and <muscle> all compile to this. A separate struct, so that TreeModel and
+// everything built on it stay as they are; the controls and activations live in TreeActuatorData. The
+// tendons (which a transmission may act on, and which have springs of their own) are held here too.
+#include "engine/articulated/tendon_model.hpp"
 #include "engine/articulated/tree_model.hpp"
 
 namespace sg {
@@ -13,19 +16,25 @@ inline constexpr int kActuatorPrm = 10;  // mjNGAIN = mjNBIAS = 10
 
 // MuJoCo's mjtTrn, mjtGain and mjtBias values for the kinds supported, so a model maps across by value.
 // kJointInParent differs from kJoint only on ball and free joints (gear in the parent frame).
-enum class ActuatorTransmission : int { kJoint = 0, kJointInParent = 1 };
-enum class ActuatorGain : int { kFixed = 0, kAffine = 1 };
-enum class ActuatorBias : int { kNone = 0, kAffine = 1 };
+enum class ActuatorTransmission : int { kJoint = 0, kJointInParent = 1, kTendon = 3 };
+enum class ActuatorGain : int { kFixed = 0, kAffine = 1, kMuscle = 2 };
+enum class ActuatorBias : int { kNone = 0, kAffine = 1, kMuscle = 2 };
+enum class ActuatorDynamics : int { kNone = 0, kIntegrator = 1, kFilter = 2, kMuscle = 3 };
 
 template <class S>
 struct TreeActuator {
   ActuatorTransmission trntype = ActuatorTransmission::kJoint;
-  int joint = 0;
+  int joint = 0;     // the joint, or the tendon of a tendon transmission
+  int act_adr = -1;  // its activation's index in act (dyntype not none), else -1
+  ActuatorDynamics dyntype = ActuatorDynamics::kNone;
   S gear[6] = {S(1.0), S(0.0), S(0.0), S(0.0), S(0.0), S(0.0)};
   ActuatorGain gaintype = ActuatorGain::kFixed;
   ActuatorBias biastype = ActuatorBias::kNone;
   S gainprm[kActuatorPrm] = {S(1.0)};  // fixed: gain = prm[0]; affine: prm[0] + prm[1] length + prm[2] vel
   S biasprm[kActuatorPrm] = {};        // affine: prm[0] + prm[1] length + prm[2] velocity
+  S dynprm[kActuatorPrm] = {S(1.0)};   // filter: tau; muscle: (tau_act, tau_deact)
+  S lengthrange[2] = {};               // muscle: the actuator length's range (MuJoCo's compiler computes it)
+  S acc0{};                            // muscle: |qM^-1 moment| at qpos0, the peak force's scale
   bool ctrllimited = false;
   S ctrlrange[2] = {};
   bool forcelimited = false;
@@ -42,9 +51,25 @@ struct TreeActuatorOptions {
 template <class S>
 struct TreeActuatorModel {
   int nu = 0;
+  int na = 0;  // activations (actuators with dynamics)
   TreeActuator<S> actuator[kMaxActuators];
   TreeActuatorOptions opt;
+  TreeTendonModel<S> ten;
 };
+
+// Whether the actuation stage has anything to do (actuators, or tendons with their springs).
+template <class S>
+SG_HD bool tree_has_actuation(const TreeActuatorModel<S>& am) {
+  return am.nu > 0 || am.ten.ntendon > 0;
+}
+
+// Gives every actuator with dynamics its activation index, in actuator order; am.na their count.
+template <class S>
+void tree_index_activations(TreeActuatorModel<S>& am) {
+  am.na = 0;
+  for (int i = 0; i < am.nu; ++i)
+    am.actuator[i].act_adr = am.actuator[i].dyntype == ActuatorDynamics::kNone ? -1 : am.na++;
+}
 
 // Appends an actuator on joint `joint` of m; returns its index, or -1 when full or the joint is unknown.
 template <class S>
@@ -55,20 +80,31 @@ int tree_add_actuator(TreeActuatorModel<S>& am, const TreeModel<S>& m, int joint
   return am.nu++;
 }
 
-// The same actuators over another scalar (a double model lifted to duals, to seed a gain).
+// The same actuators and tendons over another scalar, values only (a double model lifted to duals, to seed
+// a gain).
 template <class T, class S>
 void tree_actuator_convert(const TreeActuatorModel<S>& in, TreeActuatorModel<T>& out) {
   out.nu = in.nu;
+  out.na = in.na;
   out.opt = in.opt;
   for (int i = 0; i < in.nu; ++i) {
     const TreeActuator<S>& a = in.actuator[i];
     TreeActuator<T>& b = out.actuator[i];
-    b.trntype = a.trntype, b.joint = a.joint, b.gaintype = a.gaintype, b.biastype = a.biastype;
+    b.trntype = a.trntype, b.joint = a.joint, b.act_adr = a.act_adr, b.dyntype = a.dyntype;
+    b.gaintype = a.gaintype, b.biastype = a.biastype;
     b.ctrllimited = a.ctrllimited, b.forcelimited = a.forcelimited;
-    for (int k = 0; k < 6; ++k) b.gear[k] = T(a.gear[k]);
-    for (int k = 0; k < kActuatorPrm; ++k) b.gainprm[k] = T(a.gainprm[k]), b.biasprm[k] = T(a.biasprm[k]);
-    for (int k = 0; k < 2; ++k) b.ctrlrange[k] = T(a.ctrlrange[k]), b.forcerange[k] = T(a.forcerange[k]);
+    for (int k = 0; k < 6; ++k) b.gear[k] = T(value(a.gear[k]));
+    for (int k = 0; k < kActuatorPrm; ++k) {
+      b.gainprm[k] = T(value(a.gainprm[k])), b.biasprm[k] = T(value(a.biasprm[k]));
+      b.dynprm[k] = T(value(a.dynprm[k]));
+    }
+    for (int k = 0; k < 2; ++k) {
+      b.ctrlrange[k] = T(value(a.ctrlrange[k])), b.forcerange[k] = T(value(a.forcerange[k]));
+      b.lengthrange[k] = T(value(a.lengthrange[k]));
+    }
+    b.acc0 = T(value(a.acc0));
   }
+  tree_tendon_convert(in.ten, out.ten);
 }
 
 }  // namespace sg

@@ -6,15 +6,26 @@
 #include "engine/articulated/actuation.hpp"
 #include "engine/articulated/forward_constrained.hpp"
 #include "engine/articulated/forward_smooth.hpp"
+#include "engine/articulated/tendon.hpp"
 
 namespace sg {
 
-// Every actuation quantity of ad from the state in d and the controls ad.ctrl; the position stage
-// (tree_fwd_position) must have run.
+// Every tendon and actuation quantity of ad from the state in d, the controls ad.ctrl and the activations
+// ad.act; the position and velocity stages (tree_fwd_position, tree_fwd_velocity) must have run. MuJoCo's
+// order within each stage: mj_tendon and mj_transmission from positions; ten_velocity, actuator_velocity
+// and the tendon spring-dampers (added to qfrc_passive, as mj_passive does); mj_fwdActuation.
 template <class S>
-void tree_actuation(const TreeModel<S>& m, const TreeActuatorModel<S>& am, const TreeData<S>& d,
+void tree_actuation(const TreeModel<S>& m, const TreeActuatorModel<S>& am, TreeData<S>& d,
                     TreeActuatorData<S>& ad) {
+  if (am.ten.ntendon > 0) {
+    tree_site_kinematics(am.ten, d, ad.ten);
+    tree_tendon(m, am.ten, d, ad.ten);
+  }
   tree_transmission(m, am, d, ad);
+  if (am.ten.ntendon > 0) {
+    tree_tendon_velocity(m, am.ten, d, ad.ten);
+    tree_tendon_passive(m, am.ten, ad.ten, d.qfrc_passive);
+  }
   tree_actuator_velocity(m, am, d, ad);
   tree_fwd_actuation(m, am, ad);
 }

@@ -178,6 +178,15 @@ template <int N>
 SG_INLINE Dual<N> atan(const Dual<N>& x) {
   return chain(x, std::atan(x.v), 1.0 / (1.0 + x.v * x.v));
 }
+// asin and acos: their derivatives +-1/sqrt(1 - x^2) are infinite at +-1, as the functions' own.
+template <int N>
+SG_INLINE Dual<N> asin(const Dual<N>& x) {
+  return chain(x, std::asin(x.v), 1.0 / std::sqrt(1.0 - x.v * x.v));
+}
+template <int N>
+SG_INLINE Dual<N> acos(const Dual<N>& x) {
+  return chain(x, std::acos(x.v), -1.0 / std::sqrt(1.0 - x.v * x.v));
+}
 template <int N>
 SG_INLINE Dual<N> atan2(const Dual<N>& y, const Dual<N>& x) {
   Dual<N> r;

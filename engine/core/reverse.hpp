@@ -338,6 +338,12 @@ inline Rev tanh(const Rev& x) {
 inline Rev atan(const Rev& x) {
   return rev_chain(x, std::atan(x.v), 1.0 / (1.0 + x.v * x.v));
 }
+inline Rev asin(const Rev& x) {
+  return rev_chain(x, std::asin(x.v), 1.0 / std::sqrt(1.0 - x.v * x.v));
+}
+inline Rev acos(const Rev& x) {
+  return rev_chain(x, std::acos(x.v), -1.0 / std::sqrt(1.0 - x.v * x.v));
+}
 inline Rev atan2(const Rev& y, const Rev& x) {
   const double inv = 1.0 / (x.v * x.v + y.v * y.v);
   return rev_node(std::atan2(y.v, x.v), y.i, x.v * inv, x.i, -y.v * inv);

@@ -65,6 +65,12 @@ SG_HD inline double tanh(double x) {
 SG_HD inline double atan(double x) {
   return std::atan(x);
 }
+SG_HD inline double asin(double x) {
+  return std::asin(x);
+}
+SG_HD inline double acos(double x) {
+  return std::acos(x);
+}
 SG_HD inline double atan2(double y, double x) {
   return std::atan2(y, x);
 }

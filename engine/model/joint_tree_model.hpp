@@ -26,15 +26,17 @@ struct TreeJointParams {
 template <class S>
 struct JointTreeModel {
   // The ODE state: qpos (quaternions held fixed within a step), a rotation vector per ball or free joint,
-  // qvel.
-  static constexpr int kMaxDim = kMaxQpos + 3 * kMaxJoints + kMaxDofs;
+  // qvel, the actuators' activations.
+  static constexpr int kMaxDim = kMaxQpos + 3 * kMaxJoints + kMaxDofs + kMaxActuators;
 
   TreeModel<S> tree;
   TreeJointParams<S> joint[kMaxJoints];
-  // model.tree.actuators: MuJoCo's stateless actuators on hinge and slide joints, and each one's control
-  // (a scene number, so it is here and differentiable, not in TreeActuatorData).
+  // model.tree.actuators: MuJoCo's actuators on hinge and slide joints or tendons (and model.tree.sites and
+  // model.tree.tendons, in act.ten), each one's control and, with dynamics, its start activation (scene
+  // numbers, so they are here and differentiable, not in TreeActuatorData), by actuator.
   TreeActuatorModel<S> act;
   S ctrl[kMaxActuators] = {};
+  S act0[kMaxActuators] = {};
   // The control section: knots that replace an actuator's constant ctrl, output step by output step.
   TreeControls<S> controls;
   // Hinge and slide limits (model.tree.bodies.N.joints.M.limited, range, ...) by joint, with the inverse
@@ -44,8 +46,9 @@ struct JointTreeModel {
   int rot_adr[kMaxJoints] = {};  // each one's first phi index after qpos; -1 for hinge and slide
 
   SG_HD int bodies() const { return tree.nbody - 1; }
-  SG_HD int dim() const { return tree.nq + 3 * rot_count + tree.nv; }
+  SG_HD int dim() const { return tree.nq + 3 * rot_count + tree.nv + act.na; }
   SG_HD int vel_offset() const { return tree.nq + 3 * rot_count; }
+  SG_HD int act_offset() const { return vel_offset() + tree.nv; }
   // Whether a step needs the constraint stage (tree_forward_constrained) rather than the smooth one.
   SG_HD bool constrained() const {
     if (con.ngeom > 0) return true;
@@ -77,23 +80,11 @@ Quat<T> quat(const Quat<S>& q) {
 }
 }  // namespace tree_detail
 
-// The actuators and controls over another scalar, values only.
+// The actuators, tendons and controls over another scalar, values only.
 template <class T, class S>
 void convert_actuators(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
-  out.act.nu = in.act.nu;
-  out.act.opt = in.act.opt;
-  for (int i = 0; i < in.act.nu; ++i) {
-    const TreeActuator<S>& a = in.act.actuator[i];
-    TreeActuator<T>& b = out.act.actuator[i];
-    b.trntype = a.trntype, b.joint = a.joint, b.gaintype = a.gaintype, b.biastype = a.biastype;
-    b.ctrllimited = a.ctrllimited, b.forcelimited = a.forcelimited;
-    for (int k = 0; k < 6; ++k) b.gear[k] = T(value(a.gear[k]));
-    for (int k = 0; k < kActuatorPrm; ++k)
-      b.gainprm[k] = T(value(a.gainprm[k])), b.biasprm[k] = T(value(a.biasprm[k]));
-    for (int k = 0; k < 2; ++k)
-      b.ctrlrange[k] = T(value(a.ctrlrange[k])), b.forcerange[k] = T(value(a.forcerange[k]));
-    out.ctrl[i] = T(value(in.ctrl[i]));
-  }
+  tree_actuator_convert(in.act, out.act);
+  for (int i = 0; i < in.act.nu; ++i) out.ctrl[i] = T(value(in.ctrl[i])), out.act0[i] = T(value(in.act0[i]));
   const TreeControls<S>& a = in.controls;
   TreeControls<T>& b = out.controls;
   b.interpolation = a.interpolation, b.steps = a.steps, b.total = a.total;
@@ -226,10 +217,22 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     }
     visit_geoms(m.con, i, p + ".geoms.", f);
   }
+  for (int i = 0; i < m.act.ten.nsite; ++i)
+    vec("model.tree.sites." + std::to_string(i) + ".pos", m.act.ten.site[i].pos);
+  for (int i = 0; i < m.act.ten.ntendon; ++i) {
+    TreeTendon<S>& t = m.act.ten.tendon[i];
+    const std::string p = "model.tree.tendons." + std::to_string(i);
+    f(p + ".stiffness", t.stiffness);
+    f(p + ".damping", t.damping);
+    f(p + ".springlength", t.lengthspring);
+  }
   for (int i = 0; i < m.act.nu; ++i) {
     const std::string a = "model.tree.actuators." + std::to_string(i);
+    TreeActuator<S>& act = m.act.actuator[i];
     f(a + ".ctrl", m.ctrl[i]);
-    f(a + ".gear", m.act.actuator[i].gear[0]);
+    f(a + ".gear", act.gear[0]);
+    f(a + ".act", m.act0[i]);
+    for (int k = 0; k < 2; ++k) f(a + ".timeconst." + std::to_string(k), act.dynprm[k]);
   }
   visit_geoms(m.con, 0, "model.tree.world_geoms.", f);
   visit_cfd_params(m.con.cfd, f);

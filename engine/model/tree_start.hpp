@@ -8,10 +8,10 @@
 
 namespace sg {
 
-// m's start becomes y (its dimension is m.dim()). Hinge and slide: qpos, qvel. Ball: the quaternion and the
-// local angular velocity. Free: the body's pos, the orientation relative to the body's quat (as
-// initial_state composes them) and both velocities. To rounding, TreeSystem::initial_state then returns y
-// with phi folded.
+// m's start becomes y (its dimension is m.dim()). Activations: act. Hinge and slide: qpos, qvel. Ball: the
+// quaternion and the local angular velocity. Free: the body's pos, the orientation relative to the body's
+// quat (as initial_state composes them) and both velocities. To rounding, TreeSystem::initial_state then
+// returns y with phi folded.
 inline void set_tree_start(JointTreeModel<double>& m, const double* y) {
   const TreeModel<double>& t = m.tree;
   const double* v = y + m.vel_offset();
@@ -38,6 +38,8 @@ inline void set_tree_start(JointTreeModel<double>& m, const double* y) {
     p.ball_qpos = normalized(Quat<double>(conjugate(normalized(b.quat)) * normalized(turned)));
     p.free_vel = Vec3<double>{v[jn.dof_adr], v[jn.dof_adr + 1], v[jn.dof_adr + 2]};
   }
+  for (int i = 0; i < m.act.nu; ++i)
+    if (m.act.actuator[i].act_adr >= 0) m.act0[i] = y[m.act_offset() + m.act.actuator[i].act_adr];
 }
 
 }  // namespace sg

@@ -1,7 +1,8 @@
 #pragma once
 // A joint tree (model.type "tree") as a dynamical system for the integrators: MuJoCo's forward dynamics
 // (engine/articulated, actuators included; with hinge and slide limits or geoms the constraint stage,
-// tree_forward_constrained: contacts and limits) on the state y = [qpos, phi, qvel].
+// tree_forward_constrained: contacts and limits) on the state y = [qpos, phi, qvel, act], act the
+// activations of actuators with dynamics (muscles), integrated as MuJoCo's mj_advance does.
 // Ball and free joints rotate exactly under Runge-Kutta as the rigid model's free bodies do (engine-notes
 // section 3): their quaternion in qpos is held fixed within a step, the rotation vector phi accumulates phi'
 // = dexp^-1(phi, w) with w the joint's local angular velocity, and after each accepted step the quaternion
@@ -85,6 +86,10 @@ class TreeSystem {
         for (int k = 0; k < 3; ++k) v[jn.dof_adr + k] = p.free_vel[k], v[jn.dof_adr + 3 + k] = p.ball_qvel[k];
       }
     }
+    for (int i = 0; i < model_->act.nu; ++i) {
+      const int a = model_->act.actuator[i].act_adr;
+      if (a >= 0) y[model_->act_offset() + a] = model_->act0[i];
+    }
   }
 
   // The configuration and velocity a state stands for, in data_: qpos with phi folded in, qvel.
@@ -100,6 +105,8 @@ class TreeSystem {
     }
     const S* v = y + model_->vel_offset();
     for (int i = 0; i < m.nv; ++i) data_.qvel[i] = v[i], data_.qfrc_applied[i] = S(0.0);
+    const S* act = y + model_->act_offset();
+    for (int i = 0; i < model_->act.na; ++i) act_data_.act[i] = act[i];
   }
 
   // qacc at y (in data_.qacc), every smooth quantity of mj_forward on the way. Straight-through Contacts
@@ -123,7 +130,7 @@ class TreeSystem {
     for (int i = 0; i < tree_.nv; ++i) data_.qacc[i] = straight_through(simulated[i], data_.qacc[i]);
   }
 
-  // ODE right-hand side: qpos' = qvel (quaternions 0), phi' = dexp^-1(phi, w), qvel' = qacc.
+  // ODE right-hand side: qpos' = qvel (quaternions 0), phi' = dexp^-1(phi, w), qvel' = qacc, act' = act_dot.
   SG_HD SG_NOINLINE void rhs(const S* y, S* ydot) const {
     const TreeModel<S>& m = tree_;
     forward(y);
@@ -147,6 +154,8 @@ class TreeSystem {
     }
     S* a = ydot + model_->vel_offset();
     for (int i = 0; i < m.nv; ++i) a[i] = data_.qacc[i];
+    S* act_rate = ydot + model_->act_offset();
+    for (int i = 0; i < model_->act.na; ++i) act_rate[i] = act_data_.act_dot[i];
   }
 
   // After an accepted step: each quaternion q <- normalise(q (x) exp(phi)), phi <- 0.
@@ -189,10 +198,12 @@ class TreeSystem {
   }
 
   // MuJoCo 2.2.2's mj_Euler: with dof damping the velocity update is implicit in the damping,
-  // qacc <- (qM + h diag(damping))^-1 qM qacc; then qvel += h qacc and mj_integratePos with the new qvel.
+  // qacc <- (qM + h diag(damping))^-1 qM qacc; then (mj_advance) act += h act_dot, qvel += h qacc and
+  // mj_integratePos with the new qvel.
   template <class H>
   SG_HD void step_euler(S* y, const H& h) const {
     forward(y);
+    advance_activations(y, h);
     damp_implicitly(h);
     S* v = y + model_->vel_offset();
     for (int i = 0; i < tree_.nv; ++i) v[i] += h * data_.qacc[i];
@@ -207,6 +218,7 @@ class TreeSystem {
     S* v = y + model_->vel_offset();
     tree_integrate_pos(tree_, mid, v, 0.5 * h);
     forward(mid);
+    advance_activations(y, h);
     S avg[kMaxDofs];
     for (int i = 0; i < tree_.nv; ++i) {
       const S v_new = v[i] + h * data_.qacc[i];
@@ -218,13 +230,18 @@ class TreeSystem {
 
   // Position (0) or velocity (1) of scene body `body` (tree body body + 1) along `axis`, for losses: the
   // body frame's origin xpos and that point's world velocity; or qpos (2) or qvel (3) coordinate `axis` of
-  // joint `body` (a ball's or free joint's quaternion with its rotation vector folded in).
+  // joint `body` (a ball's or free joint's quaternion with its rotation vector folded in), or site `body`'s
+  // position (4).
   SG_HD S coordinate(const S* y, int quantity, int body, int axis) const {
     load_state(y);
     if (quantity == 2) return data_.qpos[tree_.joint[body].qpos_adr + axis];  // body: the joint here
     if (quantity == 3) return data_.qvel[tree_.joint[body].dof_adr + axis];
     tree_kinematics(tree_, data_);
     if (quantity == 0) return data_.xpos[body + 1][axis];
+    if (quantity == 4) {  // site `body`
+      const TreeSite<S>& s = model_->act.ten.site[body];
+      return (data_.xmat[s.body] * s.pos + data_.xpos[s.body])[axis];
+    }
     tree_com_pos(tree_, data_);
     tree_com_vel(tree_, data_);
     return point_velocity(body + 1)[axis];
@@ -356,8 +373,8 @@ class TreeSystem {
                TreeForwardStatus::kOk &&
            !con_data_->overflow;
     } else {
-      ok = model_->act.nu > 0 ? tree_forward(tree_, model_->act, data_, act_data_)
-                              : tree_forward(tree_, data_);
+      ok = tree_has_actuation(model_->act) ? tree_forward(tree_, model_->act, data_, act_data_)
+                                           : tree_forward(tree_, data_);
     }
     if (!ok) poison_qacc();
   }
@@ -433,6 +450,14 @@ class TreeSystem {
     if (!c.any()) return;
     for (int a = 0; a < model_->act.nu; ++a)
       if (c.count[a] > 0) act_data_.ctrl[a] = control_at(c, a, interval_);
+  }
+
+  // act += h act_dot, with act_dot from the last forward() (mj_advance; no actrange clamp: activations with
+  // limits are refused).
+  template <class H>
+  SG_HD void advance_activations(S* y, const H& h) const {
+    S* act = y + model_->act_offset();
+    for (int i = 0; i < model_->act.na; ++i) act[i] += h * act_data_.act_dot[i];
   }
 
   // (qM + h D) qacc' = qM qacc, with qM and qacc from the last forward().

@@ -8,15 +8,15 @@ namespace sg {
 
 inline constexpr int kMaxLossTerms = 8;
 
-// The system's coordinate(y, quantity, index, component) reads them by this number (qpos, qvel: trees only;
-// index is then the joint, component its coordinate).
-enum class LossQuantity : unsigned char { position = 0, velocity = 1, qpos = 2, qvel = 3 };
+// The system's coordinate(y, quantity, index, component) reads them by this number (qpos, qvel, site: trees
+// only; index is then the joint, component its coordinate, or the site, component the axis).
+enum class LossQuantity : unsigned char { position = 0, velocity = 1, qpos = 2, qvel = 3, site = 4 };
 enum class LossKind : unsigned char { value, abs, square };
 
 template <class S>
 struct LossTerm {
   LossQuantity quantity = LossQuantity::position;
-  int body = 0;  // qpos, qvel: the joint
+  int body = 0;  // qpos, qvel: the joint; site: the site
   int axis = 2;  // qpos, qvel: the joint's coordinate
   LossKind kind = LossKind::value;
   S target = 0.0;

@@ -192,12 +192,25 @@ int scored_joint(const json& c, const json& t, const std::string& path, const Pr
   return found;
 }
 
+// The tree site a site term names (loss.terms.N.site).
+int scored_site(const json& c, const json& t, const std::string& path, const ProblemData<double>& data) {
+  if (data.type != ModelType::tree)
+    throw std::invalid_argument(path + ".quantity: site needs a joint tree (model.type tree)");
+  const std::string name = t.at("site").get<std::string>();
+  const json& tree = c.at("model").at("tree");
+  if (tree.contains("sites"))
+    for (std::size_t i = 0; i < tree.at("sites").size(); ++i)
+      if (!name.empty() && tree.at("sites")[i].at("name").get<std::string>() == name)
+        return static_cast<int>(i);
+  throw std::invalid_argument(path + ".site: no site called \"" + name + "\" (model.tree.sites.*.name)");
+}
+
 LossSpec<double> read_loss(const json& c, const ProblemData<double>& data) {
   const int bodies = scored_body_count(data);
   LossSpec<double> loss;
   const json& terms = c.at("loss").at("terms");
   loss.count = static_cast<int>(checked_count(terms, "loss.terms", kMaxLossTerms, "terms"));
-  static const char* const kQuantities[] = {"position", "velocity", "qpos", "qvel"};
+  static const char* const kQuantities[] = {"position", "velocity", "qpos", "qvel", "site"};
   static const char* const kAxes[] = {"x", "y", "z"};
   static const char* const kKinds[] = {"value", "abs", "square"};
   for (int i = 0; i < loss.count; ++i) {
@@ -208,6 +221,9 @@ LossSpec<double> read_loss(const json& c, const ProblemData<double>& data) {
     if (out.quantity == LossQuantity::qpos || out.quantity == LossQuantity::qvel) {
       out.body = scored_joint(c, t, path, data, out.quantity == LossQuantity::qvel);
       out.axis = t.at("component").get<int>();
+    } else if (out.quantity == LossQuantity::site) {
+      out.body = scored_site(c, t, path, data);
+      out.axis = read_choice<int>(t.at("axis"), (path + ".axis").c_str(), kAxes);
     } else {
       out.body = t.at("body").get<int>();
       if (out.body < 0 || out.body >= bodies)

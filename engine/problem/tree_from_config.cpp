@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/articulated/actuator_acc0.hpp"
 #include "engine/articulated/constraint_collision.hpp"
 #include "engine/articulated/inverse_weights.hpp"
 #include "engine/articulated/kinematics.hpp"
@@ -230,17 +231,59 @@ std::pair<int, int> actuated_joint(const json& a, const json& bodies) {
   return {a.at("body").get<int>() + 1, a.at("joint").get<int>()};
 }
 
-void read_actuator(const json& a, const json& bodies, const std::string& path, JointTreeModel<double>& m) {
-  const auto [body, k] = actuated_joint(a, bodies);
-  if (body < 1 || body >= m.tree.nbody || k < 0 || k >= m.tree.body[body].jnt_num)
-    throw std::invalid_argument(path + ": no joint " + std::to_string(k) + " on body " +
-                                std::to_string(body - 1));
-  const int i = tree_add_actuator(m.act, m.tree, m.tree.body[body].jnt_adr + k);
+// A muscle (MuJoCo's <muscle>): muscle dynamics, gain and bias, gainprm = biasprm = (range, force, scale,
+// lmin, lmax, vmax, fpmax, fvmax), dynprm = timeconst.
+void read_muscle(const json& a, const std::string& path, TreeActuator<double>& act) {
+  act.dyntype = ActuatorDynamics::kMuscle;
+  act.gaintype = ActuatorGain::kMuscle, act.biastype = ActuatorBias::kMuscle;
+  const double prm[9] = {
+      a.at("range").at(0).get<double>(), a.at("range").at(1).get<double>(), a.at("force").get<double>(),
+      a.at("scale").get<double>(),       a.at("lmin").get<double>(),        a.at("lmax").get<double>(),
+      a.at("vmax").get<double>(),        a.at("fpmax").get<double>(),       a.at("fvmax").get<double>()};
+  for (int k = 0; k < 9; ++k) act.gainprm[k] = act.biasprm[k] = prm[k];
+  for (int k = 0; k < 2; ++k)
+    act.dynprm[k] = a.at("timeconst").at(k).get<double>(),
+    act.lengthrange[k] = a.at("lengthrange").at(k).get<double>();
+  act.acc0 = a.at("acc0").get<double>();
+  if (!(act.lengthrange[0] < act.lengthrange[1]))
+    throw std::invalid_argument(path +
+                                ".lengthrange: a muscle needs its length range [lo, hi] with lo < hi "
+                                "(MuJoCo's compiler computes it; import the MJCF file, or give it)");
+  if (!(prm[0] < prm[1])) throw std::invalid_argument(path + ".range: lo < hi");
+}
+
+// The index in model.tree.tendons of the tendon named `name`, or -1.
+int tendon_index(const json& tree, const std::string& name) {
+  if (!tree.contains("tendons")) return -1;
+  const json& tendons = tree.at("tendons");
+  for (std::size_t i = 0; i < tendons.size(); ++i)
+    if (tendons[i].at("name").get<std::string>() == name) return static_cast<int>(i);
+  return -1;
+}
+
+void read_actuator(const json& a, const json& tree, const std::string& path, JointTreeModel<double>& m) {
+  const json& bodies = tree.at("bodies");
+  const std::string tendon = a.at("tendon").get<std::string>();
+  int i = -1;
+  if (!tendon.empty()) {
+    const int t = tendon_index(tree, tendon);
+    if (t < 0)
+      throw std::invalid_argument(path + ".tendon: no tendon named '" + tendon + "' in model.tree.tendons");
+    i = tree_add_actuator(m.act, m.tree, 0);
+    if (i >= 0) m.act.actuator[i].trntype = ActuatorTransmission::kTendon, m.act.actuator[i].joint = t;
+  } else {
+    const auto [body, k] = actuated_joint(a, bodies);
+    if (body < 1 || body >= m.tree.nbody || k < 0 || k >= m.tree.body[body].jnt_num)
+      throw std::invalid_argument(path + ": no joint " + std::to_string(k) + " on body " +
+                                  std::to_string(body - 1));
+    i = tree_add_actuator(m.act, m.tree, m.tree.body[body].jnt_adr + k);
+  }
   if (i < 0)
     throw std::invalid_argument(path + ": more than " + std::to_string(kMaxActuators) + " actuators");
   TreeActuator<double>& act = m.act.actuator[i];
   act.gear[0] = a.at("gear").get<double>();
   const std::string kind = a.at("kind").get<std::string>();
+  if (kind == "muscle") read_muscle(a, path, act);
   const double kp = a.at("kp").get<double>(), kv = a.at("kv").get<double>();
   if (kind == "position") {
     act.biastype = ActuatorBias::kAffine;
@@ -260,6 +303,167 @@ void read_actuator(const json& a, const json& bodies, const std::string& path, J
     act.ctrlrange[c] = a.at("ctrlrange").at(c).get<double>(),
     act.forcerange[c] = a.at("forcerange").at(c).get<double>();
   m.ctrl[i] = a.at("ctrl").get<double>();
+  m.act0[i] = a.at("act").get<double>();
+}
+
+// The index in con.geom (read_geoms' order: bodies' geoms, then the world's) of the geom named `name`, or -1.
+int geom_index(const json& tree, const std::string& name) {
+  int index = 0;
+  const json& bodies = tree.at("bodies");
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (!bodies[i].contains("geoms")) continue;
+    for (const json& g : bodies[i].at("geoms")) {
+      if (g.at("name").get<std::string>() == name) return index;
+      ++index;
+    }
+  }
+  if (tree.contains("world_geoms"))
+    for (const json& g : tree.at("world_geoms")) {
+      if (g.at("name").get<std::string>() == name) return index;
+      ++index;
+    }
+  return -1;
+}
+
+// model.tree.sites: each on its body (-1 the world).
+void read_sites(const json& tree, JointTreeModel<double>& m) {
+  if (!tree.contains("sites")) return;
+  const json& sites = tree.at("sites");
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    const int body = sites[i].at("body").get<int>() + 1;
+    if (body >= m.tree.nbody)
+      throw std::invalid_argument("model.tree.sites." + std::to_string(i) + ".body: no body " +
+                                  std::to_string(body - 1) + " in model.tree.bodies");
+    TreeSite<double>& s = m.act.ten.site[m.act.ten.nsite++];
+    s.body = body;
+    s.pos = vec3(sites[i].at("pos"));
+  }
+}
+
+int site_index(const json& tree, const std::string& name) {
+  if (!tree.contains("sites") || name.empty()) return -1;
+  const json& sites = tree.at("sites");
+  for (std::size_t i = 0; i < sites.size(); ++i)
+    if (sites[i].at("name").get<std::string>() == name) return static_cast<int>(i);
+  return -1;
+}
+
+int joint_index(const JointTreeModel<double>& m, const json& bodies, const std::string& name) {
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const json& joints = bodies[i].at("joints");
+    for (std::size_t k = 0; k < joints.size(); ++k)
+      if (joints[k].at("name").get<std::string>() == name)
+        return m.tree.body[i + 1].jnt_adr + static_cast<int>(k);
+  }
+  return -1;
+}
+
+// A wrap geom (a sphere or cylinder by name) copied into the tendon model; its index there.
+int wrap_geom(const json& tree, const std::string& name, const std::string& path, JointTreeModel<double>& m) {
+  const int g = geom_index(tree, name);
+  if (g < 0) throw std::invalid_argument(path + ".geom: no geom named '" + name + "'");
+  const TreeGeom<double>& geom = m.con.geom[g];
+  if (geom.type != GeomType::sphere && geom.type != GeomType::cylinder)
+    throw std::invalid_argument(path + ".geom: '" + name + "' is a " + geom_type_name(geom.type) +
+                                "; tendons wrap around spheres and cylinders");
+  TreeTendonModel<double>& tm = m.act.ten;
+  if (tm.ngeom >= kMaxWrapGeoms)
+    throw std::invalid_argument(path + ".geom: more than " + std::to_string(kMaxWrapGeoms) + " wrap geoms");
+  tm.geom[tm.ngeom] =
+      TreeWrapGeom<double>{geom.type == GeomType::cylinder, geom.body, geom.pos, geom.quat, geom.size.x};
+  return tm.ngeom++;
+}
+
+// One path entry of tendon `t`: a joint (fixed) or a site or a wrap geom (spatial).
+TreeWrap<double> read_wrap(const json& w, const json& tree, const std::string& path, bool spatial,
+                           JointTreeModel<double>& m) {
+  const std::string site = w.at("site").get<std::string>(), geom = w.at("geom").get<std::string>(),
+                    joint = w.at("joint").get<std::string>();
+  if (!site.empty() + !geom.empty() + !joint.empty() != 1)
+    throw std::invalid_argument(path + ": give exactly one of site, geom and joint");
+  if (!joint.empty() == spatial)
+    throw std::invalid_argument(path +
+                                ": a tendon's path is joints only (a fixed tendon) or sites and geoms "
+                                "only (a spatial tendon)");
+  TreeWrap<double> out;
+  if (!joint.empty()) {
+    out.kind = WrapKind::kJoint;
+    out.id = joint_index(m, tree.at("bodies"), joint);
+    out.coef = w.at("coef").get<double>();
+    if (out.id < 0) throw std::invalid_argument(path + ".joint: no joint named '" + joint + "'");
+    const JointType type = m.tree.joint[out.id].type;
+    if (type != JointType::kHinge && type != JointType::kSlide)
+      throw std::invalid_argument(path + ".joint: '" + joint + "' is not a hinge or slide joint");
+    return out;
+  }
+  if (!site.empty()) {
+    out.kind = WrapKind::kSite;
+    out.id = site_index(tree, site);
+    if (out.id < 0)
+      throw std::invalid_argument(path + ".site: no site named '" + site + "' in model.tree.sites");
+    return out;
+  }
+  out.kind = WrapKind::kGeom;
+  out.id = wrap_geom(tree, geom, path, m);
+  const std::string side = w.at("sidesite").get<std::string>();
+  out.sidesite = site_index(tree, side);
+  if (!side.empty() && out.sidesite < 0)
+    throw std::invalid_argument(path + ".sidesite: no site named '" + side + "' in model.tree.sites");
+  return out;
+}
+
+// A spatial path runs site to site, a geom only between two sites (MuJoCo's compiler rules).
+void check_spatial_path(const TreeTendonModel<double>& tm, const TreeTendon<double>& t,
+                        const std::string& path) {
+  if (t.num < 2 || tm.wrap[t.adr].kind != WrapKind::kSite ||
+      tm.wrap[t.adr + t.num - 1].kind != WrapKind::kSite)
+    throw std::invalid_argument(path + ": a spatial tendon's path starts and ends at a site (at least two)");
+  for (int k = t.adr + 1; k < t.adr + t.num - 1; ++k)
+    if (tm.wrap[k].kind == WrapKind::kGeom &&
+        (tm.wrap[k - 1].kind != WrapKind::kSite || tm.wrap[k + 1].kind != WrapKind::kSite))
+      throw std::invalid_argument(path + "." + std::to_string(k - t.adr) +
+                                  ": a wrap geom sits between two sites");
+}
+
+// model.tree.tendons: fixed (joints) or spatial (sites and wrap geoms), with their springs.
+void read_tendons(const json& tree, JointTreeModel<double>& m) {
+  if (!tree.contains("tendons")) return;
+  const json& tendons = tree.at("tendons");
+  TreeTendonModel<double>& tm = m.act.ten;
+  for (std::size_t i = 0; i < tendons.size(); ++i) {
+    const std::string path = "model.tree.tendons." + std::to_string(i);
+    const json& t = tendons[i];
+    const json& entries = t.at("path");
+    if (entries.empty()) throw std::invalid_argument(path + ".path: empty");
+    TreeTendon<double>& out = tm.tendon[tm.ntendon++];
+    out.spatial = entries[0].at("joint").get<std::string>().empty();
+    out.adr = tm.nwrap;
+    out.num = static_cast<int>(entries.size());
+    if (tm.nwrap + out.num > kMaxWrapObjects)
+      throw std::invalid_argument(path + ".path: more than " + std::to_string(kMaxWrapObjects) +
+                                  " path entries in all tendons");
+    for (std::size_t k = 0; k < entries.size(); ++k)
+      tm.wrap[tm.nwrap++] = read_wrap(entries[k], tree, path + ".path." + std::to_string(k), out.spatial, m);
+    if (out.spatial) check_spatial_path(tm, out, path + ".path");
+    out.stiffness = t.at("stiffness").get<double>();
+    out.damping = t.at("damping").get<double>();
+    out.lengthspring = t.at("springlength").get<double>();
+  }
+}
+
+// Muscles that leave acc0 at 0 get MuJoCo's at qpos0.
+void set_acc0(JointTreeModel<double>& m) {
+  bool needed = false;
+  for (int i = 0; i < m.act.nu; ++i)
+    needed = needed || (m.act.actuator[i].gaintype == ActuatorGain::kMuscle && m.act.actuator[i].acc0 == 0.0);
+  if (!needed) return;
+  auto d = std::make_unique<TreeData<double>>();
+  auto ad = std::make_unique<TreeActuatorData<double>>();
+  double acc0[kMaxActuators] = {};
+  if (!tree_actuator_acc0(m.tree, m.act, *d, *ad, acc0)) return;  // check_inertia reports the singular qM
+  for (int i = 0; i < m.act.nu; ++i)
+    if (m.act.actuator[i].gaintype == ActuatorGain::kMuscle && m.act.actuator[i].acc0 == 0.0)
+      m.act.actuator[i].acc0 = acc0[i];
 }
 
 // The control section: knots by actuator index, spanning integrator.steps output steps.
@@ -335,17 +539,21 @@ JointTreeModel<double> read_tree(const json& c) {
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(bodies[i], static_cast<int>(i), m);
   tree_index_rotations(m);
   const json& tree = model.at("tree");
-  if (tree.contains("actuators"))
-    for (std::size_t i = 0; i < tree.at("actuators").size(); ++i)
-      read_actuator(tree.at("actuators")[i], bodies, "model.tree.actuators." + std::to_string(i), m);
-  read_controls(c, m);
   std::vector<std::string> geom_paths;
   read_geoms(tree, m, geom_paths);
+  read_sites(tree, m);
+  read_tendons(tree, m);
+  if (tree.contains("actuators"))
+    for (std::size_t i = 0; i < tree.at("actuators").size(); ++i)
+      read_actuator(tree.at("actuators")[i], tree, "model.tree.actuators." + std::to_string(i), m);
+  tree_index_activations(m.act);
+  read_controls(c, m);
   read_excludes(tree, m);
   read_contact_options(c, m);
   check_planes(m, geom_paths);
   check_pairs(m, geom_paths);
   set_inverse_weights(m);
+  set_acc0(m);
   check_inertia(m);
   return m;
 }

@@ -14,9 +14,11 @@ std::atomic<MjcfImporter> g_importer{nullptr};
 void overlay(json& base, const json& over, const std::string& path, std::vector<Issue>& errors);
 
 // Arrays whose entries the scene changes key by key: the free bodies, a tree's bodies and their joints, its
-// actuators.
+// sites, tendons and actuators.
 bool merged_by_index(const std::string& path) {
-  if (path == "model.bodies" || path == "model.tree.bodies" || path == "model.tree.actuators") return true;
+  if (path == "model.bodies" || path == "model.tree.bodies" || path == "model.tree.actuators" ||
+      path == "model.tree.sites" || path == "model.tree.tendons")
+    return true;
   const std::string joints = ".joints";
   return path.rfind("model.tree.bodies.", 0) == 0 && path.size() > joints.size() &&
          path.compare(path.size() - joints.size(), joints.size(), joints) == 0;
@@ -27,6 +29,10 @@ void overlay_bodies(json& base, const json& over, const std::string& at, std::ve
   const bool free_bodies = at == "model.bodies";
   for (std::size_t i = 0; i < over.size(); ++i) {
     const std::string path = at + "." + std::to_string(i);
+    if (i >= base.size() && at == "model.tree.sites") {  // sites move nothing: a scene may add markers
+      base.push_back(over[i]);
+      continue;
+    }
     if (i >= base.size()) {
       errors.push_back({path, "the MJCF model has " + std::to_string(base.size()) +
                                   (free_bodies ? " free bodies" : " entries here") + "; the scene's " + at +

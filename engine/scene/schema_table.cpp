@@ -195,15 +195,16 @@ std::vector<FieldSpec> build_table() {
 
           object_array("loss.terms", 1, kInf,
                        "Loss = sum of weight * kind(quantity of body along axis - target)."),
-          choice("loss.terms.*.quantity", {"position", "velocity", "qpos", "qvel"}, "position",
+          choice("loss.terms.*.quantity", {"position", "velocity", "qpos", "qvel", "site"}, "position",
                  "Final-state quantity to score: a body's position or velocity along axis, or (joint trees) "
-                 "a joint's coordinate qpos or velocity qvel."),
+                 "a joint's coordinate qpos or velocity qvel, or a site's position along axis."),
           integer(
               "loss.terms.*.body", 0, at_least(0),
               "Index of the particle (model.type rigid: of the body; tree: of model.tree.bodies) scored."),
           choice("loss.terms.*.axis", {"x", "y", "z"}, "z", "Component of the quantity."),
           text("loss.terms.*.joint", "",
                "qpos and qvel: the joint's name (model.tree.bodies.*.joints.*.name)."),
+          text("loss.terms.*.site", "", "site: the site's name (model.tree.sites.*.name)."),
           integer("loss.terms.*.component", 0, at_least(0),
                   "qpos and qvel: which of the joint's coordinates (a hinge or slide has one; a ball's qpos "
                   "is a quaternion w, x, y, z and its qvel 3 rates; a free joint's qpos is position and "

@@ -71,10 +71,15 @@ std::vector<FieldSpec> tree_actuator_rows() {
       tree(text(a + ".joint_name", "",
                 "The actuated joint by its name (model.tree.bodies.*.joints.*.name); when not empty, it "
                 "replaces body and joint.")),
-      tree(choice(a + ".kind", {"motor", "position", "velocity", "general"}, "motor",
+      tree(text(a + ".tendon", "",
+                "A tendon transmission: the tendon's name (model.tree.tendons.*.name); when not empty it "
+                "replaces body, joint and joint_name, the actuator length being gear times the tendon's.")),
+      tree(choice(a + ".kind", {"motor", "position", "velocity", "general", "muscle"}, "motor",
                   "motor: force = ctrl; position: kp (ctrl - q); velocity: kv (ctrl - qdot); general: "
                   "(gainprm.0 + gainprm.1 q + gainprm.2 qdot) ctrl + biasprm.0 + biasprm.1 q + biasprm.2 "
-                  "qdot, with q and qdot the actuator length gear q and velocity gear qdot.")),
+                  "qdot, with q and qdot the actuator length gear q and velocity gear qdot; muscle: MuJoCo's "
+                  "muscle (force-length-velocity curves times an activation that follows ctrl with time "
+                  "constants timeconst, plus a passive force), on a tendon or joint.")),
       tree(number(a + ".ctrl", 0, any(), diff,
                   "The control, constant over the run (MuJoCo's ctrl); clamped to ctrlrange when "
                   "ctrllimited.")),
@@ -88,6 +93,69 @@ std::vector<FieldSpec> tree_actuator_rows() {
       tree(vector(a + ".ctrlrange", {0, 0}, any(), fixed, "Control range [lo, hi] when ctrllimited.")),
       tree(boolean(a + ".forcelimited", false, "Clamp the actuator force to forcerange.")),
       tree(vector(a + ".forcerange", {0, 0}, any(), fixed, "Force range [lo, hi] when forcelimited.")),
+      tree(number(a + ".act", 0, any(), diff, "muscle: the activation at the start (MuJoCo's act).")),
+      tree(vector(a + ".timeconst", {0.01, 0.04}, at_least(0), diff,
+                  "muscle: activation and deactivation time constants in s (MuJoCo's dynprm[0..1]).")),
+      tree(vector(a + ".range", {0.75, 1.05}, any(), fixed,
+                  "muscle: the operating range of the normalised length (lo < hi).")),
+      tree(number(a + ".force", -1, any(), fixed,
+                  "muscle: the peak active force in N; negative: scale / acc0.")),
+      tree(number(a + ".scale", 200, any(), fixed, "muscle: the peak force is scale / acc0 when force < 0.")),
+      tree(number(a + ".lmin", 0.5, any(), fixed,
+                  "muscle: the normalised length where the active force ends below.")),
+      tree(number(a + ".lmax", 1.6, any(), fixed,
+                  "muscle: the normalised length where the active force ends above.")),
+      tree(
+          number(a + ".vmax", 1.5, any(), fixed,
+                 "muscle: the shortening velocity (optimal lengths per s) where the active force vanishes.")),
+      tree(number(a + ".fpmax", 1.3, any(), fixed,
+                  "muscle: the passive force at lmax, relative to the peak force.")),
+      tree(number(a + ".fvmax", 1.2, any(), fixed,
+                  "muscle: the active force when lengthening fast, relative to the peak force.")),
+      tree(vector(a + ".lengthrange", {0, 0}, any(), fixed,
+                  "muscle: the actuator length's range in m that range maps onto (MuJoCo's compiler computes "
+                  "it: an MJCF import writes it); lo < hi.")),
+      tree(
+          number(a + ".acc0", 0, at_least(0), fixed,
+                 "muscle: |qM^-1 moment| at qpos0 (MuJoCo's actuator_acc0, from an MJCF import); 0: computed "
+                 "when the scene is built, as MuJoCo's compiler does.")),
+  };
+}
+
+// Sites (points on bodies that spatial tendons pass through) and tendons (MuJoCo's <spatial> and <fixed>).
+std::vector<FieldSpec> tree_tendon_rows() {
+  const std::string s = "model.tree.sites.*", t = "model.tree.tendons.*", w = t + ".path.*";
+  return {
+      tree(object_array("model.tree.sites", 0, 64, "Sites: points fixed on bodies (MuJoCo's sites); 0 to 64.",
+                        0)),
+      tree(text(s + ".name", "", "Site name; tendon paths name their sites by it.")),
+      tree(integer(s + ".body", -1, at_least(-1),
+                   "Index in model.tree.bodies of the site's body; -1 is the world.")),
+      tree(vector(s + ".pos", {0, 0, 0}, closed(-1e6, 1e6), diff, "Position in m in the body's frame.")),
+      tree(object_array("model.tree.tendons", 0, 32,
+                        "Tendons (MuJoCo's <spatial> and <fixed>); actuators act on them by name; 0 to 32.",
+                        0)),
+      tree(text(t + ".name", "", "Tendon name; actuators name their tendon by it.")),
+      tree(
+          object_array(t + ".path", 0, 128,
+                       "The path: sites with sphere or cylinder geoms between them to wrap around (a spatial "
+                       "tendon, from a site to a site), or joints with coefficients (a fixed tendon); 128 "
+                       "entries in all tendons.",
+                       0)),
+      tree(text(w + ".site", "", "A site of a spatial tendon, by name.")),
+      tree(text(w + ".geom", "",
+                "A sphere or cylinder geom (by name) that the segment between the sites before and after it "
+                "wraps around.")),
+      tree(text(w + ".sidesite", "",
+                "With geom: a site (by name) on the side to wrap around; inside a cylinder or sphere it "
+                "selects MuJoCo's inside wrap.")),
+      tree(text(w + ".joint", "", "A hinge or slide joint of a fixed tendon, by name.")),
+      tree(number(w + ".coef", 1, any(), fixed, "With joint: the length is the sum of coef times qpos.")),
+      tree(number(t + ".stiffness", 0, at_least(0), diff,
+                  "Spring stiffness in N/m along the tendon, towards springlength.")),
+      tree(number(t + ".damping", 0, at_least(0), diff, "Damping in N s/m along the tendon.")),
+      tree(number(t + ".springlength", 0, any(), diff,
+                  "The spring's rest length in m (MuJoCo's lengthspring).")),
   };
 }
 
@@ -167,6 +235,7 @@ std::vector<FieldSpec> tree_body_rows() {
   };
   for (auto& spec : tree_joint_rows()) t.push_back(std::move(spec));
   for (auto& spec : tree_geom_rows(b + ".geoms", "on this body")) t.push_back(std::move(spec));
+  for (auto& spec : tree_tendon_rows()) t.push_back(std::move(spec));
   for (auto& spec : tree_actuator_rows()) t.push_back(std::move(spec));
   for (auto& spec : tree_geom_rows("model.tree.world_geoms", "fixed to the world (a ground plane, walls)"))
     t.push_back(std::move(spec));

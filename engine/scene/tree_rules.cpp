@@ -150,7 +150,8 @@ void ordered_range(const RuleContext& ctx, const std::string& a, const char* whi
 void actuators(const RuleContext& ctx, std::vector<Issue>& errors) {
   for (std::size_t i = 0; i < ctx.count("model.tree.actuators"); ++i) {
     const std::string a = "model.tree.actuators." + std::to_string(i);
-    actuator_joint(ctx, a, errors);
+    const auto tendon = ctx.text(a + ".tendon");
+    if (!tendon || tendon->empty()) actuator_joint(ctx, a, errors);  // else the tendon is checked when built
     ordered_range(ctx, a, "ctrl", errors);
     ordered_range(ctx, a, "force", errors);
   }

@@ -369,8 +369,9 @@ TEST_CASE("ball joint limits, ref and unsupported actuators are refused by name"
   CHECK(errors.find("joint 'lim' (ball) on body 'a': ball joint limits are not implemented yet") !=
         std::string::npos);
   CHECK(errors.find("joint 'off' (slide) on body 'b': ref is not supported") != std::string::npos);
-  CHECK(errors.find("actuator 'spin': only actuators on a hinge or slide joint are supported") !=
-        std::string::npos);
+  CHECK(
+      errors.find("actuator 'spin': only actuators on a hinge or slide joint or on a tendon are supported") !=
+      std::string::npos);
 }
 
 TEST_CASE("the shipped crane with end stops reaches a stop, follows mj_step's RK4, and AD equals FD") {

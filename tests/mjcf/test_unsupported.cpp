@@ -28,13 +28,14 @@ std::vector<Case> cases() {
       // A model with hinge, slide or ball joints imports as a joint tree (a free body next to them is a
       // floating base: tests/mjcf/test_floating_base.cpp); what a tree cannot express is refused.
       {"tendon",
-       mjcf_model(arm + ball,
-                  R"(<tendon><fixed name="cable"><joint joint="hinge1" coef="1"/></fixed></tendon>)"),
-       {"tendon 'cable': tendons are not supported"}},
+       mjcf_model(
+           arm + ball,
+           R"(<tendon><fixed name="cable" limited="true" range="0 1"><joint joint="hinge1" coef="1"/></fixed></tendon>)"),
+       {"tendon 'cable': tendon limits are not supported"}},
       {"actuator",
        mjcf_model(arm + ball,
                   R"(<actuator><general name="drive" joint="hinge1" dyntype="integrator"/></actuator>)"),
-       {"actuator 'drive': actuator dynamics (dyntype, activations) are not supported"}},
+       {"actuator 'drive': actuator dynamics other than a muscle's are not supported"}},
       {"mesh",
        mjcf_model(
            R"(<body name="rock" pos="0 0 1"><freejoint/><geom name="rock" type="mesh" mesh="tet"/></body>)",

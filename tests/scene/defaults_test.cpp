@@ -58,6 +58,7 @@ TEST_CASE("an empty scene is filled with every default") {
                                        {"body", 0},
                                        {"axis", "z"},
                                        {"joint", ""},
+                                       {"site", ""},
                                        {"component", 0},
                                        {"kind", "value"},
                                        {"target", 0.0},
@@ -67,11 +68,12 @@ TEST_CASE("an empty scene is filled with every default") {
 }
 
 TEST_CASE("every schema key is present in a resolved config") {
-  // Bodies, their forces, tree bodies, joints, geoms, actuators and excludes, identified numbers and rollouts
-  // default to none; one of each shows that their entries are filled too.
+  // Bodies, their forces, tree bodies, joints, geoms, actuators, excludes, sites and tendons, identified
+  // numbers and rollouts default to none; one of each shows that their entries are filled too.
   const LoadResult r = load_scene_text(
       R"({"model": {"bodies": [{"forces": [{}]}], "tree": {"bodies": [{"joints": [{}], "geoms": [{}]}],
-          "actuators": [{}], "world_geoms": [{}], "excludes": [{}]}},
+          "actuators": [{}], "world_geoms": [{}], "excludes": [{}], "sites": [{}],
+          "tendons": [{"path": [{}]}]}},
           "identify": {"parameters": [{}], "rollouts": [{}]}, "control": {"actuators": [{}]}})",
       "inline");
   REQUIRE(r.ok());

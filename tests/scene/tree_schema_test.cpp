@@ -155,8 +155,8 @@ TEST_CASE("tree actuators resolve, differentiate ctrl and gear, and bad ones are
                             "model.tree.actuators.0.ctrlrange"),
                  "lo > hi"));
   CHECK(contains(
-      message_at(load_with({act, "model.tree.actuators.0.kind=muscle"}), "model.tree.actuators.0.kind"),
-      "muscle"));
+      message_at(load_with({act, "model.tree.actuators.0.kind=spring"}), "model.tree.actuators.0.kind"),
+      "spring"));
 }
 
 TEST_CASE("an actuator can name its joint, an unknown or ambiguous name is reported at joint_name") {
