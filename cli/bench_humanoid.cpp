@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/bench_step_costs.hpp"
 #include "cli/bench_tree_stages.hpp"
 #include "cli/tree_trajectory.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
@@ -24,96 +25,12 @@
 namespace sg::cli {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// The fastest of `rounds` calls of fn, in seconds: the least disturbed by whatever else the machine does.
-template <class F>
-double best_seconds(int rounds, F&& fn) {
-  double best = 1e300;
-  for (int r = 0; r < rounds; ++r) {
-    const auto t0 = Clock::now();
-    fn();
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  return best;
-}
-
-const char* verdict(double ratio, double target) {
-  return ratio <= target ? "met" : "**not met**";
-}
-
-// The paths of every actuator's constant control.
-std::vector<std::string> control_paths(const Problem& p) {
-  std::vector<std::string> paths;
-  for (int i = 0; i < p.data.tree.act.nu; ++i)
-    paths.push_back("model.tree.actuators." + std::to_string(i) + ".ctrl");
-  return paths;
-}
-
 // scenes/humanoid_fall.json with the given overrides, or nothing after printing why it did not load
 // (without libmujoco an MJCF scene does not).
 std::optional<Problem> load_humanoid(const std::string& scenes, const std::vector<std::string>& sets = {}) {
   ProblemLoad loaded = load_problem_file(scenes + "/humanoid_fall.json", sets);
   if (!loaded.ok()) std::fprintf(stderr, "%s", loaded.errors.c_str());
   return std::move(loaded.problem);
-}
-
-struct StepCosts {
-  double mujoco = 0.0, plain = 0.0, dual1 = 0.0, dual4 = 0.0;  // seconds per step
-  int contacts = 0;
-  double qpos_diff = 0.0;  // final qpos, MuJoCo against softgrad
-};
-
-// MuJoCo's mj_step on the scene's MJCF from the same start; 0 where libmujoco is not in the build.
-void time_mujoco(const Problem& p, const std::string& scene, double x, int rounds, StepCosts& c) {
-#ifdef SOFTGRAD_HAVE_MJCF
-  auto pd = std::make_unique<ProblemData<double>>(p.data);
-  if (double* slot = parameter_slot(*pd, p.sweep.parameter)) *slot = x;
-  const std::string file = scene::mjcf_file_path(scene, p.config.at("model").at("file").get<std::string>());
-  const long steps = p.integrator.steps * p.integrator.substeps;
-  const mjcf::MjStepTiming t = mjcf::time_mj_step(pd->tree, file, steps, p.integrator.fixed_step(), rounds);
-  c.mujoco = t.seconds / static_cast<double>(steps);
-  c.contacts = t.max_contacts;
-  const auto sys = std::make_unique<TreeSystem<double>>(&pd->tree, p.integrator.fixed_step());
-  const std::vector<double> end = tree_trajectory(*sys, p.integrator).back();
-  for (std::size_t i = 0; i < t.qpos.size(); ++i)
-    c.qpos_diff = std::max(c.qpos_diff, std::fabs(t.qpos[i] - end[i]));
-#else
-  (void)p, (void)scene, (void)x, (void)rounds, (void)c;
-#endif
-}
-
-StepCosts step_costs(const Problem& p, const std::string& scene, double x, int rounds) {
-  StepCosts c;
-  const double steps = static_cast<double>(p.integrator.steps * p.integrator.substeps);
-  PointEvaluator eval(p);
-  c.plain = best_seconds(rounds, [&] { eval.loss_only(x); }) / steps;
-  c.dual1 = best_seconds(rounds, [&] { eval.loss_and_grad(x); }) / steps;
-  // One run of `softgrad gradient --mode forward`'s lanes: four controls at once.
-  std::vector<std::string> four = control_paths(p);
-  four.resize(std::min<std::size_t>(four.size(), ParameterGradient::kLanes));
-  ParameterGradient g(p, four, nullptr);
-  const std::vector<double> v = g.initial_values();
-  c.dual4 = best_seconds(rounds, [&] { g.forward(v); }) / steps;
-  time_mujoco(p, scene, x, rounds, c);
-  return c;
-}
-
-void print_step_costs(const StepCosts& c) {
-  std::printf("| run | us / step | ratio | target | |\n|---|---|---|---|---|\n");
-  if (c.mujoco > 0.0)
-    std::printf(
-        "| MuJoCo 2.2.2 mj_step | %.2f | 1 | | |\n| softgrad step (double) | %.2f | %.2fx MuJoCo | "
-        "(a) 2x MuJoCo | %s |\n",
-        1e6 * c.mujoco, 1e6 * c.plain, c.plain / c.mujoco, verdict(c.plain / c.mujoco, 2.0));
-  else
-    std::printf("| softgrad step (double) | %.2f | - | (a) needs libmujoco in the build | |\n",
-                1e6 * c.plain);
-  std::printf(
-      "| forward-mode step, Dual<1> (the sweep's AD run) | %.2f | %.2fx plain | (b) 2x plain | %s |\n",
-      1e6 * c.dual1, c.dual1 / c.plain, verdict(c.dual1 / c.plain, 2.0));
-  std::printf("| forward-mode step, Dual<4> (`gradient --mode forward`'s lanes) | %.2f | %.2fx plain | | |\n",
-              1e6 * c.dual4, c.dual4 / c.plain);
 }
 
 // The reverse-mode gradient of every control over a 1 s rollout against the plain rollout (and forward
@@ -125,9 +42,9 @@ void bench_control_gradient(const std::string& scenes, int rounds) {
   ParameterGradient g(p, control_paths(p), nullptr);
   const std::vector<double> v = g.initial_values();
   ObjectiveGradient r, f;
-  const double plain = best_seconds(rounds, [&] { g.objective(v); });
-  const double reverse = best_seconds(rounds, [&] { r = g.reverse(v); });
-  const double forward = best_seconds(rounds, [&] { f = g.forward(v); });
+  const double plain = best_seconds_of(rounds, [&] { g.objective(v); });
+  const double reverse = best_seconds_of(rounds, [&] { r = g.reverse(v); });
+  const double forward = best_seconds_of(rounds, [&] { f = g.forward(v); });
   double differ = 0.0;
   for (std::size_t i = 0; i < v.size(); ++i)
     differ = std::max(differ, std::fabs(r.grad[i] - f.grad[i]) / std::max(1.0, std::fabs(f.grad[i])));
@@ -153,7 +70,7 @@ void bench_elliptic_step(const std::string& scenes, int rounds) {
   const double x = 0.5 * (p.sweep.from + p.sweep.to);
   StepCosts c;
   PointEvaluator eval(p);
-  c.plain = best_seconds(rounds, [&] { eval.loss_only(x); }) /
+  c.plain = best_seconds_of(rounds, [&] { eval.loss_only(x); }) /
             static_cast<double>(p.integrator.steps * p.integrator.substeps);
   time_mujoco(p, scenes + "/humanoid_fall.json", x, rounds, c);
   std::printf(

@@ -10,11 +10,12 @@
 #include <thread>
 #include <vector>
 
+#include "cli/bench_arm26.hpp"
 #include "cli/bench_finger.hpp"
-#include "cli/bench_mpc.hpp"
 #include "cli/bench_fit.hpp"
 #include "cli/bench_gpu.hpp"
 #include "cli/bench_humanoid.hpp"
+#include "cli/bench_mpc.hpp"
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
@@ -31,7 +32,8 @@ using Clock = std::chrono::steady_clock;
 struct BenchArgs {
   std::string scenes = SOFTGRAD_SCENES_DIR;
   bool quick = false;
-  std::string only;  // one section: steps, sweeps, 3d, gradients, fit, humanoid, finger, mpc or gpu ("": all)
+  std::string
+      only;  // one section: steps, sweeps, 3d, gradients, fit, humanoid, arm26, finger, mpc or gpu ("": all)
 };
 
 // Runs fn repeatedly for about `budget` seconds; returns (seconds, steps) summed.
@@ -339,6 +341,10 @@ int run(const BenchArgs& args) {
     std::printf("\n");
     bench_humanoid(args.scenes, 20);
   }
+  if (wanted("arm26")) {
+    std::printf("\n");
+    bench_arm26(args.scenes, 20);
+  }
   if (wanted("finger")) {
     std::printf("\n");
     bench_finger(args.scenes, 5);
@@ -362,8 +368,9 @@ void register_bench(CLI::App& app, int& exit_code) {
   cmd->add_option("--scenes", args->scenes, "Folder with the shipped scenes");
   cmd->add_flag("--quick", args->quick, "Short runs (for smoke tests)");
   cmd->add_option("--only", args->only,
-                  "One section: steps, sweeps, 3d, gradients, fit, humanoid, finger, mpc or gpu")
-      ->check(CLI::IsMember({"steps", "sweeps", "3d", "gradients", "fit", "humanoid", "finger", "mpc", "gpu"}));
+                  "One section: steps, sweeps, 3d, gradients, fit, humanoid, arm26, finger, mpc or gpu")
+      ->check(CLI::IsMember(
+          {"steps", "sweeps", "3d", "gradients", "fit", "humanoid", "arm26", "finger", "mpc", "gpu"}));
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

@@ -32,7 +32,7 @@ struct MpcResult {
   Planner planner = Planner::gradient;
   std::vector<PlanningStep> steps;
   std::vector<double> t;                   // executed output times, from 0
-  std::vector<std::vector<double>> state;  // the state y = [qpos, phi, qvel] at each output time
+  std::vector<std::vector<double>> state;  // the state y = [qpos, phi, qvel, act] at each output time
   std::vector<double> cost;                // the scene's loss at each output time
   std::vector<std::vector<double>> ctrl;   // per output step (one fewer than times): each actuator's control
   std::vector<std::string> knot_paths;     // what a plan is made of

@@ -75,11 +75,14 @@ void WorkbenchApp::after_open() {
   on_problem_changed();
 }
 
-// The body the loss's first position or velocity term scores (the trajectory plots show it first), else 0.
+// The body the loss's first position, velocity or site term scores (the trajectory plots show it first; a
+// site's body), else 0.
 int WorkbenchApp::scored_body(const Problem& p) {
   for (int i = 0; i < p.data.loss.count; ++i) {
     const LossQuantity q = p.data.loss.terms[i].quantity;
     if (q == LossQuantity::position || q == LossQuantity::velocity) return p.data.loss.terms[i].body;
+    if (q == LossQuantity::site)
+      return std::max(0, p.data.tree.act.ten.site[p.data.loss.terms[i].body].body - 1);
   }
   return 0;
 }

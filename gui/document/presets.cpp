@@ -296,6 +296,16 @@ std::span<const Preset> preset_table() {
        "A ball is thrown past a two-link arm that must bat it back onto a target: open the MPC tab and press "
        "Run MPC. The gradient planner plans with CFD in the forward simulation and acts on MuJoCo's contact; "
        "without CFD it never swings at the ball. Predictive sampling is the baseline."},
+      {"robot_mpc_reach",
+       "Robots: MPC muscle reach (arm26)",
+       "mpc_arm26_reach.json",
+       {},
+       "MuJoCo's arm26: six muscles on tendons wrapping the shoulder and elbow bring the hand to a target. "
+       "Open "
+       "the MPC tab and press Run MPC: the gradient planner (over-actuated: two muscles per joint) reaches "
+       "it "
+       "to a few mm; predictive sampling gets within a few cm. The sweep shows the hand's cost over one "
+       "muscle's constant control."},
       {"robot_double_pendulum",
        "Robots: double pendulum chaos",
        "double_pendulum.json",

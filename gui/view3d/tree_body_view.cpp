@@ -8,6 +8,7 @@
 #include "gui/view3d/contact_lines.hpp"
 #include "gui/view3d/tree_pose.hpp"
 #include "gui/view3d/tree_skeleton.hpp"
+#include "gui/view3d/tree_tendon_lines.hpp"
 
 namespace sg::gui {
 
@@ -146,6 +147,7 @@ void add_tree_bodies(const JointTreeModel<double>& model, const SceneViewOptions
   if (!has_frame) poses = tree_start_poses(model);
   add_geoms(model, poses, out);
   add_skeleton(model, poses, out);
+  add_tendon_lines(model, poses, 0.05f * contact_line_length(model), out);
   if (has_frame && options.trails) add_leaf_trails(model, *options.trajectory, options.frame, out);
   if (has_frame && options.contact_lines)
     add_contact_lines(*options.trajectory, options.frame, contact_line_length(model), out);

@@ -28,7 +28,7 @@ plot::Figure mpc_figure(const std::vector<LabelledMpc>& runs, double success) {
   fig.title = "Model-predictive control";
   fig.columns = 2;
   plot::Plot cost = time_plot("Task cost (executed)", "loss", true);
-  plot::Plot planned = time_plot("Plan cost (horizon's end)", "loss", true);
+  plot::Plot planned = time_plot("Plan cost (mpc.cost)", "loss", true);
   plot::Plot norm = time_plot("Gradient norm, unclipped", "|dL/du|", true);
   plot::Plot ctrl = time_plot("Controls (executed)", "ctrl", false);
   for (const LabelledMpc& run : runs) {

@@ -387,3 +387,34 @@ TEST_CASE("tree: the camera frames the humanoid by its joints' ranges, above the
   MESSAGE("skipped: this build has no MJCF import (libmujoco)");
 #endif
 }
+
+TEST_CASE("tree: tendons are drawn along their wrapped paths, sites as small spheres") {
+#ifdef SOFTGRAD_HAVE_MJCF
+  sg::mjcf::register_importer();
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "mpc_arm26_reach.json").string()), doc.error());
+  sg::render::Scene3D scene;
+  build_scene_view(*doc.problem(), {}, scene);
+  // arm26's 11 sites and the scene's hand; 2 spheres' worth of geoms is none (capsules and cylinders).
+  const auto spheres = all_of(scene, Shape::kSphere);
+  CHECK(spheres.size() == 12);
+  // Six tendons: SF, SE, EF, EE each site - wrap (2 tangent points) - site or straight (3 or 1 segments),
+  // BF and BE through two wraps; at the start (both joints at 0) every segment ends on a site or a tangent
+  // point, and the hand site is at the forearm's tip (1, 0, 0).
+  std::size_t tendon_lines = 0;
+  for (const auto& line : scene.lines)
+    if (line.kind == sg::render::LineKind::kCustom) ++tendon_lines;
+  CHECK(tendon_lines >= 6);
+  bool hand = false;
+  for (const auto* s : spheres)
+    hand = hand || (std::fabs(s->pos[0] - 1.0f) < 1e-6f && std::fabs(s->pos[1]) < 1e-6f);
+  CHECK(hand);
+  // The first tendon's path (SF: s0 at (-0.15, 0, 0) around the shoulder cylinder to s1 at (0.15, 0.06, 0))
+  // starts at s0 and touches the cylinder (radius 0.1) tangentially.
+  const auto& first = scene.lines.front();
+  CHECK(first.from[0] == doctest::Approx(-0.15f));
+  CHECK(std::hypot(first.to[0], first.to[1]) == doctest::Approx(0.1f).epsilon(1e-5));
+#else
+  MESSAGE("SOFTGRAD_TEST_SKIPPED: built without libmujoco (the arm26 scene imports MJCF)");
+#endif
+}
