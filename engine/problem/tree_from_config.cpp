@@ -15,6 +15,7 @@
 #include "engine/articulated/constraint_collision.hpp"
 #include "engine/articulated/inverse_weights.hpp"
 #include "engine/articulated/kinematics.hpp"
+#include "engine/model/tree_lengthrange.hpp"
 #include "engine/model/tree_system.hpp"
 #include "engine/problem/cfd_from_config.hpp"
 
@@ -245,10 +246,6 @@ void read_muscle(const json& a, const std::string& path, TreeActuator<double>& a
     act.dynprm[k] = a.at("timeconst").at(k).get<double>(),
     act.lengthrange[k] = a.at("lengthrange").at(k).get<double>();
   act.acc0 = a.at("acc0").get<double>();
-  if (!(act.lengthrange[0] < act.lengthrange[1]))
-    throw std::invalid_argument(path +
-                                ".lengthrange: a muscle needs its length range [lo, hi] with lo < hi "
-                                "(MuJoCo's compiler computes it; import the MJCF file, or give it)");
   if (!(prm[0] < prm[1])) throw std::invalid_argument(path + ".range: lo < hi");
 }
 
@@ -451,6 +448,22 @@ void read_tendons(const json& tree, JointTreeModel<double>& m) {
   }
 }
 
+// Muscles without a length range (lo < hi) get MuJoCo's compiler's (tree_lengthrange.hpp), at the path of
+// the one it fails for. Needs the inverse weights (the joint limits' rows).
+void set_lengthranges(JointTreeModel<double>& m) {
+  for (int i = 0; i < m.act.nu; ++i) {
+    TreeActuator<double>& a = m.act.actuator[i];
+    if (a.gaintype != ActuatorGain::kMuscle || a.lengthrange[0] < a.lengthrange[1]) continue;
+    double range[2] = {0.0, 0.0};
+    const std::string why = tree_lengthrange(m, i, range);
+    if (!why.empty())
+      throw std::invalid_argument("model.tree.actuators." + std::to_string(i) +
+                                  ".lengthrange: MuJoCo's length-range computation for this muscle failed: " +
+                                  why + " (give the range [lo, hi], lo < hi)");
+    a.lengthrange[0] = range[0], a.lengthrange[1] = range[1];
+  }
+}
+
 // Muscles that leave acc0 at 0 get MuJoCo's at qpos0.
 void set_acc0(JointTreeModel<double>& m) {
   bool needed = false;
@@ -553,6 +566,7 @@ JointTreeModel<double> read_tree(const json& c) {
   check_planes(m, geom_paths);
   check_pairs(m, geom_paths);
   set_inverse_weights(m);
+  set_lengthranges(m);
   set_acc0(m);
   check_inertia(m);
   return m;

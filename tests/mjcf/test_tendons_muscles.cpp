@@ -322,6 +322,41 @@ TEST_CASE("muscle and tendon scenes: AD against central FD over sweeps, reverse 
   }
 }
 
+TEST_CASE("a muscle without a length range gets the one MuJoCo's compiler computes") {
+  // arm26's six muscles with their ranges cleared: softgrad's simulation (tree_lengthrange.hpp) against the
+  // compiled model's actuator_lengthrange (MuJoCo's mj_setLengthRange on the same file). The same algorithm
+  // on the same steps: measured 1e-15 relative; the test allows 1e-9.
+  std::string error;
+  const auto m = load_xml_file(kArm26, error);
+  REQUIRE_MESSAGE(m, error);
+  std::vector<std::string> cleared;
+  for (int i = 0; i < 6; ++i)
+    cleared.push_back("model.tree.actuators." + std::to_string(i) + ".lengthrange=[0,0]");
+  const Problem p = load_scene(model_scene("arm26_lengthrange", kArm26), cleared);
+  double worst = 0.0;
+  for (int i = 0; i < 6; ++i)
+    for (int k = 0; k < 2; ++k) {
+      const double ours = p.data.tree.act.actuator[i].lengthrange[k],
+                   theirs = m->actuator_lengthrange[2 * i + k];
+      CAPTURE(i);
+      CHECK(ours != 0.0);
+      worst = std::max(worst, std::fabs(ours - theirs) / std::fabs(theirs));
+    }
+  MESSAGE("arm26 length ranges: worst relative difference from MuJoCo's " << worst);
+  CHECK(worst <= 1e-9);
+  // Where MuJoCo's compiler gives up (the wrap model's unbounded slide: a side does not settle), so does the
+  // scene, at the muscle's key.
+  const std::string xml = write_mjcf("tendon_lengthrange", kWrapModel);
+  mjcf::register_importer();
+  const ProblemLoad unbounded =
+      load_problem_file(model_scene("tendon_lengthrange", xml), {"model.tree.actuators.2.lengthrange=[0,0]"});
+  REQUIRE_FALSE(unbounded.ok());
+  CAPTURE(unbounded.errors);
+  CHECK(
+      unbounded.errors.find("model.tree.actuators.2.lengthrange: MuJoCo's length-range computation for this "
+                            "muscle failed: the computation did not converge") != std::string::npos);
+}
+
 TEST_CASE("tendon and muscle scenes refuse what they cannot simulate, naming the key or element") {
   SUBCASE("MJCF: tendon limits, pulleys, actuator dynamics other than a muscle's") {
     const std::string limited = import_errors("tendon_limited", R"(
