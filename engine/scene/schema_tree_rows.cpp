@@ -57,13 +57,14 @@ std::vector<FieldSpec> tree_joint_rows() {
   };
 }
 
-// MuJoCo's stateless actuators on a hinge or slide joint: force = gain ctrl + bias, torque = gear force.
+// MuJoCo's actuators on a hinge or slide joint or a tendon: force = gain (ctrl, or a muscle's activation) +
+// bias, joint forces = moment force.
 std::vector<FieldSpec> tree_actuator_rows() {
   const std::string a = "model.tree.actuators.*";
   return {
       tree(object_array("model.tree.actuators", 0, 32,
-                        "Actuators on the tree's hinge and slide joints (MuJoCo's <motor>, <position>, "
-                        "<velocity>, <general> on a joint); 0 to 32 entries.",
+                        "Actuators on the tree's hinge and slide joints or its tendons (MuJoCo's <motor>, "
+                        "<position>, <velocity>, <general>, <muscle>); 0 to 32 entries.",
                         0)),
       tree(text(a + ".name", "", "Actuator name (from the MJCF file); for reading only.")),
       tree(integer(a + ".body", 0, at_least(0), "Index in model.tree.bodies of the actuated joint's body.")),
