@@ -16,6 +16,12 @@ using Messages = std::vector<std::string>;
 constexpr int kMaxSceneBodies = 31;  // model.tree.bodies' schema bound (the world not counted)
 constexpr int kMaxBodyJoints = 4;    // model.tree.bodies.*.joints' schema bound
 
+// An element's name, "" when it has none (the refusals name those that must have one).
+std::string name_of(const mjModel* m, mjtObj type, int id) {
+  const char* name = mj_id2name(m, type, id);
+  return name ? name : "";
+}
+
 json numbers(const mjtNum* v, int n) {
   return json(std::vector<double>(v, v + n));
 }
@@ -318,7 +324,7 @@ json actuator_keys(const mjModel* m, int i) {
               {"forcelimited", m->actuator_forcelimited[i] != 0},
               {"forcerange", numbers(m->actuator_forcerange + 2 * i, 2)}};
   if (m->actuator_trntype[i] == mjTRN_TENDON) {
-    out["tendon"] = mj_id2name(m, mjOBJ_TENDON, j);
+    out["tendon"] = name_of(m, mjOBJ_TENDON, j);
   } else {
     const int body = m->jnt_bodyid[j];
     out["body"] = body - 1;
@@ -350,13 +356,13 @@ json tendon_keys(const mjModel* m, int i, bool passive) {
   for (int w = m->tendon_adr[i]; w < m->tendon_adr[i] + m->tendon_num[i]; ++w) {
     const int type = m->wrap_type[w], id = m->wrap_objid[w];
     if (type == mjWRAP_JOINT) {
-      path.push_back({{"joint", mj_id2name(m, mjOBJ_JOINT, id)}, {"coef", m->wrap_prm[w]}});
+      path.push_back({{"joint", name_of(m, mjOBJ_JOINT, id)}, {"coef", m->wrap_prm[w]}});
     } else if (type == mjWRAP_SITE) {
-      path.push_back({{"site", mj_id2name(m, mjOBJ_SITE, id)}});
+      path.push_back({{"site", name_of(m, mjOBJ_SITE, id)}});
     } else {
-      json geom = {{"geom", mj_id2name(m, mjOBJ_GEOM, id)}};
+      json geom = {{"geom", name_of(m, mjOBJ_GEOM, id)}};
       const int side = static_cast<int>(std::lround(m->wrap_prm[w]));
-      if (side >= 0) geom["sidesite"] = mj_id2name(m, mjOBJ_SITE, side);
+      if (side >= 0) geom["sidesite"] = name_of(m, mjOBJ_SITE, side);
       path.push_back(std::move(geom));
     }
   }
