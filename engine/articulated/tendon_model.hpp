@@ -22,9 +22,12 @@ struct TreeSite {
   Vec3<S> pos{};
 };
 
-// A sphere or cylinder (radius size[0], along its z axis) that a spatial tendon wraps around.
+// A sphere or cylinder (radius size[0], along its z axis) that a spatial tendon wraps around: a copy of the
+// constraint model's geom `source`, refreshed from it by each run (tree_sync_wrap_geoms), so that a seeded or
+// swept geom size or position reaches the tendon.
 template <class S>
 struct TreeWrapGeom {
+  int source = -1;
   bool cylinder = false;
   int body = 0;
   Vec3<S> pos{};
@@ -80,7 +83,7 @@ void tree_tendon_convert(const TreeTendonModel<S>& in, TreeTendonModel<T>& out) 
   for (int i = 0; i < in.ngeom; ++i) {
     const TreeWrapGeom<S>& a = in.geom[i];
     TreeWrapGeom<T>& b = out.geom[i];
-    b.cylinder = a.cylinder, b.body = a.body, b.radius = T(value(a.radius));
+    b.source = a.source, b.cylinder = a.cylinder, b.body = a.body, b.radius = T(value(a.radius));
     for (int k = 0; k < 3; ++k) b.pos[k] = T(value(a.pos[k]));
     b.quat = Quat<T>{T(value(a.quat.w)), T(value(a.quat.x)), T(value(a.quat.y)), T(value(a.quat.z))};
   }

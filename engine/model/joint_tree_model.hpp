@@ -58,6 +58,18 @@ struct JointTreeModel {
   }
 };
 
+// The wrap geoms' copies in the tendon model from the constraint model's geoms they stand for (frame and
+// radius, with whatever derivatives those carry).
+template <class S>
+void tree_sync_wrap_geoms(const TreeConstraintModel<S>& con, TreeTendonModel<S>& tm) {
+  for (int i = 0; i < tm.ngeom; ++i) {
+    TreeWrapGeom<S>& w = tm.geom[i];
+    if (w.source < 0 || w.source >= con.ngeom) continue;
+    const TreeGeom<S>& g = con.geom[w.source];
+    w.body = g.body, w.pos = g.pos, w.quat = g.quat, w.radius = g.size.x;
+  }
+}
+
 // After the joints are added: where each rotating joint's phi lives.
 template <class S>
 void tree_index_rotations(JointTreeModel<S>& m) {

@@ -42,7 +42,9 @@ class TreeSystem {
 
   // The timestep is MuJoCo's opt.timestep for the constraints' refsafe (solref[0] >= 2 timestep); 0 (an
   // adaptive run) keeps the model's.
-  TreeSystem(const JointTreeModel<S>* model, double timestep) : model_(model), timestep_(timestep) {
+  TreeSystem(const JointTreeModel<S>* model, double timestep)
+      : model_(model), timestep_(timestep), act_(std::make_unique<TreeActuatorModel<S>>(model->act)) {
+    tree_sync_wrap_geoms(model_->con, act_->ten);
     expand_joint_params();
     if (!model_->constrained()) return;
     con_ = std::make_unique<TreeConstraintModel<S>>(model_->con);
@@ -50,7 +52,7 @@ class TreeSystem {
     con_data_ = std::make_unique<TreeConstraintData<S>>();
     newton_ = std::make_unique<TreeNewtonWorkspace>();
     modes_ = std::make_unique<TreeModeSolver<S>>(
-        TreeStage<S>{&tree_, con_.get(), &model_->act, &data_, con_data_.get(), &act_data_, newton_.get()});
+        TreeStage<S>{&tree_, con_.get(), act_.get(), &data_, con_data_.get(), &act_data_, newton_.get()});
   }
   TreeSystem(const TreeSystem&) = delete;
   TreeSystem& operator=(const TreeSystem&) = delete;
@@ -263,7 +265,7 @@ class TreeSystem {
   SG_HD bool forces_by_rules(const S* y) const {
     if (!con_) return false;
     load_dynamics(y);
-    return tree_forward_constrained(tree_, *con_, model_->act, data_, *con_data_, act_data_, *newton_) ==
+    return tree_forward_constrained(tree_, *con_, *act_, data_, *con_data_, act_data_, *newton_) ==
            TreeForwardStatus::kOk;
   }
   // The contacts out to the CFD width at the state of the last forces_by_rules (for drawing CFD's virtual
@@ -369,12 +371,12 @@ class TreeSystem {
       tracker_.begin();
       ok = modes_->evaluate(mode_, tracker_, derivatives) == TreeForwardStatus::kOk && !con_data_->overflow;
     } else if (con_) {
-      ok = tree_forward_constrained(tree_, *con_, model_->act, data_, *con_data_, act_data_, *newton_, cfd) ==
+      ok = tree_forward_constrained(tree_, *con_, *act_, data_, *con_data_, act_data_, *newton_, cfd) ==
                TreeForwardStatus::kOk &&
            !con_data_->overflow;
     } else {
-      ok = tree_has_actuation(model_->act) ? tree_forward(tree_, model_->act, data_, act_data_)
-                                           : tree_forward(tree_, data_);
+      ok = tree_has_actuation(*act_) ? tree_forward(tree_, *act_, data_, act_data_)
+                                     : tree_forward(tree_, data_);
     }
     if (!ok) poison_qacc();
   }
@@ -473,6 +475,7 @@ class TreeSystem {
   const JointTreeModel<S>* model_;
   double timestep_;  // refsafe's (0: the model's)
   TreeModel<S> tree_;
+  std::unique_ptr<TreeActuatorModel<S>> act_;  // the model's, its wrap geoms refreshed from the run's geoms
   mutable TreeData<S> data_;
   mutable TreeActuatorData<S> act_data_;         // the controls (from the model) and actuation's scratch
   mutable long interval_ = 0;                    // the output step the solver is in

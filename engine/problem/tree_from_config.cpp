@@ -367,7 +367,7 @@ int wrap_geom(const json& tree, const std::string& name, const std::string& path
   if (tm.ngeom >= kMaxWrapGeoms)
     throw std::invalid_argument(path + ".geom: more than " + std::to_string(kMaxWrapGeoms) + " wrap geoms");
   tm.geom[tm.ngeom] =
-      TreeWrapGeom<double>{geom.type == GeomType::cylinder, geom.body, geom.pos, geom.quat, geom.size.x};
+      TreeWrapGeom<double>{g, geom.type == GeomType::cylinder, geom.body, geom.pos, geom.quat, geom.size.x};
   return tm.ngeom++;
 }
 

@@ -304,7 +304,9 @@ TEST_CASE("muscle and tendon scenes: AD against central FD over sweeps, reverse 
                                0, true, 1e-6);
   // The wrap model's tendon spring and a muscle's control, at Tsit5 1e-10 too. The gradient is small (4e-4 of
   // a loss near 0.1): FD steps of 1e-4 relative keep the solver's 1e-10 error out of the difference (at 1e-6
-  // it reaches 1e-2 of the gradient; AD itself does not move).
+  // it reaches 1e-2 of the gradient; AD itself does not move). m2 stays inactive here: with it pulling, its
+  // tendon's inside wrap switches (docs/engine.md, "Tendons and muscles") put Tsit5's frozen-step AD 1e-3 off
+  // FD; Euler's AD is exact either way (the geom sweeps below).
   const std::string xml = write_mjcf("tendon_wrap_ad", kWrapModel);
   const std::string wrap = model_scene("tendon_wrap_ad", xml);
   for (const char* method : {"euler", "tsit5"}) {
@@ -317,8 +319,21 @@ TEST_CASE("muscle and tendon scenes: AD against central FD over sweeps, reverse 
     MESSAGE("wrap model, " << std::string(method) << ": worst relative AD-FD difference " << worst);
     check_reverse_equals_forward("wrap model", w,
                                  {"model.tree.tendons.0.stiffness", "model.tree.tendons.2.damping",
-                                  "model.tree.actuators.0.ctrl", "model.tree.actuators.3.ctrl"},
+                                  "model.tree.actuators.0.ctrl", "model.tree.actuators.3.ctrl",
+                                  "model.tree.bodies.0.geoms.1.size.0", "model.tree.world_geoms.0.pos.0"},
                                  0, true, 1e-6);
+  }
+  // The wrap geoms' radii: a run takes them from the geoms (a scene number each), so sweeps, AD and FD see
+  // them move the tendons (the knob's through m2's tendon, wrapped from inside, with m2 active).
+  for (const char* geom : {"model.tree.bodies.0.geoms.1.size.0", "model.tree.world_geoms.0.size.0"}) {
+    const Problem g =
+        load_scene(wrap, {"model.tree.actuators.2.ctrl=0.6", "model.tree.actuators.3.ctrl=0.8",
+                          std::string("sweep.parameter=") + geom, "sweep.from=0.03", "sweep.to=0.05",
+                          "sweep.points=7"});
+    const SweepResult r = run_sweep(g);
+    const double worst = check_sweep_ad_fd(r, 7, 1e-4, true, 1e-6);
+    CHECK(r.points.front().loss != r.points.back().loss);
+    MESSAGE(std::string(geom) << ": worst relative AD-FD difference " << worst);
   }
 }
 
