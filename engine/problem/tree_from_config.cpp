@@ -220,16 +220,34 @@ void check_pairs(const JointTreeModel<double>& m, const std::vector<std::string>
 // MuJoCo's compiler writes them; gear scales the joint coordinate (hinge and slide only, the rules say).
 // The (tree body, joint in body) an actuator's joint_name names (the rules made it unique), else its body and
 // joint indices.
+// The (tree body, joint in body) of the joint named `name` in model.tree.bodies, or (-1, -1).
+std::pair<int, int> joint_named(const json& bodies, const std::string& name) {
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const json& joints = bodies[i].at("joints");
+    for (std::size_t k = 0; k < joints.size(); ++k)
+      if (joints[k].at("name").get<std::string>() == name)
+        return {static_cast<int>(i) + 1, static_cast<int>(k)};
+  }
+  return {-1, -1};
+}
+
 std::pair<int, int> actuated_joint(const json& a, const json& bodies) {
   const std::string name = a.at("joint_name").get<std::string>();
-  if (!name.empty())
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-      const json& joints = bodies[i].at("joints");
-      for (std::size_t k = 0; k < joints.size(); ++k)
-        if (joints[k].at("name").get<std::string>() == name)
-          return {static_cast<int>(i) + 1, static_cast<int>(k)};
-    }
+  if (!name.empty()) {
+    const auto found = joint_named(bodies, name);
+    if (found.first >= 0) return found;
+  }
   return {a.at("body").get<int>() + 1, a.at("joint").get<int>()};
+}
+
+// The index of the entry of tree[array] (sites, tendons) whose name is `name`, or -1 (an empty name names
+// none).
+int entry_named(const json& tree, const char* array, const std::string& name) {
+  if (!tree.contains(array) || name.empty()) return -1;
+  const json& entries = tree.at(array);
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (entries[i].at("name").get<std::string>() == name) return static_cast<int>(i);
+  return -1;
 }
 
 // A muscle (MuJoCo's <muscle>): muscle dynamics, gain and bias, gainprm = biasprm = (range, force, scale,
@@ -249,21 +267,12 @@ void read_muscle(const json& a, const std::string& path, TreeActuator<double>& a
   if (!(prm[0] < prm[1])) throw std::invalid_argument(path + ".range: lo < hi");
 }
 
-// The index in model.tree.tendons of the tendon named `name`, or -1.
-int tendon_index(const json& tree, const std::string& name) {
-  if (!tree.contains("tendons")) return -1;
-  const json& tendons = tree.at("tendons");
-  for (std::size_t i = 0; i < tendons.size(); ++i)
-    if (tendons[i].at("name").get<std::string>() == name) return static_cast<int>(i);
-  return -1;
-}
-
 void read_actuator(const json& a, const json& tree, const std::string& path, JointTreeModel<double>& m) {
   const json& bodies = tree.at("bodies");
   const std::string tendon = a.at("tendon").get<std::string>();
   int i = -1;
   if (!tendon.empty()) {
-    const int t = tendon_index(tree, tendon);
+    const int t = entry_named(tree, "tendons", tendon);
     if (t < 0)
       throw std::invalid_argument(path + ".tendon: no tendon named '" + tendon + "' in model.tree.tendons");
     i = tree_add_actuator(m.act, m.tree, 0);
@@ -337,22 +346,10 @@ void read_sites(const json& tree, JointTreeModel<double>& m) {
   }
 }
 
-int site_index(const json& tree, const std::string& name) {
-  if (!tree.contains("sites") || name.empty()) return -1;
-  const json& sites = tree.at("sites");
-  for (std::size_t i = 0; i < sites.size(); ++i)
-    if (sites[i].at("name").get<std::string>() == name) return static_cast<int>(i);
-  return -1;
-}
-
+// The tree joint index of the joint named `name`, or -1.
 int joint_index(const JointTreeModel<double>& m, const json& bodies, const std::string& name) {
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    const json& joints = bodies[i].at("joints");
-    for (std::size_t k = 0; k < joints.size(); ++k)
-      if (joints[k].at("name").get<std::string>() == name)
-        return m.tree.body[i + 1].jnt_adr + static_cast<int>(k);
-  }
-  return -1;
+  const auto [body, k] = joint_named(bodies, name);
+  return body < 0 ? -1 : m.tree.body[body].jnt_adr + k;
 }
 
 // A wrap geom (a sphere or cylinder by name) copied into the tendon model; its index there.
@@ -395,7 +392,7 @@ TreeWrap<double> read_wrap(const json& w, const json& tree, const std::string& p
   }
   if (!site.empty()) {
     out.kind = WrapKind::kSite;
-    out.id = site_index(tree, site);
+    out.id = entry_named(tree, "sites", site);
     if (out.id < 0)
       throw std::invalid_argument(path + ".site: no site named '" + site + "' in model.tree.sites");
     return out;
@@ -403,7 +400,7 @@ TreeWrap<double> read_wrap(const json& w, const json& tree, const std::string& p
   out.kind = WrapKind::kGeom;
   out.id = wrap_geom(tree, geom, path, m);
   const std::string side = w.at("sidesite").get<std::string>();
-  out.sidesite = site_index(tree, side);
+  out.sidesite = entry_named(tree, "sites", side);
   if (!side.empty() && out.sidesite < 0)
     throw std::invalid_argument(path + ".sidesite: no site named '" + side + "' in model.tree.sites");
   return out;
