@@ -17,6 +17,7 @@
 #include "cli/fit_bound_args.hpp"
 #include "cli/fit_output.hpp"
 #include "cli/fit_profile_output.hpp"
+#include "cli/fit_tosses.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/optimize/identify.hpp"
 #include "engine/problem/json_number.hpp"
@@ -46,6 +47,8 @@ struct FitArgs {
   std::optional<int> bootstrap;  // parametric bootstrap draws after the fit (default: identify.bootstrap)
   std::string bootstrap_csv, bootstrap_svg;
   std::string bootstrap_from;  // "": identify.bootstrap_from
+  TossFitRequest tosses;       // --tosses FILE: measured tosses cut into segments
+  std::optional<double> beta1, beta2, adam_eps;
 };
 
 // Measured positions into setup: one file for the scene's own run (identify.rollouts then left out, with a
@@ -173,6 +176,9 @@ bool settings_from_args(const FitArgs& args, const Problem& problem, const std::
   settings.lr_final = args.settings.lr_final;
   settings.tolerance = args.settings.tolerance;
   if (!args.method.empty()) settings.method = args.method == "adam" ? FitMethod::adam : FitMethod::lm;
+  settings.beta1 = args.beta1.value_or(settings.beta1);
+  settings.beta2 = args.beta2.value_or(settings.beta2);
+  settings.adam_eps = args.adam_eps.value_or(settings.adam_eps);
   if (args.steps >= 0) settings.steps = args.steps;
   // auto: reverse mode once it is cheaper than ceil(P / 4) forward runs, where the scene allows it.
   settings.reverse = args.gradient == "reverse" ||
@@ -185,6 +191,26 @@ bool settings_from_args(const FitArgs& args, const Problem& problem, const std::
     return false;
   }
   return true;
+}
+
+// --tosses: the fit to measured tosses (cli/fit_tosses.cpp); the profile and the bootstrap are not made there.
+int run_tosses(const FitArgs& args, const Problem& problem) {
+  if (!args.data.empty() || args.profile || !args.profile_svg.empty() || args.bootstrap.value_or(0) > 0) {
+    std::fprintf(stderr, "--tosses: --data, --profile and --bootstrap do not apply to a fit to tosses\n");
+    return kExitBadInput;
+  }
+  FitArgs unbounded = args;  // --bound names fitted numbers: run_toss_fit applies it
+  unbounded.bounds.clear();
+  FitSettings settings;
+  if (!settings_from_args(unbounded, problem, {}, &settings)) return kExitBadInput;
+  TossFitRequest request = args.tosses;
+  request.scene = args.scene.scene;
+  request.wrt = args.wrt;
+  request.bounds = args.bounds;
+  request.print_every = args.print_every;
+  request.out = args.out;
+  request.svg = args.svg;
+  return run_toss_fit(request, problem, settings);
 }
 
 int run(const FitArgs& args) {
@@ -209,6 +235,7 @@ int run(const FitArgs& args) {
                  args.bootstrap_csv.empty() ? "svg" : "csv");
     return kExitBadInput;
   }
+  if (!args.tosses.tosses.empty()) return run_tosses(args, *problem);
   // Paths and start values: --wrt from the scene's values, or the scene's identify section.
   const bool from_scene = args.wrt.empty();
   IdentifySetup setup = identify_setup(*problem);
@@ -364,6 +391,24 @@ void register_fit(CLI::App& app, int& exit_code) {
          "Draw each number's bootstrap histogram against the normal density of its standard error as "
          "SVG here (with --bootstrap)")
       ->check(output_path());
+  cmd->add_option("--tosses", args->tosses.tosses,
+                  "Measured tosses (CSV toss,t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz; the ContactNets cube's "
+                  "format): fit --wrt to them cut into segments, each starting from a measured state "
+                  "(docs/identification.md)");
+  cmd->add_option("--toss", args->tosses.select,
+                  "--tosses: which tosses to fit, e.g. 0-39,45 or all (default all)");
+  cmd->add_option("--segment", args->tosses.segment,
+                  "--tosses: frames per segment: the start and the frames it predicts (default 5, as DiffMJX)")
+      ->check(CLI::Range(2, 100000));
+  cmd->add_option("--eval-tosses", args->tosses.evaluate,
+                  "--tosses: tosses run whole from their first frame for the trajectory error before and "
+                  "after the fit: a list, first40 (default) or none");
+  cmd->add_option("--beta1", args->beta1, "adam: first moment decay (default 0.9; DiffMJX's fits 0.5)")
+      ->check(CLI::Range(0.0, 0.999999));
+  cmd->add_option("--beta2", args->beta2, "adam: second moment decay (default 0.999; DiffMJX's fits 0.9)")
+      ->check(CLI::Range(0.0, 0.999999));
+  cmd->add_option("--adam-eps", args->adam_eps, "adam: denominator guard (default 1e-8; DiffMJX's fits 1e-6)")
+      ->check(CLI::Range(1e-300, 1.0));
   cmd->add_option("--out", args->out, "Write the fit's path as JSON here")->check(output_path());
   cmd->add_option("--svg", args->svg,
                   "Draw the error per iteration (and each number's error against the truth) as SVG here")

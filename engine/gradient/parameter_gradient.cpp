@@ -93,6 +93,26 @@ void ParameterGradient::set_base(const ProblemData<double>& data) {
   *base_rev_ = convert_problem<Rev>(data);
 }
 
+void ParameterGradient::set_fixed_paths(const std::vector<std::string>& paths) {
+  fixed_double_.clear(), fixed_lanes_.clear(), fixed_rev_.clear();
+  for (const std::string& p : paths) {
+    const std::ptrdiff_t od = parameter_offset(base_, p), ol = parameter_offset(base_lanes_, p),
+                         orv = parameter_offset(*base_rev_, p);
+    if (od < 0 || ol < 0 || orv < 0) throw std::invalid_argument(p + ": not a number of this scene");
+    if (std::find(paths_.begin(), paths_.end(), p) != paths_.end())
+      throw std::invalid_argument(p + ": fitted, so it cannot also be set from the data");
+    fixed_double_.push_back(od), fixed_lanes_.push_back(ol), fixed_rev_.push_back(orv);
+  }
+  fixed_values_.clear();
+  for (std::ptrdiff_t o : fixed_double_) fixed_values_.push_back(parameter_at(base_, o));
+}
+
+template <class S>
+void ParameterGradient::write_fixed(ProblemData<S>& pd, const std::vector<std::ptrdiff_t>& offsets) const {
+  for (std::size_t k = 0; k < offsets.size() && k < fixed_values_.size(); ++k)
+    parameter_at(pd, offsets[k]) = S(fixed_values_[k]);
+}
+
 std::vector<double> ParameterGradient::initial_values() const {
   ProblemData<double> copy = base_;
   std::vector<double> out;
@@ -130,6 +150,7 @@ RunOutput<S> ParameterGradient::run(ProblemData<S>& pd, SimWorkspace<S>& ws, std
 
 ProblemData<double> ParameterGradient::double_problem(const std::vector<double>& values) const {
   ProblemData<double> pd = base_;
+  write_fixed(pd, fixed_double_);
   for (std::size_t j = 0; j < paths_.size(); ++j) parameter_at(pd, offset_double_[j]) = values[j];
   return pd;
 }
@@ -144,6 +165,7 @@ double ParameterGradient::objective(const std::vector<double>& values, SolveStat
 ProblemData<ParameterGradient::Lanes> ParameterGradient::seeded_chunk(const std::vector<double>& values,
                                                                       std::size_t first) const {
   ProblemData<Lanes> pd = base_lanes_;
+  write_fixed(pd, fixed_lanes_);
   const std::size_t n = paths_.size(), last = std::min(n, first + kLanes);
   for (std::size_t j = 0; j < n; ++j)
     parameter_at(pd, offset_lanes_[j]) =
@@ -232,6 +254,7 @@ std::unique_ptr<ProblemData<Rev>> ParameterGradient::taped_problem(const std::ve
   tape.clear();
   tape.reserve(static_cast<std::size_t>(tape_nodes_) + static_cast<std::size_t>(tape_nodes_) / 4 + 1024);
   auto pd = std::make_unique<ProblemData<Rev>>(*base_rev_);
+  write_fixed(*pd, fixed_rev_);
   leaves->assign(paths_.size(), 0);
   for (std::size_t j = 0; j < paths_.size(); ++j) {
     Rev& slot = parameter_at(*pd, offset_rev_[j]);
@@ -298,9 +321,10 @@ ResidualJacobian ParameterGradient::residuals(const std::vector<double>& values)
     out.status = "residuals need trajectory data";
     return out;
   }
-  const std::size_t n = paths_.size(), m = 3 * static_cast<std::size_t>(data_->count);
+  const std::size_t n = paths_.size(), m = static_cast<std::size_t>(residual_count(*data_));
   out.r.assign(m, kNaN);
   out.J.assign(m * n, kNaN);
+  out.samples = data_->count;
   const std::size_t chunks = (n + kLanes - 1) / kLanes;
   std::vector<SolveStats> stats(chunks);
   std::vector<char> failed(chunks, 0);

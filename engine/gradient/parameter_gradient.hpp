@@ -30,8 +30,9 @@ struct ObjectiveGradient {
 // The position errors against trajectory data and their Jacobian with respect to the parameters (forward
 // mode): what a least-squares fit needs.
 struct ResidualJacobian {
-  std::vector<double> r;  // m residuals (3 per data sample)
+  std::vector<double> r;  // m residuals (3 per data sample, 12 with its orientation)
   std::vector<double> J;  // m x P, row-major
+  long samples = 0;       // the data samples they come from: the objective is |r|^2 / samples
   std::string status = "ok";
   long runs = 0;
 };
@@ -55,6 +56,12 @@ class ParameterGradient {
   void set_base(const ProblemData<double>& data);
   // The parameters' values in the scene.
   std::vector<double> initial_values() const;
+  // Other scene numbers every run sets, without derivatives: a measured start state
+  // (engine/optimize/toss_segments.hpp). Paths throw as the constructor's; values, one per path, from then on.
+  void set_fixed_paths(const std::vector<std::string>& paths);
+  void set_fixed_values(const std::vector<double>& values) { fixed_values_ = values; }
+  // Other measurements (with the same output grid); they must outlive the evaluator.
+  void set_data(const TrajectoryData* data) { data_ = data; }
 
   double objective(const std::vector<double>& values, SolveStats* stats = nullptr);
   ObjectiveGradient forward(const std::vector<double>& values);
@@ -97,6 +104,11 @@ class ParameterGradient {
   ProblemData<double> base_;
   ProblemData<Lanes> base_lanes_;
   std::vector<std::ptrdiff_t> offset_rev_;
+  // set_fixed_paths' slots per scalar type, and their values.
+  std::vector<std::ptrdiff_t> fixed_double_, fixed_lanes_, fixed_rev_;
+  std::vector<double> fixed_values_;
+  template <class S>
+  void write_fixed(ProblemData<S>& pd, const std::vector<std::ptrdiff_t>& offsets) const;
   std::unique_ptr<ProblemData<Rev>> base_rev_;
   std::unique_ptr<SimWorkspace<Rev>> ws_rev_;
   long tape_nodes_ = 0, segments_ = 0, checkpoint_steps_ = 8;

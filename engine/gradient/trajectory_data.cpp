@@ -4,38 +4,16 @@
 #include <sstream>
 
 #include "engine/io/atomic_file.hpp"
+#include "engine/io/csv_cells.hpp"
 
 namespace sg {
 namespace {
 
 constexpr std::size_t kMaxDataBytes = 64u << 20;  // 64 MiB: about a million rows
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
-
-std::vector<std::string> split_commas(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream in(line);
-  std::string cell;
-  while (std::getline(in, cell, ',')) out.push_back(trim(cell));
-  if (!line.empty() && line.back() == ',') out.push_back("");
-  return out;
-}
-
-bool parse_number(const std::string& cell, double* x) {
-  if (cell.empty()) return false;
-  std::size_t used = 0;
-  try {
-    *x = std::stod(cell, &used);
-  } catch (...) {
-    return false;
-  }
-  return used == cell.size() && std::isfinite(*x);
-}
+using io::parse_number;
+using io::split_commas;
+using io::trim;
 
 }  // namespace
 

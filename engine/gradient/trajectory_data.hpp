@@ -16,6 +16,10 @@ namespace sg {
 struct PositionSample {
   int body = 0;
   double pos[3] = {0.0, 0.0, 0.0};
+  // Measured orientation too (free bodies only: measured tosses, engine/io/toss_data.hpp): its rotation
+  // matrix, row-major, compared entry by entry (9 residuals more, as DiffMJX's loss on rotation matrices).
+  bool has_rotation = false;
+  double rot[9] = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
 };
 
 struct TrajectoryData {
@@ -23,6 +27,14 @@ struct TrajectoryData {
   std::vector<std::vector<PositionSample>> by_step;  // per output index 0..steps: the samples at that time
   long count = 0;                                    // samples in all
 };
+
+// The residuals a run against `data` gives: 3 per sample, 9 more per sample with a rotation.
+inline long residual_count(const TrajectoryData& data) {
+  long n = 0;
+  for (const std::vector<PositionSample>& at : data.by_step)
+    for (const PositionSample& s : at) n += s.has_rotation ? 12 : 3;
+  return n;
+}
 
 // Reads and checks a data file against the grid (dt, steps) and the number of bodies. On failure returns
 // false with "file:line: message" in *error.
@@ -50,15 +62,18 @@ struct DataMismatch {
     if (tree) return tree->coordinate(y, 0, body, axis);
     return particles->coordinate(y, 0, body, axis);
   }
+  void add(const S& e) {
+    sum += e * e;
+    if (residuals) residuals->push_back(e);
+  }
   void on_output(long i, double, const S* y, int) {
     if (i < 0 || i >= static_cast<long>(data->by_step.size())) return;
-    for (const PositionSample& s : data->by_step[static_cast<std::size_t>(i)])
-      for (int axis = 0; axis < 3; ++axis) {
-        const S x = position(y, s.body, axis);
-        const S e = x - s.pos[axis];
-        sum += e * e;
-        if (residuals) residuals->push_back(e);
-      }
+    for (const PositionSample& s : data->by_step[static_cast<std::size_t>(i)]) {
+      for (int axis = 0; axis < 3; ++axis) add(position(y, s.body, axis) - s.pos[axis]);
+      if (!s.has_rotation || !rigid) continue;  // the readers refuse rotations for other models
+      const Mat3<S> r = decode_body(y, s.body).rot;
+      for (int k = 0; k < 9; ++k) add(r.m[k / 3][k % 3] - s.rot[k]);
+    }
   }
   void on_accept(double) {}
   void on_reject(double) {}

@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 
 #include "engine/optimize/adam.hpp"
+#include "engine/optimize/toss_segments.hpp"
 #include "engine/scene/describe.hpp"
 
 namespace sg {
@@ -105,6 +106,7 @@ FitResult fit_adam(Objective& gradient, const std::vector<double>& start, const 
   const std::vector<double> scale = scales_of(start);
   std::vector<double> z(n, 0.0), x = start;
   std::vector<Adam> adam(n);
+  for (Adam& a : adam) a.beta1 = settings.beta1, a.beta2 = settings.beta2, a.eps = settings.adam_eps;
   const double decay =
       settings.steps > 1 ? std::pow(settings.lr_final / settings.lr, 1.0 / (settings.steps - 1)) : 1.0;
   double lr = settings.lr;
@@ -183,7 +185,7 @@ FitResult fit_lm(Objective& gradient, const std::vector<double>& start, const Fi
     result.status = "start: " + rj.status;
     return result;
   }
-  const double samples = static_cast<double>(rj.r.size()) / 3.0;
+  const double samples = static_cast<double>(rj.samples);
   FitStep current = lm_step_record(0, x, rj, samples);
   result.path.push_back(current);
   if (on_step) on_step(current);
@@ -287,6 +289,12 @@ FitResult fit_parameters(Rollouts& rollouts, const std::vector<double>& start, c
                          const std::function<void(const FitStep&)>& on_step) {
   rollouts.set_threads(settings.threads);
   return fit_with(rollouts, start, settings, on_step);
+}
+
+FitResult fit_parameters(TossObjective& tosses, const std::vector<double>& start, const FitSettings& settings,
+                         const std::function<void(const FitStep&)>& on_step) {
+  tosses.set_threads(settings.threads);
+  return fit_with(tosses, start, settings, on_step);
 }
 
 }  // namespace sg

@@ -41,6 +41,8 @@ struct FitSettings {
   double lr_final = 1e-3;                     // last
   double tolerance = 0.0;                     // stop once the objective is at or below this
   double lambda = 1e-3;                       // lm: the first damping
+  // adam's moment decays and denominator guard (DiffMJX's identification: 0.5, 0.9, 1e-6)
+  double beta1 = 0.9, beta2 = 0.999, adam_eps = 1e-8;
   const std::atomic<bool>* cancel = nullptr;  // when set and true, the fit stops after the current step
   // adam: the gradient by reverse mode (one checkpointed taped run) instead of forward mode (ceil(P / 4)
   // runs of four lanes); worth it beyond about 12 parameters (docs/benchmarks.md).
@@ -83,8 +85,13 @@ struct FitResult {
 // on_step (may be empty) sees every step as it is taken, for printing progress.
 FitResult fit_parameters(ParameterGradient& gradient, const std::vector<double>& start,
                          const FitSettings& settings, const std::function<void(const FitStep&)>& on_step);
+class TossObjective;  // engine/optimize/toss_segments.hpp
+
 // The same over several rollouts at once (identify.rollouts).
 FitResult fit_parameters(Rollouts& rollouts, const std::vector<double>& start, const FitSettings& settings,
+                         const std::function<void(const FitStep&)>& on_step);
+// The same on measured tosses cut into segments.
+FitResult fit_parameters(TossObjective& tosses, const std::vector<double>& start, const FitSettings& settings,
                          const std::function<void(const FitStep&)>& on_step);
 
 }  // namespace sg

@@ -89,6 +89,7 @@ ResidualJacobian Rollouts::residuals(const std::vector<double>& values) {
     }
     out.r.insert(out.r.end(), r.r.begin(), r.r.end());
     out.J.insert(out.J.end(), r.J.begin(), r.J.end());
+    out.samples += r.samples;
   }
   return out;
 }
