@@ -50,10 +50,10 @@ void print_correlation(const std::vector<std::string>& paths, const FitResult& r
 }  // namespace
 
 void print_fit_header(const std::vector<std::string>& paths, long samples, const std::string& source,
-                      std::size_t rollouts) {
+                      std::size_t rollouts, const char* objective) {
   std::printf("fitting %zu parameters to %ld samples of %s", paths.size(), samples, source.c_str());
   if (rollouts > 0) std::printf(" and %zu more rollouts", rollouts);
-  std::printf(" (mean squared position error, m^2)\n");
+  std::printf(" (%s)\n", objective);
   std::printf("%4s  %-19s", "step", "loss");
   for (const std::string& p : paths) std::printf(" %*s", kColumn, column_label(p).c_str());
   std::printf("\n");

@@ -12,7 +12,7 @@ namespace sg::cli {
 
 // The line above the steps: what is fitted to what, and the columns.
 void print_fit_header(const std::vector<std::string>& paths, long samples, const std::string& source,
-                      std::size_t rollouts);
+                      std::size_t rollouts, const char* objective = "mean squared position error, m^2");
 void print_step(const FitStep& s);
 // The table of fitted values: start, fitted, standard error (with "at bound" for a value on an end of its
 // range), and with synthetic data (truth not null) the truth and the relative error; then the residual

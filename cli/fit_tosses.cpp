@@ -99,7 +99,8 @@ int run_toss_fit(const TossFitRequest& request, const Problem& problem, FitSetti
   if (whole) whole->set_threads(settings.threads);
   const TrajectoryError before = whole ? whole->trajectory_error(start) : TrajectoryError{};
   if (whole) print_error("before", before, evaluated.size());
-  print_fit_header(names, train->samples(), set.source, 0);
+  print_fit_header(names, train->samples(), set.source, 0,
+                   "per predicted frame: squared position error in m^2 plus squared rotation-matrix error");
   const int every = request.print_every > 0 ? request.print_every : 1;
   FitResult result = fit_parameters(*train, start, settings, [&](const FitStep& s) {
     if (s.iteration % every == 0) print_step(s);
