@@ -49,6 +49,7 @@ struct FitArgs {
   std::string bootstrap_from;  // "": identify.bootstrap_from
   TossFitRequest tosses;       // --tosses FILE: measured tosses cut into segments
   std::optional<double> beta1, beta2, adam_eps;
+  std::string label;  // --out's `label` (fit-figure's legend)
 };
 
 // Measured positions into setup: one file for the scene's own run (identify.rollouts then left out, with a
@@ -210,6 +211,7 @@ int run_tosses(const FitArgs& args, const Problem& problem) {
   request.print_every = args.print_every;
   request.out = args.out;
   request.svg = args.svg;
+  request.label = args.label;
   return run_toss_fit(request, problem, settings);
 }
 
@@ -312,6 +314,7 @@ int run(const FitArgs& args) {
     nlohmann::json out = fit_json(problem->name, problem->config, source, paths, start, result);
     if (!profile_out.is_null()) out["profile"] = profile_out;
     if (!bootstrap_out.is_null()) out["bootstrap"] = bootstrap_out;
+    if (!args.label.empty()) out["label"] = args.label;
     if (!write_output(args.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", args.out.c_str());
   }
@@ -403,6 +406,12 @@ void register_fit(CLI::App& app, int& exit_code) {
   cmd->add_option("--eval-tosses", args->tosses.evaluate,
                   "--tosses: tosses run whole from their first frame for the trajectory error before and "
                   "after the fit: a list, first40 (default) or none");
+  cmd->add_option("--replay-svg", args->tosses.replay_svg,
+                  "--tosses: draw a measured toss against its whole rollout before and after the fit as SVG")
+      ->check(output_path());
+  cmd->add_option("--replay-toss", args->tosses.replay_toss,
+                  "--tosses: the toss --replay-svg draws (default: the first of --eval-tosses)")
+      ->check(CLI::Range(0, 1000000000));
   cmd->add_option("--beta1", args->beta1, "adam: first moment decay (default 0.9; DiffMJX's fits 0.5)")
       ->check(CLI::Range(0.0, 0.999999));
   cmd->add_option("--beta2", args->beta2, "adam: second moment decay (default 0.999; DiffMJX's fits 0.9)")
@@ -410,6 +419,7 @@ void register_fit(CLI::App& app, int& exit_code) {
   cmd->add_option("--adam-eps", args->adam_eps, "adam: denominator guard (default 1e-8; DiffMJX's fits 1e-6)")
       ->check(CLI::Range(1e-300, 1.0));
   cmd->add_option("--out", args->out, "Write the fit's path as JSON here")->check(output_path());
+  cmd->add_option("--label", args->label, "A name for this fit in --out (fit-figure's legend)");
   cmd->add_option("--svg", args->svg,
                   "Draw the error per iteration (and each number's error against the truth) as SVG here")
       ->check(output_path());

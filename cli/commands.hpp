@@ -16,6 +16,7 @@ void register_bench(CLI::App& app, int& exit_code);
 void register_optimize(CLI::App& app, int& exit_code);
 void register_gradient(CLI::App& app, int& exit_code);
 void register_fit(CLI::App& app, int& exit_code);
+void register_fit_figure(CLI::App& app, int& exit_code);
 void register_sweep2d(CLI::App& app, int& exit_code);
 void register_tradeoff(CLI::App& app, int& exit_code);
 void register_mpc(CLI::App& app, int& exit_code);

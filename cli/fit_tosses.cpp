@@ -14,7 +14,9 @@
 #include "engine/optimize/identify.hpp"
 #include "engine/optimize/toss_segments.hpp"
 #include "plots/svg.hpp"
+#include "engine/core/quat.hpp"
 #include "plots/sweep_figures/toss_fit_figure.hpp"
+#include "plots/sweep_figures/toss_replay_figure.hpp"
 
 namespace sg::cli {
 namespace {
@@ -46,6 +48,54 @@ void print_error(const char* when, const TrajectoryError& e, std::size_t tosses)
               when, tosses, e.frames, e.mean_abs, 1e3 * e.mean_abs_position);
 }
 
+// The toss's measured states and its whole rollout's at `values` (measured + residual), frame 1 on.
+bool rollout_states(const Problem& problem, const TossSet& set, int toss, const std::vector<FitNumber>& numbers,
+                    const std::vector<double>& values, std::vector<TossState>* out) {
+  TossObjective one(problem, set, {toss}, 0, numbers);
+  const ResidualJacobian rj = one.residuals(values);
+  if (rj.status != "ok") {
+    std::fprintf(stderr, "--replay-svg: toss %d: %s\n", toss, rj.status.c_str());
+    return false;
+  }
+  out->assign(rj.r.size() / 12, TossState{});
+  const Toss& measured = *set.find(toss);
+  for (std::size_t i = 0; i < out->size(); ++i) {
+    const TossFrame& f = measured.frames[i + 1];
+    const Mat3<double> r = to_mat3(normalized(Quat<double>(f.quat[0], f.quat[1], f.quat[2], f.quat[3])));
+    for (int k = 0; k < 12; ++k) {
+      const double m = k < 3 ? f.pos[k] : r.m[(k - 3) / 3][(k - 3) % 3];
+      (*out)[i][static_cast<std::size_t>(k)] = m + rj.r[12 * i + static_cast<std::size_t>(k)];
+    }
+  }
+  return true;
+}
+
+// --replay-svg: the toss measured and simulated before and after the fit.
+bool write_replay(const TossFitRequest& request, const Problem& problem, const TossSet& set, int toss,
+                  const std::vector<FitNumber>& numbers, const std::vector<double>& start,
+                  const std::vector<double>& fitted) {
+  TossRollout before{"before", {}}, after{"fitted", {}};
+  if (!rollout_states(problem, set, toss, numbers, start, &before.states) ||
+      !rollout_states(problem, set, toss, numbers, fitted, &after.states))
+    return false;
+  const Toss& measured = *set.find(toss);
+  std::vector<double> t;
+  std::vector<TossState> states;
+  for (std::size_t i = 1; i < measured.frames.size(); ++i) {
+    const TossFrame& f = measured.frames[i];
+    t.push_back(f.t);
+    TossState s{};
+    const Mat3<double> r = to_mat3(normalized(Quat<double>(f.quat[0], f.quat[1], f.quat[2], f.quat[3])));
+    for (int k = 0; k < 12; ++k) s[static_cast<std::size_t>(k)] = k < 3 ? f.pos[k] : r.m[(k - 3) / 3][(k - 3) % 3];
+    states.push_back(s);
+  }
+  const plot::Figure figure =
+      toss_replay_figure("toss " + std::to_string(toss) + " of " + set.source, t, states, {before, after});
+  if (!write_output(request.replay_svg, plot::to_svg(figure, 1100, 420))) return false;
+  std::printf("replay plot (toss %d): %s\n", toss, request.replay_svg.c_str());
+  return true;
+}
+
 }  // namespace
 
 int run_toss_fit(const TossFitRequest& request, const Problem& problem, FitSettings settings) {
@@ -62,6 +112,12 @@ int run_toss_fit(const TossFitRequest& request, const Problem& problem, FitSetti
   }
   if (!evaluated_tosses(set, request.evaluate, &evaluated, &error)) {
     std::fprintf(stderr, "--eval-tosses: %s\n", error.c_str());
+    return kExitBadInput;
+  }
+  const int replay = request.replay_toss >= 0 ? request.replay_toss
+                                               : (evaluated.empty() ? fitted_tosses.front() : evaluated.front());
+  if (!request.replay_svg.empty() && !set.find(replay)) {
+    std::fprintf(stderr, "--replay-toss: toss %d: not in %s\n", replay, set.source.c_str());
     return kExitBadInput;
   }
   if (request.wrt.empty()) {
@@ -94,6 +150,11 @@ int run_toss_fit(const TossFitRequest& request, const Problem& problem, FitSetti
                    names[j].c_str(), start[j], settings.bounds[j].text().c_str());
       return kExitBadInput;
     }
+  const CfdParams<double>& cfd = problem.data.rigid.cfd;
+  if (cfd.enabled && cfd.straight_through && is_adaptive(problem.integrator.method))
+    std::printf("note: straight-through CFD with an adaptive integrator adds no saltation at contact switches; "
+                "where segments start deep in contact (a cube far too large) its gradient can point the wrong "
+                "way (docs/identification.md, \"Measured tosses\")\n");
   std::printf("%s: %zu tosses, %zu segments of %d frames (%ld predicted frames); frames %.9g s apart\n",
               set.source.c_str(), fitted_tosses.size(), train->runs(), request.segment, train->samples(), set.dt);
   if (whole) whole->set_threads(settings.threads);
@@ -123,11 +184,15 @@ int run_toss_fit(const TossFitRequest& request, const Problem& problem, FitSetti
       return kExitFailed;
     std::printf("plot: %s\n", request.svg.c_str());
   }
+  if (!request.replay_svg.empty() &&
+      !write_replay(request, problem, set, replay, numbers, start, result.path.back().values))
+    return kExitFailed;
   if (!request.out.empty()) {
     nlohmann::json out = fit_json(problem.name, problem.config, set.source, names, start, result);
     out["tosses"] = {{"file", set.source},       {"fitted", fitted_tosses},
                      {"segment_frames", request.segment}, {"segments", train->runs()},
                      {"predicted_frames", train->samples()}, {"evaluated", evaluated}};
+    if (!request.label.empty()) out["label"] = request.label;
     if (whole) out["trajectory_error"] = {{"before", error_json(before)}, {"after", error_json(after)}};
     if (!write_output(request.out, out.dump(1) + "\n")) return kExitFailed;
     std::printf("result: %s\n", request.out.c_str());

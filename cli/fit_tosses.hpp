@@ -18,7 +18,9 @@ struct TossFitRequest {
   std::vector<std::string> wrt;    // fitted numbers (a vector key ties its entries)
   std::vector<std::string> bounds;  // PATH=MIN:MAX, PATH a --wrt entry
   int print_every = 1;
-  std::string out, svg;
+  std::string out, svg, label;
+  std::string replay_svg;  // a measured toss against its rollouts before and after the fit
+  int replay_toss = -1;    // which (-1: the first evaluated, else the first fitted)
 };
 
 // Runs the fit with `settings` (bounds filled here); returns the exit code.

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   sg::cli::register_optimize(app, exit_code);
   sg::cli::register_gradient(app, exit_code);
   sg::cli::register_fit(app, exit_code);
+  sg::cli::register_fit_figure(app, exit_code);
   sg::cli::register_sweep2d(app, exit_code);
   sg::cli::register_tradeoff(app, exit_code);
   sg::cli::register_mpc(app, exit_code);

@@ -243,6 +243,16 @@ std::span<const Preset> preset_table() {
        "Identification from several measured runs of one cube (identify.rollouts: a drop, a throw, another "
        "tilt), fitted together. Open the Identify tab and press Fit. Set identify.rollouts.0.value to 2 (a "
        "faster throw) and fit again: the fit stops in a local minimum, solref far from the truth."},
+      {"identify_contactnets",
+       "Identify: real cube tosses",
+       "contactnets_cube.json",
+       {},
+       "Real measurements (DiffMJX Sec. 5.1): the ContactNets acrylic cube's first toss, simulated from its "
+       "measured start with MJX's Euler at the 148 Hz sampling step; the sweep moves the cube's friction "
+       "and the loss is where it ends along x. The fit of the side length to all 400 measured tosses (DiffMJX "
+       "Fig. 9) runs from the command line: softgrad fit scenes/contactnets_cube.json --tosses "
+       "../shared/data/contactnets/tosses.csv --wrt model.bodies.0.size (docs/identification.md); the "
+       "Identify tab does not read measured tosses yet."},
       {"robot_pendulum_floor",
        "Robots: pendulum strikes the floor",
        "pendulum_floor.json",

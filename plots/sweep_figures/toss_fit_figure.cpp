@@ -29,9 +29,9 @@ plot::Figure toss_fit_figure(const std::vector<std::string>& names, const std::v
   plot::Plot loss;
   loss.title = "segments' mean squared error";
   loss.x.label = "iteration";
-  loss.y.label = "m^2 + rotation entries^2";
+  loss.y.label = "error";
   loss.y.scale = plot::Scale::log;
-  loss.legend = fits.size() > 1;
+  loss.legend = false;  // the same lines, in the same colours, as the numbers' plots, which carry the legend
   for (const LabelledFit& f : fits) loss.series.push_back(fit_line(f, static_cast<std::size_t>(-1)));
   figure.plots.push_back(loss);
   for (std::size_t j = 0; j < names.size(); ++j) {
