@@ -194,7 +194,8 @@ bool settings_from_args(const FitArgs& args, const Problem& problem, const std::
   return true;
 }
 
-// --tosses: the fit to measured tosses (cli/fit_tosses.cpp); the profile and the bootstrap are not made there.
+// --tosses: the fit to measured tosses (cli/fit_tosses.cpp); the profile and the bootstrap are not made
+// there.
 int run_tosses(const FitArgs& args, const Problem& problem) {
   if (!args.data.empty() || args.profile || !args.profile_svg.empty() || args.bootstrap.value_or(0) > 0) {
     std::fprintf(stderr, "--tosses: --data, --profile and --bootstrap do not apply to a fit to tosses\n");
@@ -400,8 +401,9 @@ void register_fit(CLI::App& app, int& exit_code) {
                   "(docs/identification.md)");
   cmd->add_option("--toss", args->tosses.select,
                   "--tosses: which tosses to fit, e.g. 0-39,45 or all (default all)");
-  cmd->add_option("--segment", args->tosses.segment,
-                  "--tosses: frames per segment: the start and the frames it predicts (default 5, as DiffMJX)")
+  cmd->add_option(
+         "--segment", args->tosses.segment,
+         "--tosses: frames per segment: the start and the frames it predicts (default 5, as DiffMJX)")
       ->check(CLI::Range(2, 100000));
   cmd->add_option("--eval-tosses", args->tosses.evaluate,
                   "--tosses: tosses run whole from their first frame for the trajectory error before and "

@@ -38,7 +38,8 @@ bool read_fit(const std::string& path, std::vector<std::string>* names, Labelled
       return false;
     }
     *names = these;
-    fit->label = j.contains("label") ? j["label"].get<std::string>() : std::filesystem::path(path).stem().string();
+    fit->label =
+        j.contains("label") ? j["label"].get<std::string>() : std::filesystem::path(path).stem().string();
     for (const nlohmann::json& s : j.at("path")) {
       FitStep step;
       step.iteration = s.at("step").get<int>();
@@ -68,7 +69,8 @@ int run(const FitFigureArgs& args) {
     while (j < names.size() && (eq == std::string::npos || names[j] != r.substr(0, eq))) ++j;
     double v = 0.0;
     if (j == names.size() || !io::parse_number(r.substr(eq + 1), &v)) {
-      std::fprintf(stderr, "--reference %s: expected NAME=VALUE with NAME one of the fitted numbers\n", r.c_str());
+      std::fprintf(stderr, "--reference %s: expected NAME=VALUE with NAME one of the fitted numbers\n",
+                   r.c_str());
       return kExitBadInput;
     }
     reference[j] = v;
@@ -88,13 +90,16 @@ int run(const FitFigureArgs& args) {
 void register_fit_figure(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<FitFigureArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "fit-figure", "Draw several fits (fit --out files) in one figure: each number and the error per iteration");
-  cmd->add_option("files", args->files, "fit --out JSON files; each is one line (labelled by its `label`, "
-                                        "from fit --label, or its file name)")
+      "fit-figure",
+      "Draw several fits (fit --out files) in one figure: each number and the error per iteration");
+  cmd->add_option("files", args->files,
+                  "fit --out JSON files; each is one line (labelled by its `label`, "
+                  "from fit --label, or its file name)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--reference", args->references,
-                  "NAME=VALUE: a dashed reference line for a fitted number (repeatable), e.g. the measured value");
+  cmd->add_option(
+      "--reference", args->references,
+      "NAME=VALUE: a dashed reference line for a fitted number (repeatable), e.g. the measured value");
   cmd->add_option("--svg", args->svg, "Write the figure as SVG here")->check(output_path());
   cmd->add_option("--png", args->png, "Write the figure as PNG here (headless OpenGL)")->check(output_path());
   cmd->callback([args, &exit_code] {

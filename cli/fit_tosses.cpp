@@ -11,10 +11,10 @@
 #include "cli/fit_bound_args.hpp"
 #include "cli/fit_output.hpp"
 #include "cli/scene_args.hpp"
+#include "engine/core/quat.hpp"
 #include "engine/optimize/identify.hpp"
 #include "engine/optimize/toss_segments.hpp"
 #include "plots/svg.hpp"
-#include "engine/core/quat.hpp"
 #include "plots/sweep_figures/toss_fit_figure.hpp"
 #include "plots/sweep_figures/toss_replay_figure.hpp"
 
@@ -24,7 +24,8 @@ namespace {
 constexpr std::size_t kDefaultEvaluated = 40;  // the paper's trajectory error: the first forty tosses
 
 // The tosses run whole for the trajectory error: a list, "first40" (the file's first forty) or "none".
-bool evaluated_tosses(const TossSet& set, const std::string& spec, std::vector<int>* out, std::string* error) {
+bool evaluated_tosses(const TossSet& set, const std::string& spec, std::vector<int>* out,
+                      std::string* error) {
   out->clear();
   if (spec == "none") return true;
   if (spec != "first40") return select_tosses(set, spec, out, error);
@@ -34,7 +35,9 @@ bool evaluated_tosses(const TossSet& set, const std::string& spec, std::vector<i
 }
 
 nlohmann::json error_json(const TrajectoryError& e) {
-  return {{"mean_abs", e.mean_abs}, {"mean_abs_position_m", e.mean_abs_position}, {"frames", e.frames},
+  return {{"mean_abs", e.mean_abs},
+          {"mean_abs_position_m", e.mean_abs_position},
+          {"frames", e.frames},
           {"status", e.status}};
 }
 
@@ -43,14 +46,16 @@ void print_error(const char* when, const TrajectoryError& e, std::size_t tosses)
     std::printf("trajectory error %s: failed (%s)\n", when, e.status.c_str());
     return;
   }
-  std::printf("trajectory error %s (%zu whole tosses, %ld frames): %.4g mean absolute (positions and rotation "
-              "matrices), positions %.4g mm\n",
-              when, tosses, e.frames, e.mean_abs, 1e3 * e.mean_abs_position);
+  std::printf(
+      "trajectory error %s (%zu whole tosses, %ld frames): %.4g mean absolute (positions and rotation "
+      "matrices), positions %.4g mm\n",
+      when, tosses, e.frames, e.mean_abs, 1e3 * e.mean_abs_position);
 }
 
 // The toss's measured states and its whole rollout's at `values` (measured + residual), frame 1 on.
-bool rollout_states(const Problem& problem, const TossSet& set, int toss, const std::vector<FitNumber>& numbers,
-                    const std::vector<double>& values, std::vector<TossState>* out) {
+bool rollout_states(const Problem& problem, const TossSet& set, int toss,
+                    const std::vector<FitNumber>& numbers, const std::vector<double>& values,
+                    std::vector<TossState>* out) {
   TossObjective one(problem, set, {toss}, 0, numbers);
   const ResidualJacobian rj = one.residuals(values);
   if (rj.status != "ok") {
@@ -86,7 +91,8 @@ bool write_replay(const TossFitRequest& request, const Problem& problem, const T
     t.push_back(f.t);
     TossState s{};
     const Mat3<double> r = to_mat3(normalized(Quat<double>(f.quat[0], f.quat[1], f.quat[2], f.quat[3])));
-    for (int k = 0; k < 12; ++k) s[static_cast<std::size_t>(k)] = k < 3 ? f.pos[k] : r.m[(k - 3) / 3][(k - 3) % 3];
+    for (int k = 0; k < 12; ++k)
+      s[static_cast<std::size_t>(k)] = k < 3 ? f.pos[k] : r.m[(k - 3) / 3][(k - 3) % 3];
     states.push_back(s);
   }
   const plot::Figure figure =
@@ -114,8 +120,9 @@ int run_toss_fit(const TossFitRequest& request, const Problem& problem, FitSetti
     std::fprintf(stderr, "--eval-tosses: %s\n", error.c_str());
     return kExitBadInput;
   }
-  const int replay = request.replay_toss >= 0 ? request.replay_toss
-                                               : (evaluated.empty() ? fitted_tosses.front() : evaluated.front());
+  const int replay = request.replay_toss >= 0
+                         ? request.replay_toss
+                         : (evaluated.empty() ? fitted_tosses.front() : evaluated.front());
   if (!request.replay_svg.empty() && !set.find(replay)) {
     std::fprintf(stderr, "--replay-toss: toss %d: not in %s\n", replay, set.source.c_str());
     return kExitBadInput;
@@ -152,11 +159,13 @@ int run_toss_fit(const TossFitRequest& request, const Problem& problem, FitSetti
     }
   const CfdParams<double>& cfd = problem.data.rigid.cfd;
   if (cfd.enabled && cfd.straight_through && is_adaptive(problem.integrator.method))
-    std::printf("note: straight-through CFD with an adaptive integrator adds no saltation at contact switches; "
-                "where segments start deep in contact (a cube far too large) its gradient can point the wrong "
-                "way (docs/identification.md, \"Measured tosses\")\n");
+    std::printf(
+        "note: straight-through CFD with an adaptive integrator adds no saltation at contact switches; "
+        "where segments start deep in contact (a cube far too large) its gradient can point the wrong "
+        "way (docs/identification.md, \"Measured tosses\")\n");
   std::printf("%s: %zu tosses, %zu segments of %d frames (%ld predicted frames); frames %.9g s apart\n",
-              set.source.c_str(), fitted_tosses.size(), train->runs(), request.segment, train->samples(), set.dt);
+              set.source.c_str(), fitted_tosses.size(), train->runs(), request.segment, train->samples(),
+              set.dt);
   if (whole) whole->set_threads(settings.threads);
   const TrajectoryError before = whole ? whole->trajectory_error(start) : TrajectoryError{};
   if (whole) print_error("before", before, evaluated.size());
@@ -173,11 +182,13 @@ int run_toss_fit(const TossFitRequest& request, const Problem& problem, FitSetti
   }
   if (result.path.back().iteration % every != 0) print_step(result.path.back());
   print_fitted(names, start, result, nullptr);
-  std::printf("%s after %d steps and %ld simulations (stopped: %s)\n", result.status == "ok" ? "done" : "failed",
-              result.path.back().iteration, result.runs, result.stopped.c_str());
+  std::printf("%s after %d steps and %ld simulations (stopped: %s)\n",
+              result.status == "ok" ? "done" : "failed", result.path.back().iteration, result.runs,
+              result.stopped.c_str());
   if (result.status != "ok") std::fprintf(stderr, "%s\n", result.status.c_str());
   print_identification(names, result);
-  const TrajectoryError after = whole ? whole->trajectory_error(result.path.back().values) : TrajectoryError{};
+  const TrajectoryError after =
+      whole ? whole->trajectory_error(result.path.back().values) : TrajectoryError{};
   if (whole) print_error("after", after, evaluated.size());
   if (!request.svg.empty()) {
     if (!write_output(request.svg, plot::to_svg(toss_fit_figure(names, {{"fit", result.path}}), 1000, 420)))
@@ -189,9 +200,12 @@ int run_toss_fit(const TossFitRequest& request, const Problem& problem, FitSetti
     return kExitFailed;
   if (!request.out.empty()) {
     nlohmann::json out = fit_json(problem.name, problem.config, set.source, names, start, result);
-    out["tosses"] = {{"file", set.source},       {"fitted", fitted_tosses},
-                     {"segment_frames", request.segment}, {"segments", train->runs()},
-                     {"predicted_frames", train->samples()}, {"evaluated", evaluated}};
+    out["tosses"] = {{"file", set.source},
+                     {"fitted", fitted_tosses},
+                     {"segment_frames", request.segment},
+                     {"segments", train->runs()},
+                     {"predicted_frames", train->samples()},
+                     {"evaluated", evaluated}};
     if (!request.label.empty()) out["label"] = request.label;
     if (whole) out["trajectory_error"] = {{"before", error_json(before)}, {"after", error_json(after)}};
     if (!write_output(request.out, out.dump(1) + "\n")) return kExitFailed;

@@ -10,12 +10,13 @@
 namespace sg::cli {
 
 struct TossFitRequest {
-  std::string scene;               // for messages
-  std::string tosses;              // the CSV file
-  std::string select = "all";      // tosses cut into segments for the fit
-  std::string evaluate = "first40";  // tosses run whole for the trajectory error: a list, "first40", or "none"
-  int segment = 5;                 // frames per segment
-  std::vector<std::string> wrt;    // fitted numbers (a vector key ties its entries)
+  std::string scene;           // for messages
+  std::string tosses;          // the CSV file
+  std::string select = "all";  // tosses cut into segments for the fit
+  std::string evaluate =
+      "first40";                    // tosses run whole for the trajectory error: a list, "first40", or "none"
+  int segment = 5;                  // frames per segment
+  std::vector<std::string> wrt;     // fitted numbers (a vector key ties its entries)
   std::vector<std::string> bounds;  // PATH=MIN:MAX, PATH a --wrt entry
   int print_every = 1;
   std::string out, svg, label;

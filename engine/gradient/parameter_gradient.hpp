@@ -57,7 +57,8 @@ class ParameterGradient {
   // The parameters' values in the scene.
   std::vector<double> initial_values() const;
   // Other scene numbers every run sets, without derivatives: a measured start state
-  // (engine/optimize/toss_segments.hpp). Paths throw as the constructor's; values, one per path, from then on.
+  // (engine/optimize/toss_segments.hpp). Paths throw as the constructor's; values, one per path, from then
+  // on.
   void set_fixed_paths(const std::vector<std::string>& paths);
   void set_fixed_values(const std::vector<double>& values) { fixed_values_ = values; }
   // Other measurements (with the same output grid); they must outlive the evaluator.

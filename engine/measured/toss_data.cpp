@@ -11,11 +11,11 @@ namespace sg {
 namespace {
 
 constexpr std::size_t kMaxTossBytes = 256u << 20;  // 256 MiB: about 2.5 million frames
-constexpr double kUnitTolerance = 1e-6;           // |q| - 1 allowed: rounding of the file's digits
+constexpr double kUnitTolerance = 1e-6;            // |q| - 1 allowed: rounding of the file's digits
 // Of dt, between consecutive frames: the file's times carry 9 or 10 digits; a missing frame is a whole dt.
 constexpr double kTimeTolerance = 0.01;
-const char* const kColumns[15] = {"toss", "t", "x", "y", "z", "qw", "qx", "qy", "qz",
-                                  "vx",   "vy", "vz", "wx", "wy", "wz"};
+const char* const kColumns[15] = {"toss", "t",  "x",  "y",  "z",  "qw", "qx", "qy",
+                                  "qz",   "vx", "vy", "vz", "wx", "wy", "wz"};
 
 std::string number_text(double x) {
   char b[32];
@@ -84,8 +84,8 @@ bool parse_tosses(const std::string& text, const std::string& source, TossSet* o
     const std::vector<std::string> cells = io::split_commas(t);
     if (!header) {
       if (!header_ok(cells))
-        return fail("expected the header toss,t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz, got \"" + t.substr(0, 80) +
-                    "\"");
+        return fail("expected the header toss,t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz, got \"" +
+                    t.substr(0, 80) + "\"");
       header = true;
       continue;
     }
@@ -95,8 +95,9 @@ bool parse_tosses(const std::string& text, const std::string& source, TossSet* o
     if (!why.empty()) return fail(why);
     if (set.tosses.empty() || set.tosses.back().number != number) {
       if (const Toss* seen = set.find(number))
-        return fail("column 1 (toss): toss " + std::to_string(number) + " appears again (its rows began at line " +
-                    std::to_string(seen->first_line) + "): a toss's rows must be consecutive");
+        return fail("column 1 (toss): toss " + std::to_string(number) +
+                    " appears again (its rows began at line " + std::to_string(seen->first_line) +
+                    "): a toss's rows must be consecutive");
       set.tosses.push_back({number, line_no, {}});
     }
     Toss& toss = set.tosses.back();
@@ -106,8 +107,8 @@ bool parse_tosses(const std::string& text, const std::string& source, TossSet* o
         if (!(step > 0.0)) return fail("column 2 (t): times must increase within a toss");
         set.dt = step;
       } else if (std::fabs(step - set.dt) > kTimeTolerance * set.dt) {
-        return fail("column 2 (t): a gap in time: t = " + cells[1] + " follows t = " +
-                    number_text(toss.frames.back().t) + " (step " + number_text(step) +
+        return fail("column 2 (t): a gap in time: t = " + cells[1] +
+                    " follows t = " + number_text(toss.frames.back().t) + " (step " + number_text(step) +
                     " s) where frames are " + number_text(set.dt) + " s apart");
       }
     }
@@ -123,7 +124,8 @@ bool parse_tosses(const std::string& text, const std::string& source, TossSet* o
   const Toss* longest = &set.tosses.front();
   for (const Toss& t : set.tosses)
     if (t.frames.size() > longest->frames.size()) longest = &t;
-  set.dt = (longest->frames.back().t - longest->frames.front().t) / static_cast<double>(longest->frames.size() - 1);
+  set.dt = (longest->frames.back().t - longest->frames.front().t) /
+           static_cast<double>(longest->frames.size() - 1);
   *out = std::move(set);
   return true;
 }
@@ -137,7 +139,8 @@ bool read_tosses(const std::string& path, TossSet* out, std::string* error) {
   return parse_tosses(text, path, out, error);
 }
 
-bool select_tosses(const TossSet& set, const std::string& spec, std::vector<int>* numbers, std::string* error) {
+bool select_tosses(const TossSet& set, const std::string& spec, std::vector<int>* numbers,
+                   std::string* error) {
   numbers->clear();
   if (spec == "all") {
     for (const Toss& t : set.tosses) numbers->push_back(t.number);

@@ -39,6 +39,7 @@ bool read_tosses(const std::string& path, TossSet* out, std::string* error);
 // Toss numbers from a list such as "0-39,45,50-52" or "all" (every toss in the file, in its order); a range
 // takes the file's tosses within it (numbers may skip: held-out tosses). False with the reason in *error: a
 // number the file does not hold (naming the file), a range with none, a toss named twice.
-bool select_tosses(const TossSet& set, const std::string& spec, std::vector<int>* numbers, std::string* error);
+bool select_tosses(const TossSet& set, const std::string& spec, std::vector<int>* numbers,
+                   std::string* error);
 
 }  // namespace sg

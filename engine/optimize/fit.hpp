@@ -36,11 +36,11 @@ enum class FitMethod : unsigned char { lm, adam };
 
 struct FitSettings {
   FitMethod method = FitMethod::lm;
-  int steps = 200;                            // iterations (lm: accepted steps)
-  double lr = 0.05;                           // first step size, relative to the start values
-  double lr_final = 1e-3;                     // last
-  double tolerance = 0.0;                     // stop once the objective is at or below this
-  double lambda = 1e-3;                       // lm: the first damping
+  int steps = 200;         // iterations (lm: accepted steps)
+  double lr = 0.05;        // first step size, relative to the start values
+  double lr_final = 1e-3;  // last
+  double tolerance = 0.0;  // stop once the objective is at or below this
+  double lambda = 1e-3;    // lm: the first damping
   // adam's moment decays and denominator guard (DiffMJX's identification: 0.5, 0.9, 1e-6)
   double beta1 = 0.9, beta2 = 0.999, adam_eps = 1e-8;
   const std::atomic<bool>* cancel = nullptr;  // when set and true, the fit stops after the current step

@@ -29,7 +29,7 @@ const std::vector<std::string>& start_paths() {
 std::vector<double> start_of(const TossFrame& f) {
   double euler[3];
   euler_xyz_degrees(f.quat, euler);
-  return {f.pos[0], f.pos[1], f.pos[2], euler[0],  euler[1],  euler[2],
+  return {f.pos[0], f.pos[1], f.pos[2], euler[0],    euler[1],    euler[2],
           f.vel[0], f.vel[1], f.vel[2], f.angvel[0], f.angvel[1], f.angvel[2]};
 }
 
@@ -70,14 +70,17 @@ void euler_xyz_degrees(const double quat[4], double euler[3]) {
 
 std::vector<FitNumber> fit_numbers(const Problem& problem, const std::vector<std::string>& wrt) {
   const std::vector<std::string> known = differentiable_parameters(problem);
-  auto is_known = [&](const std::string& p) { return std::find(known.begin(), known.end(), p) != known.end(); };
+  auto is_known = [&](const std::string& p) {
+    return std::find(known.begin(), known.end(), p) != known.end();
+  };
   std::vector<FitNumber> out;
   for (const std::string& w : wrt) {
     FitNumber n{w, {}};
     if (is_known(w)) {
       n.paths.push_back(w);
     } else {
-      for (int k = 0; is_known(w + "." + std::to_string(k)); ++k) n.paths.push_back(w + "." + std::to_string(k));
+      for (int k = 0; is_known(w + "." + std::to_string(k)); ++k)
+        n.paths.push_back(w + "." + std::to_string(k));
     }
     if (n.paths.empty()) {
       std::string message = w + ": not a differentiable number of this scene";
@@ -103,12 +106,14 @@ TossObjective::TossObjective(const Problem& problem, const TossSet& set, const s
         "model.type: measured tosses need free bodies (model.type rigid), body 0 the tossed one");
   const double dt = problem.integrator.dt;
   if (!(std::fabs(dt - set.dt) <= kDtTolerance * set.dt))
-    throw std::invalid_argument("integrator.dt: " + std::to_string(dt) + " s, but the frames of " + set.source +
-                                " are " + std::to_string(set.dt) + " s apart: set integrator.dt to their spacing");
+    throw std::invalid_argument("integrator.dt: " + std::to_string(dt) + " s, but the frames of " +
+                                set.source + " are " + std::to_string(set.dt) +
+                                " s apart: set integrator.dt to their spacing");
   if (length == 1 || length < 0)
-    throw std::invalid_argument("segment length " + std::to_string(length) +
-                                ": a segment needs at least 2 frames (its start and one to predict), or 0 for "
-                                "whole tosses");
+    throw std::invalid_argument(
+        "segment length " + std::to_string(length) +
+        ": a segment needs at least 2 frames (its start and one to predict), or 0 for "
+        "whole tosses");
   for (const FitNumber& n : numbers_) {
     names_.push_back(n.name);
     for (const std::string& p : n.paths) flat_paths_.push_back(p);
@@ -132,12 +137,14 @@ TossObjective::TossObjective(const Problem& problem, const TossSet& set, const s
     }
   }
   if (runs_.empty())
-    throw std::invalid_argument("the selected tosses have no segment of " + std::to_string(length) + " frames");
+    throw std::invalid_argument("the selected tosses have no segment of " + std::to_string(length) +
+                                " frames");
   evaluator(0, runs_.front().frames - 1);  // checks the paths now, with the constructor's messages
 }
 
 ParameterGradient& TossObjective::evaluator(int thread, long steps) {
-  if (evaluators_.size() <= static_cast<std::size_t>(thread)) evaluators_.resize(static_cast<std::size_t>(thread) + 1);
+  if (evaluators_.size() <= static_cast<std::size_t>(thread))
+    evaluators_.resize(static_cast<std::size_t>(thread) + 1);
   std::unique_ptr<ParameterGradient>& e = evaluators_[static_cast<std::size_t>(thread)][steps];
   if (!e) {
     Problem p = problem_;
@@ -151,7 +158,8 @@ ParameterGradient& TossObjective::evaluator(int thread, long steps) {
 
 std::vector<double> TossObjective::expand(const std::vector<double>& values) const {
   std::vector<double> flat;
-  for (std::size_t j = 0; j < numbers_.size(); ++j) flat.insert(flat.end(), numbers_[j].paths.size(), values[j]);
+  for (std::size_t j = 0; j < numbers_.size(); ++j)
+    flat.insert(flat.end(), numbers_[j].paths.size(), values[j]);
   return flat;
 }
 
@@ -203,7 +211,8 @@ std::vector<double> fold(const std::vector<FitNumber>& numbers, const std::vecto
 ObjectiveGradient TossObjective::combine(const std::vector<double>& values, bool reverse) {
   const std::vector<double> flat = expand(values);
   std::vector<ObjectiveGradient> each(runs_.size());
-  each_run([&](std::size_t k, ParameterGradient& e) { each[k] = reverse ? e.reverse(flat) : e.forward(flat); });
+  each_run(
+      [&](std::size_t k, ParameterGradient& e) { each[k] = reverse ? e.reverse(flat) : e.forward(flat); });
   ObjectiveGradient out;
   out.grad.assign(values.size(), 0.0);
   for (std::size_t k = 0; k < runs_.size(); ++k) {
@@ -223,9 +232,13 @@ ObjectiveGradient TossObjective::combine(const std::vector<double>& values, bool
   return out;
 }
 
-ObjectiveGradient TossObjective::forward(const std::vector<double>& values) { return combine(values, false); }
+ObjectiveGradient TossObjective::forward(const std::vector<double>& values) {
+  return combine(values, false);
+}
 
-ObjectiveGradient TossObjective::reverse(const std::vector<double>& values) { return combine(values, true); }
+ObjectiveGradient TossObjective::reverse(const std::vector<double>& values) {
+  return combine(values, true);
+}
 
 // The runs' residuals one after the other (sum of squares / samples is the objective), the Jacobian's
 // columns folded per fitted number.

@@ -249,7 +249,8 @@ std::span<const Preset> preset_table() {
        {},
        "Real measurements (DiffMJX Sec. 5.1): the ContactNets acrylic cube's first toss, simulated from its "
        "measured start with MJX's Euler at the 148 Hz sampling step; the sweep moves the cube's friction "
-       "and the loss is where it ends along x. The fit of the side length to all 400 measured tosses (DiffMJX "
+       "and the loss is where it ends along x. The fit of the side length to all 400 measured tosses "
+       "(DiffMJX "
        "Fig. 9) runs from the command line: softgrad fit scenes/contactnets_cube.json --tosses "
        "../shared/data/contactnets/tosses.csv --wrt model.bodies.0.size (docs/identification.md); the "
        "Identify tab does not read measured tosses yet."},

@@ -30,7 +30,8 @@ plot::Series line(const std::string& name, const std::vector<double>& t, const s
 }  // namespace
 
 plot::Figure toss_replay_figure(const std::string& title, const std::vector<double>& t,
-                                const std::vector<TossState>& measured, const std::vector<TossRollout>& rollouts) {
+                                const std::vector<TossState>& measured,
+                                const std::vector<TossRollout>& rollouts) {
   plot::Figure figure;
   figure.title = title;
   figure.columns = 2;
@@ -41,9 +42,11 @@ plot::Figure toss_replay_figure(const std::string& title, const std::vector<doub
   position.x.label = "t (s)";
   position.y.label = "m";
   const char* axes[3] = {"x", "y", "z"};
-  for (int a = 0; a < 3; ++a) position.series.push_back(line(std::string("measured ") + axes[a], t, measured, first, a, true));
+  for (int a = 0; a < 3; ++a)
+    position.series.push_back(line(std::string("measured ") + axes[a], t, measured, first, a, true));
   for (const TossRollout& r : rollouts)
-    for (int a = 0; a < 3; ++a) position.series.push_back(line(r.label + " " + axes[a], t, r.states, first, a, false));
+    for (int a = 0; a < 3; ++a)
+      position.series.push_back(line(r.label + " " + axes[a], t, r.states, first, a, false));
   plot::Plot angle;
   angle.title = "turned since the first frame";
   angle.x.label = "t (s)";

@@ -19,6 +19,7 @@ struct TossRollout {
 };
 
 plot::Figure toss_replay_figure(const std::string& title, const std::vector<double>& t,
-                                const std::vector<TossState>& measured, const std::vector<TossRollout>& rollouts);
+                                const std::vector<TossState>& measured,
+                                const std::vector<TossRollout>& rollouts);
 
 }  // namespace sg

@@ -15,7 +15,9 @@ using sg::test::scene;
 
 namespace {
 
-std::string temp(const std::string& name) { return std::string(SOFTGRAD_BINARY_DIR) + "/tosses_" + name; }
+std::string temp(const std::string& name) {
+  return std::string(SOFTGRAD_BINARY_DIR) + "/tosses_" + name;
+}
 
 const std::string kTosses = std::string(SOFTGRAD_SOURCE_DIR) + "/../shared/data/contactnets/tosses.csv";
 
@@ -25,7 +27,9 @@ std::string write_file(const std::string& name, const std::string& text) {
   return path;
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -37,12 +41,13 @@ TEST_CASE("fit --tosses fits the cube's half side to measured tosses and reports
   const std::string out = temp("fit.json");
   std::remove(out.c_str());
   // MJX with CFD from a 90 mm cube: Adam with DiffMJX's settings, 20 steps on 20 tosses.
-  const auto r = run_softgrad("fit " + scene("contactnets_cube.json") + " --tosses " + kTosses +
-                              " --toss 0-29 --eval-tosses 0-9 --wrt model.bodies.0.size"
-                              " --set model.bodies.0.size=[0.045,0.045,0.045] --set contact.cfd.enabled=true"
-                              " --method adam --beta1 0.5 --beta2 0.9 --adam-eps 1e-6 --lr 0.02 --lr-final 0.02"
-                              " --steps 20 --out " +
-                              out);
+  const auto r =
+      run_softgrad("fit " + scene("contactnets_cube.json") + " --tosses " + kTosses +
+                   " --toss 0-29 --eval-tosses 0-9 --wrt model.bodies.0.size"
+                   " --set model.bodies.0.size=[0.045,0.045,0.045] --set contact.cfd.enabled=true"
+                   " --method adam --beta1 0.5 --beta2 0.9 --adam-eps 1e-6 --lr 0.02 --lr-final 0.02"
+                   " --steps 20 --out " +
+                   out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(has(r.output, "segments of 5 frames"));
@@ -71,7 +76,8 @@ TEST_CASE("fit --tosses fits the cube's half side to measured tosses and reports
 TEST_CASE("fit --tosses refuses bad files, selections and options with the reason and writes nothing") {
   const std::string out = temp("refused.json");
   std::remove(out.c_str());
-  const std::string base = "fit " + scene("contactnets_cube.json") + " --wrt model.bodies.0.size --out " + out;
+  const std::string base =
+      "fit " + scene("contactnets_cube.json") + " --wrt model.bodies.0.size --out " + out;
   const std::string header = "toss,t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
   const std::string good = write_file("good.csv", header + "1,0,0,0,0.2,1,0,0,0,0,0,0,0,0,0\n" +
                                                       "1,0.00675675676,0,0,0.2,1,0,0,0,0,0,0,0,0,0\n");

@@ -28,7 +28,9 @@ std::string parse_error(const std::string& text) {
   return error;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST_CASE("a tosses file parses into tosses with their frames and the frames' spacing") {
   TossSet set;

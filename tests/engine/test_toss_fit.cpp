@@ -6,9 +6,9 @@
 
 #include <cmath>
 #include <cstdio>
-#include <utility>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "engine/optimize/fit.hpp"
 #include "engine/optimize/toss_segments.hpp"
@@ -30,8 +30,9 @@ std::string simulated_toss(const Problem& problem, int number) {
     const std::vector<double>& q = tr.q[i];
     const std::vector<double>& v = tr.v[i];
     std::snprintf(line, sizeof line,
-                  "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", number,
-                  tr.t[i], q[0], q[1], q[2], q[3], q[4], q[5], q[6], v[0], v[1], v[2], v[3], v[4], v[5]);
+                  "%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+                  number, tr.t[i], q[0], q[1], q[2], q[3], q[4], q[5], q[6], v[0], v[1], v[2], v[3], v[4],
+                  v[5]);
     rows += line;
   }
   return rows;
@@ -41,12 +42,12 @@ std::string simulated_toss(const Problem& problem, int number) {
 TossSet simulated_tosses() {
   std::string csv = "toss,t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
   csv += simulated_toss(test::shipped("contactnets_cube.json"), 0);
-  csv += simulated_toss(test::shipped("contactnets_cube.json", {"model.bodies.0.angvel=[4,-2,1]",
-                                                                "model.bodies.0.euler=[10,20,30]"}),
+  csv += simulated_toss(test::shipped("contactnets_cube.json",
+                                      {"model.bodies.0.angvel=[4,-2,1]", "model.bodies.0.euler=[10,20,30]"}),
                         1);
-  csv += simulated_toss(test::shipped("contactnets_cube.json", {"model.bodies.0.vel=[1.5,0,-1]",
-                                                                "model.bodies.0.pos.2=0.09"}),
-                        2);
+  csv += simulated_toss(
+      test::shipped("contactnets_cube.json", {"model.bodies.0.vel=[1.5,0,-1]", "model.bodies.0.pos.2=0.09"}),
+      2);
   TossSet set;
   std::string error;
   REQUIRE_MESSAGE(parse_tosses(csv, "simulated.csv", &set, &error), error);
@@ -82,7 +83,8 @@ TEST_CASE("segments of simulated tosses: zero error at the truth, and the half s
   CHECK(segments_at(kHalf, 0).trajectory_error({0.045}).mean_abs > 1e-3);
 }
 
-TEST_CASE("the tosses' gradient: forward mode equals central FD and reverse mode, and the Jacobian folds into it") {
+TEST_CASE(
+    "the tosses' gradient: forward mode equals central FD and reverse mode, and the Jacobian folds into it") {
   TossObjective obj = segments_at(kHalf);
   for (double half : {0.045, 0.05, 0.056}) {
     CAPTURE(half);
@@ -140,7 +142,8 @@ TEST_CASE("Levenberg-Marquardt and Adam recover the cube's half side from simula
   CHECK(std::fabs(r.path.back().values[0] - kHalf) < 5e-3 * kHalf);  // measured 2.2e-3: Adam's last steps
 }
 
-TEST_CASE("without contact in any segment the plain model's gradient is 0 to rounding: the stall CFD removes") {
+TEST_CASE(
+    "without contact in any segment the plain model's gradient is 0 to rounding: the stall CFD removes") {
   // A cube of half side 0.03 falls short of the floor in every segment of the simulated tosses: MJX's
   // Euler sees no contact and its gradient is 0 (the fit stalls, as in DiffMJX's Fig. 9; only rounding is
   // left: a cube's inertia is the same about every axis, so its free flight does not depend on the size);
@@ -172,7 +175,8 @@ TEST_CASE("a fit to tosses refuses what it cannot do, naming the key") {
   };
   CHECK(refused(p, {"model.bodies.0.pos.2"}, 5) ==
         "model.bodies.0.pos.2: fitted, so it cannot also be set from the data");
-  CHECK(refused(p, {"model.bodies.0.size"}, 1).find("a segment needs at least 2 frames") != std::string::npos);
+  CHECK(refused(p, {"model.bodies.0.size"}, 1).find("a segment needs at least 2 frames") !=
+        std::string::npos);
   CHECK(refused(test::shipped("contactnets_cube.json", {"integrator.dt=0.01"}), {"model.bodies.0.size"}, 5)
             .find("integrator.dt: 0.010000 s, but the frames of simulated.csv are 0.006757 s apart") !=
         std::string::npos);
