@@ -1,5 +1,6 @@
 #include "engine/sweep/device_sweep.hpp"
 
+#include "engine/gradient/reference.hpp"
 #include "engine/sweep/device_problem.hpp"
 
 namespace sg {
@@ -26,7 +27,10 @@ bool run_sweep_on(SweepDevice device, const Problem& problem, const SweepControl
                           gpu_pays_off(problem.sweep.points, sweep_cpu_threads(control));
   if (device == SweepDevice::cuda || gpu_chosen) {
     *used = "cuda";
-    return run_sweep_cuda(problem, control, out, error);
+    if (!run_sweep_cuda(problem, control, out, error)) return false;
+    out->straight_through_cfd = straight_through_cfd(problem);
+    summarize_sweep(*out);  // again, with the CFD check
+    return true;
   }
   *used = "cpu";
   *out = run_sweep(problem, control);

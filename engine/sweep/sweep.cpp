@@ -35,6 +35,18 @@ void evaluate_points(const Problem& problem, const SweepControl& control, const 
   }
 }
 
+// Points whose straight-through AD gradient is more than kCfdUnreliableFactor times the largest |FD| of the
+// plain model over the sweep (none when FD is zero everywhere: no scale to judge by).
+long count_cfd_unreliable(const std::vector<PointResult>& points) {
+  double scale = 0.0;
+  for (const PointResult& p : points)
+    if (p.status == "ok" && std::isfinite(p.grad_fd)) scale = std::max(scale, std::fabs(p.grad_fd));
+  long n = 0;
+  for (const PointResult& p : points)
+    if (scale > 0.0 && p.status == "ok" && std::fabs(p.grad) > kCfdUnreliableFactor * scale) ++n;
+  return n;
+}
+
 }  // namespace
 
 void summarize_sweep(SweepResult& result) {
@@ -55,6 +67,7 @@ void summarize_sweep(SweepResult& result) {
   st.wrong_sign = a.wrong_sign;
   st.grad_rel_err_median = a.median;
   st.sign_agreement = a.compared ? static_cast<double>(a.same_sign) / static_cast<double>(a.compared) : 0.0;
+  st.cfd_unreliable = result.straight_through_cfd ? count_cfd_unreliable(result.points) : -1;
 }
 
 int sweep_cpu_threads(const SweepControl& control) {
@@ -65,6 +78,7 @@ SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
   const auto start = std::chrono::steady_clock::now();
   SweepResult result;
   result.reference = problem.gradient.reference;
+  result.straight_through_cfd = straight_through_cfd(problem);
   const long n = problem.sweep.points;
   result.points.resize(static_cast<std::size_t>(n));
   const int threads = sweep_cpu_threads(control);
@@ -121,7 +135,8 @@ nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result) 
                 {"steps_total", st.steps_total},
                 {"rejected_total", st.rejected_total},
                 {"events_total", st.events_total},
-                {"failed", st.failed}}},
+                {"failed", st.failed},
+                {"cfd_unreliable", st.cfd_unreliable}}},
               {"config", problem.config}};
   out["stats"]["reference"] = reference_name(result.reference);
   if (result.reference != Reference::fd) {

@@ -39,12 +39,19 @@ struct SweepStats {
   long events_total = 0;
   long failed = 0;
   bool cancelled = false;
+  // Straight-through CFD sweeps: points whose |AD| exceeds kCfdUnreliableFactor times the sweep's largest
+  // |FD| (FD runs the plain model, so this is the plain gradient's scale), where the surrogate's tangents
+  // have blown up (docs/engine.md, "Straight-through CFD"); -1 for other sweeps.
+  long cfd_unreliable = -1;
 };
+
+inline constexpr double kCfdUnreliableFactor = 10.0;
 
 struct SweepResult {
   std::vector<PointResult> points;
   SweepStats stats;
   Reference reference = Reference::fd;  // what the stats compare the AD gradient against
+  bool straight_through_cfd = false;     // the scene's CFD acts in derivatives only (SweepStats::cfd_unreliable)
 };
 
 // The gradient a point's AD value is compared against: grad_fd, or grad_ref for a tight reference.

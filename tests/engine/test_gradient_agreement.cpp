@@ -88,3 +88,25 @@ TEST_CASE("shares never round to 100% or 0% unless they are") {
   CHECK(share_text(1, 100000) == "1 of 100000 (0.1%)");
   CHECK(share_text(0, 5) == "0 of 5 (0.0%)");
 }
+
+TEST_CASE("a straight-through CFD sweep counts the points whose gradient is over 10x the plain FD's scale") {
+  SweepResult r;
+  r.straight_through_cfd = true;
+  for (double fd : {0.4, -0.9, 0.2}) r.points.push_back(point(fd * 1.5, fd));
+  r.points.push_back(point(-5.3e4, 0.29));  // the box toss at v_z = -2.6 (issue #40)
+  r.points.push_back(point(8.9, 0.0));      // within 10 x 0.9
+  r.points.push_back(point(724.0, 0.23, "max_steps"));  // failed points are not judged
+  summarize_sweep(r);
+  CHECK(r.stats.cfd_unreliable == 1);
+  CHECK(agreement_text(r.stats, "FD").find("UNRELIABLE: the straight-through CFD gradient is over 10x the largest "
+                                           "|FD| at 1 of 6 (16.7%) points") != std::string::npos);
+  r.straight_through_cfd = false;  // other sweeps: not applicable
+  summarize_sweep(r);
+  CHECK(r.stats.cfd_unreliable == -1);
+  CHECK(agreement_text(r.stats, "FD").find("UNRELIABLE") == std::string::npos);
+  SweepResult misses;  // FD zero everywhere: no scale to judge by
+  misses.straight_through_cfd = true;
+  misses.points = {point(0.3, 0.0), point(-2.0, 0.0)};
+  summarize_sweep(misses);
+  CHECK(misses.stats.cfd_unreliable == 0);
+}
