@@ -208,7 +208,7 @@ TEST_CASE("rigid: every 3-D preset loads its scene and overrides") {
     CHECK(app->document().error().empty());
     if (app->document().config()["model"].value("type", std::string()) == "rigid") ++rigid;
   }
-  CHECK(rigid == 18);
+  CHECK(rigid == 19);
   app->cancel();
   REQUIRE(app->apply_preset("box_toss_diffmjx_softcol"));
   CHECK(app->document().config()["collision"]["mode"].get<std::string>() == "diffmjx");
