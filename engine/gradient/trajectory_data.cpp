@@ -1,7 +1,6 @@
 #include "engine/gradient/trajectory_data.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include "engine/io/atomic_file.hpp"
 #include "engine/io/csv_cells.hpp"
@@ -12,8 +11,6 @@ namespace {
 constexpr std::size_t kMaxDataBytes = 64u << 20;  // 64 MiB: about a million rows
 
 using io::parse_number;
-using io::split_commas;
-using io::trim;
 
 }  // namespace
 
@@ -22,19 +19,15 @@ bool parse_trajectory_data(const std::string& text, const std::string& source, d
   TrajectoryData data;
   data.source = source;
   data.by_step.assign(static_cast<std::size_t>(steps + 1), {});
-  std::stringstream in(text);
-  std::string line;
-  long line_no = 0;
+  io::CsvLines lines(text, source);
+  std::vector<std::string> cells;
+  std::string t;
   bool header = false;
   auto fail = [&](const std::string& message) {
-    *error = source + ":" + std::to_string(line_no) + ": " + message;
+    *error = lines.where(message);
     return false;
   };
-  while (std::getline(in, line)) {
-    ++line_no;
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    const std::vector<std::string> cells = split_commas(t);
+  while (lines.next(&cells, &t)) {
     if (!header) {
       if (cells != std::vector<std::string>{"t", "body", "x", "y", "z"})
         return fail("expected the header t,body,x,y,z, got \"" + t.substr(0, 60) + "\"");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sg::io {
@@ -35,5 +36,37 @@ inline bool parse_number(const std::string& cell, double* x) {
   }
   return used == cell.size() && std::isfinite(*x);
 }
+
+}  // namespace sg::io
+
+namespace sg::io {
+
+// The data lines of a CSV text, blank lines and # comments skipped, each split into cells and numbered for
+// messages ("file:line: why").
+class CsvLines {
+ public:
+  CsvLines(const std::string& text, std::string source) : in_(text), source_(std::move(source)) {}
+  // The next data line's cells (and the trimmed line); false at the end.
+  bool next(std::vector<std::string>* cells, std::string* trimmed) {
+    std::string line;
+    while (std::getline(in_, line)) {
+      ++line_;
+      *trimmed = trim(line);
+      if (trimmed->empty() || (*trimmed)[0] == '#') continue;
+      *cells = split_commas(*trimmed);
+      return true;
+    }
+    return false;
+  }
+  long line() const { return line_; }
+  std::string where(const std::string& message) const {
+    return source_ + ":" + std::to_string(line_) + ": " + message;
+  }
+
+ private:
+  std::stringstream in_;
+  std::string source_;
+  long line_ = 0;
+};
 
 }  // namespace sg::io

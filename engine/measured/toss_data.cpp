@@ -69,19 +69,15 @@ long TossSet::frames() const {
 bool parse_tosses(const std::string& text, const std::string& source, TossSet* out, std::string* error) {
   TossSet set;
   set.source = source;
-  std::stringstream in(text);
-  std::string line;
-  long line_no = 0;
+  io::CsvLines lines(text, source);
+  std::vector<std::string> cells;
+  std::string t;  // the trimmed line
   bool header = false;
   auto fail = [&](const std::string& message) {
-    *error = source + ":" + std::to_string(line_no) + ": " + message;
+    *error = lines.where(message);
     return false;
   };
-  while (std::getline(in, line)) {
-    ++line_no;
-    const std::string t = io::trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    const std::vector<std::string> cells = io::split_commas(t);
+  while (lines.next(&cells, &t)) {
     if (!header) {
       if (!header_ok(cells))
         return fail("expected the header toss,t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz, got \"" +
@@ -98,7 +94,7 @@ bool parse_tosses(const std::string& text, const std::string& source, TossSet* o
         return fail("column 1 (toss): toss " + std::to_string(number) +
                     " appears again (its rows began at line " + std::to_string(seen->first_line) +
                     "): a toss's rows must be consecutive");
-      set.tosses.push_back({number, line_no, {}});
+      set.tosses.push_back({number, lines.line(), {}});
     }
     Toss& toss = set.tosses.back();
     if (!toss.frames.empty()) {
@@ -122,8 +118,8 @@ bool parse_tosses(const std::string& text, const std::string& source, TossSet* o
   }
   // The spacing to the file's precision: over the longest toss rather than one rounded step.
   const Toss* longest = &set.tosses.front();
-  for (const Toss& t : set.tosses)
-    if (t.frames.size() > longest->frames.size()) longest = &t;
+  for (const Toss& toss : set.tosses)
+    if (toss.frames.size() > longest->frames.size()) longest = &toss;
   set.dt = (longest->frames.back().t - longest->frames.front().t) /
            static_cast<double>(longest->frames.size() - 1);
   *out = std::move(set);
