@@ -121,6 +121,8 @@ TossObjective::TossObjective(const Problem& problem, const TossSet& set, const s
   ProblemData<double> copy = problem.data;
   for (const FitNumber& n : numbers_) start_.push_back(*parameter_slot(copy, n.paths.front()));
   for (int number : tosses) {
+    if (!set.find(number))
+      throw std::invalid_argument("toss " + std::to_string(number) + ": not in " + set.source);
     const Toss& toss = *set.find(number);
     const long frames = static_cast<long>(toss.frames.size());
     const long span = length == 0 ? frames : length;
