@@ -52,7 +52,17 @@ void print_error(const char* when, const TrajectoryError& e, std::size_t tosses)
       when, tosses, e.frames, e.mean_abs, 1e3 * e.mean_abs_position);
 }
 
-// The toss's measured states and its whole rollout's at `values` (measured + residual), frame 1 on.
+// A measured frame as the figure's state: the position, then the rotation matrix of its normalised
+// quaternion.
+TossState measured_state(const TossFrame& f) {
+  const Mat3<double> r = to_mat3(normalized(Quat<double>(f.quat[0], f.quat[1], f.quat[2], f.quat[3])));
+  TossState s{};
+  for (int k = 0; k < 12; ++k)
+    s[static_cast<std::size_t>(k)] = k < 3 ? f.pos[k] : r.m[(k - 3) / 3][(k - 3) % 3];
+  return s;
+}
+
+// The toss's whole rollout at `values` (measured + residual), frame 1 on.
 bool rollout_states(const Problem& problem, const TossSet& set, int toss,
                     const std::vector<FitNumber>& numbers, const std::vector<double>& values,
                     std::vector<TossState>* out) {
@@ -65,12 +75,8 @@ bool rollout_states(const Problem& problem, const TossSet& set, int toss,
   out->assign(rj.r.size() / 12, TossState{});
   const Toss& measured = *set.find(toss);
   for (std::size_t i = 0; i < out->size(); ++i) {
-    const TossFrame& f = measured.frames[i + 1];
-    const Mat3<double> r = to_mat3(normalized(Quat<double>(f.quat[0], f.quat[1], f.quat[2], f.quat[3])));
-    for (int k = 0; k < 12; ++k) {
-      const double m = k < 3 ? f.pos[k] : r.m[(k - 3) / 3][(k - 3) % 3];
-      (*out)[i][static_cast<std::size_t>(k)] = m + rj.r[12 * i + static_cast<std::size_t>(k)];
-    }
+    const TossState m = measured_state(measured.frames[i + 1]);
+    for (std::size_t k = 0; k < 12; ++k) (*out)[i][k] = m[k] + rj.r[12 * i + k];
   }
   return true;
 }
@@ -87,13 +93,8 @@ bool write_replay(const TossFitRequest& request, const Problem& problem, const T
   std::vector<double> t;
   std::vector<TossState> states;
   for (std::size_t i = 1; i < measured.frames.size(); ++i) {
-    const TossFrame& f = measured.frames[i];
-    t.push_back(f.t);
-    TossState s{};
-    const Mat3<double> r = to_mat3(normalized(Quat<double>(f.quat[0], f.quat[1], f.quat[2], f.quat[3])));
-    for (int k = 0; k < 12; ++k)
-      s[static_cast<std::size_t>(k)] = k < 3 ? f.pos[k] : r.m[(k - 3) / 3][(k - 3) % 3];
-    states.push_back(s);
+    t.push_back(measured.frames[i].t);
+    states.push_back(measured_state(measured.frames[i]));
   }
   const plot::Figure figure =
       toss_replay_figure("toss " + std::to_string(toss) + " of " + set.source, t, states, {before, after});
