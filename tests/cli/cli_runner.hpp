@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include "tests/test_paths.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,7 @@ struct CliResult {
 };
 
 inline CliResult run_softgrad(const std::string& args) {
-  const std::string cmd = std::string(SOFTGRAD_BINARY_DIR) + "/cli/softgrad " + args + " 2>&1";
+  const std::string cmd = sg::test::binary_dir() + "/cli/softgrad " + args + " 2>&1";
   CliResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;
@@ -33,7 +34,7 @@ inline nlohmann::json read_json(const std::string& path) {
 }
 
 inline std::string scene(const std::string& name) {
-  return std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/" + name;
+  return sg::test::source_dir() + "/scenes/" + name;
 }
 
 }  // namespace sg::test

@@ -1,6 +1,7 @@
 // Every bad-input case of the command line: a clear message naming the file and key path, exit code 2 for
 // bad input and 1 for numerical failure, never a crash or a hang.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -14,7 +15,7 @@ using sg::test::scene;
 namespace {
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/" + name;
+  const std::string path = sg::test::binary_dir() + "/" + name;
   std::ofstream(path) << text;
   return path;
 }
@@ -69,10 +70,11 @@ TEST_CASE("max_steps exhausted: the point gets its status, the others are still 
       run_softgrad("sweep " + scene("toy_point_mass.json") +
                    " --set integrator.type=tsit5 --set integrator.rtol=1e-12 --set integrator.atol=1e-12"
                    " --set integrator.max_steps=60 --set sweep.points=5 --set sweep.from=0.3 --set "
-                   "sweep.to=2.9 --out " SOFTGRAD_BINARY_DIR "/max_steps.json");
+                   "sweep.to=2.9 --out " +
+                   sg::test::binary_dir() + "/max_steps.json");
   INFO(r.output);
   CHECK(r.exit_code == 1);
-  std::ifstream in(SOFTGRAD_BINARY_DIR "/max_steps.json");
+  std::ifstream in(sg::test::binary_dir() + "/max_steps.json");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(text.find("max_steps at t=") != std::string::npos);
   CHECK(text.find("\"ok\"") != std::string::npos);  // the point that never touches the ground still runs

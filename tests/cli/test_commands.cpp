@@ -1,5 +1,6 @@
 // The commands' output contracts: sweep JSON keys, simulate's trajectory keys, validate's ok.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -12,7 +13,7 @@ using sg::test::run_softgrad;
 using sg::test::scene;
 
 TEST_CASE("sweep writes the result contract, a CSV and an SVG") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/sweep_contract";
+  const std::string out = sg::test::binary_dir() + "/sweep_contract";
   const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") + " --set sweep.points=50 --out " +
                               out + ".json --csv " + out + ".csv --svg " + out + ".svg --threads 2");
   INFO(r.output);
@@ -35,7 +36,7 @@ TEST_CASE("sweep writes the result contract, a CSV and an SVG") {
 }
 
 TEST_CASE("sweep with a tight reference writes it, names it and compares AD against it") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/sweep_reference";
+  const std::string out = sg::test::binary_dir() + "/sweep_reference";
   const auto r = run_softgrad("sweep " + scene("toy_point_mass.json") +
                               " --set integrator.type=tsit5 --set sweep.points=20"
                               " --set gradient.reference=fd_tight --out " +
@@ -68,7 +69,7 @@ TEST_CASE("sweep with a tight reference writes it, names it and compares AD agai
 }
 
 TEST_CASE("simulate writes one entry per output time and the accepted steps") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/simulate_contract.json";
+  const std::string out = sg::test::binary_dir() + "/simulate_contract.json";
   const auto r = run_softgrad("simulate " + scene("toy_point_mass.json") +
                               " --set integrator.type=tsit5 --value 0.55 --out " + out);
   INFO(r.output);
@@ -92,8 +93,7 @@ TEST_CASE("simulate writes one entry per output time and the accepted steps") {
 
 TEST_CASE("validate accepts every shipped scene") {
   int count = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes")) {
+  for (const auto& entry : std::filesystem::directory_iterator(sg::test::source_dir() + "/scenes")) {
     if (entry.path().extension() != ".json") continue;
     const auto r = run_softgrad("validate " + entry.path().string());
     INFO(r.output);
@@ -121,7 +121,7 @@ TEST_CASE("bench --quick prints every integrator row and the sweep time") {
 }
 
 TEST_CASE("optimize runs Adam on the sweep parameter and writes its path") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/optimize_path.json";
+  const std::string out = sg::test::binary_dir() + "/optimize_path.json";
   // The elastic toy with TOI: loss |q_N - 1| with q_N = 2 - q0, minimum at q0 = 1; start at 1.6.
   const auto r =
       run_softgrad("optimize " + scene("toy_elastic.json") +
@@ -138,7 +138,7 @@ TEST_CASE("optimize runs Adam on the sweep parameter and writes its path") {
 }
 
 TEST_CASE("optimize --starts descends from starts spread over the sweep range, with the scene's settings") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/optimize_paths.json";
+  const std::string out = sg::test::binary_dir() + "/optimize_paths.json";
   const auto r =
       run_softgrad("optimize " + scene("toy_elastic.json") +
                    " --set contact.elastic.toi=true --set optimize.steps=40 --starts 3 --out " + out);
@@ -158,7 +158,7 @@ TEST_CASE("optimize --starts descends from starts spread over the sweep range, w
 
 TEST_CASE("sweep statistics leave out the points where AD and FD are both zero, and say so") {
   // Billiards without CFD: the 8-ball is missed over much of the range, where AD and FD are both exactly 0.
-  const std::string out = SOFTGRAD_BINARY_DIR "/sweep_both_zero";
+  const std::string out = sg::test::binary_dir() + "/sweep_both_zero";
   const auto r =
       run_softgrad("sweep " + scene("billiards.json") +
                    " --set contact.cfd.enabled=false --set sweep.points=40 --out " + out + ".json");

@@ -1,6 +1,7 @@
 // A sweep is a pure function of its scene: run twice, and with 1 and 2 worker threads, its JSON result
 // (timings removed), CSV and SVG are byte for byte the same.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -26,7 +27,7 @@ struct Outputs {
 };
 
 Outputs sweep(const std::string& scene_args, int threads, const std::string& tag) {
-  const std::string base = std::string(SOFTGRAD_BINARY_DIR) + "/determinism_" + tag;
+  const std::string base = sg::test::binary_dir() + "/determinism_" + tag;
   const auto r = run_softgrad("sweep " + scene_args + " --threads " + std::to_string(threads) + " --out " +
                               base + ".json --csv " + base + ".csv --svg " + base + ".svg");
   INFO(r.output);

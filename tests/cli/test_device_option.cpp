@@ -1,5 +1,6 @@
 // `softgrad sweep --device`: the choice of CPU or GPU, and what happens when the GPU cannot be had.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -50,7 +51,7 @@ TEST_CASE("sweep --device cuda without a usable GPU says why and exits 2") {
 // Six points are too few for the GPU (gpu_pays_off), so this holds with and without one.
 TEST_CASE("sweep --device auto runs a small sweep on the CPU and gives the CPU's numbers") {
   check_auto_is_cpu("sweep " + scene("toss_box_diffmjx.json") + " --set sweep.points=6 --threads 2",
-                    SOFTGRAD_BINARY_DIR "/sweep_device");
+                    sg::test::binary_dir() + "/sweep_device");
 }
 
 TEST_CASE("sweep --device auto keeps a CPU-only scene on the CPU, and the GPU line names the device") {
@@ -86,7 +87,7 @@ TEST_CASE("sweep2d --device: cuda says why without a GPU, auto keeps a small gri
   const std::string grid = "sweep2d " + scene("toy_point_mass.json") +
                            " --set integrator.type=tsit5 --x model.particles.0.pos.2 0.2 2 4"
                            " --y model.particles.0.vel.2 -2 -0.5 3 --threads 2";
-  check_auto_is_cpu(grid, SOFTGRAD_BINARY_DIR "/sweep2d_device");
+  check_auto_is_cpu(grid, sg::test::binary_dir() + "/sweep2d_device");
   const auto g = run_softgrad(grid + " --device cuda");
   INFO(g.output);
   if (!info.available) {

@@ -2,6 +2,7 @@
 // from the repository root, and each quoted number must still be in its document and be the command's output
 // rounded to the digits quoted. A change that moves a number fails here until the document says the new one.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -17,7 +18,7 @@ using namespace sg::test;
 namespace {
 
 std::string source_path(const std::string& relative) {
-  return std::string(SOFTGRAD_SOURCE_DIR) + "/" + relative;
+  return sg::test::source_dir() + "/" + relative;
 }
 
 // Runs of whitespace become one space, so that a quote may span a line break of the document.
@@ -76,12 +77,11 @@ double half_last_digit(const std::string& quoted) {
 
 nlohmann::json run_once(const std::string& command, std::map<std::string, nlohmann::json>& cache) {
   if (auto it = cache.find(command); it != cache.end()) return it->second;
-  const std::string out = std::string(SOFTGRAD_BINARY_DIR) + "/doc_numbers.json";
+  const std::string out = sg::test::binary_dir() + "/doc_numbers.json";
   std::remove(out.c_str());
   // From the repository root, as the commands are written in the documents.
-  const std::string cmd = "cd " + std::string(SOFTGRAD_SOURCE_DIR) + " && " +
-                          std::string(SOFTGRAD_BINARY_DIR) + "/cli/softgrad " + command + " --out " + out +
-                          " >/dev/null 2>&1";
+  const std::string cmd = "cd " + sg::test::source_dir() + " && " + sg::test::binary_dir() +
+                          "/cli/softgrad " + command + " --out " + out + " >/dev/null 2>&1";
   const int status = std::system(cmd.c_str());
   INFO(command);
   REQUIRE(status == 0);

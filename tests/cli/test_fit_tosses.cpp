@@ -1,6 +1,7 @@
 // `softgrad fit --tosses`: a fit to measured tosses through the real binary (the ContactNets cube of
 // ../shared/data/contactnets), and its refusals of bad files, selections and options, with nothing written.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -16,10 +17,10 @@ using sg::test::scene;
 namespace {
 
 std::string temp(const std::string& name) {
-  return std::string(SOFTGRAD_BINARY_DIR) + "/tosses_" + name;
+  return sg::test::binary_dir() + "/tosses_" + name;
 }
 
-const std::string kTosses = std::string(SOFTGRAD_SOURCE_DIR) + "/../shared/data/contactnets/tosses.csv";
+const std::string kTosses = sg::test::source_dir() + "/../shared/data/contactnets/tosses.csv";
 
 std::string write_file(const std::string& name, const std::string& text) {
   const std::string path = temp(name);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "tests/test_paths.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -20,7 +21,7 @@ using sg::test::scene;
 namespace {
 
 std::string temp_path(const std::string& name) {
-  return std::string(SOFTGRAD_BINARY_DIR) + "/hostile_" + name;
+  return sg::test::binary_dir() + "/hostile_" + name;
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {

@@ -1,6 +1,7 @@
 // `softgrad gradient`, `simulate --positions` and `softgrad fit` through the real binary: the printed and
 // written results, and clear refusals of bad parameters and data.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -15,7 +16,7 @@ using sg::test::scene;
 namespace {
 
 std::string temp(const std::string& name) {
-  return std::string(SOFTGRAD_BINARY_DIR) + "/identify_" + name;
+  return sg::test::binary_dir() + "/identify_" + name;
 }
 
 }  // namespace

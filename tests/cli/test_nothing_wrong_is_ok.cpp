@@ -1,6 +1,7 @@
 // Issue #42, second hardening round, through the real binary: nothing wrong is ever reported "ok", and the
 // CLI refuses what it cannot do before any work, naming the reason.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -47,7 +48,7 @@ TEST_CASE("number options refuse NaN, infinities and out-of-range values by name
 }
 
 TEST_CASE("randomized smoothing columns that are not numbers make the point fail") {
-  const std::string out = std::string(SOFTGRAD_BINARY_DIR) + "/smoothing_sigma.json";
+  const std::string out = sg::test::binary_dir() + "/smoothing_sigma.json";
   const auto r = run_softgrad("sweep " + scene("falling_mass.json") +
                               " --set gradient.smoothing.sigma=1e10 --set sweep.points=3 --out " + out);
   INFO(r.output);
@@ -57,7 +58,7 @@ TEST_CASE("randomized smoothing columns that are not numbers make the point fail
 }
 
 TEST_CASE("an FD step below the value's precision is a failed point, not a derivative") {
-  const std::string out = std::string(SOFTGRAD_BINARY_DIR) + "/fd_eps_tiny.json";
+  const std::string out = sg::test::binary_dir() + "/fd_eps_tiny.json";
   const auto r = run_softgrad("sweep " + scene("falling_mass.json") +
                               " --set gradient.fd_eps=1e-300 --set gradient.smoothing.samples=0"
                               " --set sweep.points=3 --out " +
@@ -97,7 +98,7 @@ TEST_CASE("a file of many unknown keys is rejected quickly: suggestions only for
   // 150,000 keys: 3 MiB, under the loader's 4 MiB limit.
   for (int i = 0; i < 150000; ++i) text += "\"unknown_key_" + std::to_string(i) + "\":1,";
   text += "\"name\":\"x\"}";
-  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/many_unknown.json";
+  const std::string path = sg::test::binary_dir() + "/many_unknown.json";
   {
     std::FILE* f = std::fopen(path.c_str(), "w");
     REQUIRE(f);
@@ -135,7 +136,7 @@ TEST_CASE("fit's columns name their numbers by the path's start and end, not its
 }
 
 TEST_CASE("duplicate JSON keys are refused, naming the key and both lines") {
-  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/duplicate_keys.json";
+  const std::string path = sg::test::binary_dir() + "/duplicate_keys.json";
   {
     std::FILE* f = std::fopen(path.c_str(), "w");
     REQUIRE(f);

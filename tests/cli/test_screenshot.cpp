@@ -1,6 +1,7 @@
 // softgrad screenshot: the whole workbench rendered headless (EGL) into a PNG, with clear errors; --png of
 // the sweep commands.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -12,7 +13,7 @@
 using sg::test::run_softgrad;
 
 TEST_CASE("screenshot renders a preset headless into a PNG") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/cli_screenshot.png";
+  const std::string out = sg::test::binary_dir() + "/cli_screenshot.png";
   std::remove(out.c_str());
   const auto r =
       run_softgrad("screenshot --preset toy_coarse --set sweep.points=50 --size 640x400 --out " + out);
@@ -27,7 +28,7 @@ TEST_CASE("screenshot renders a preset headless into a PNG") {
 }
 
 TEST_CASE("screenshot --tradeoff runs the accuracy-against-cost study and shows the Cost tab") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/cli_screenshot_tradeoff.png";
+  const std::string out = sg::test::binary_dir() + "/cli_screenshot_tradeoff.png";
   std::remove(out.c_str());
   const auto r = run_softgrad("screenshot " + sg::test::scene("toy_point_mass.json") +
                               " --set sweep.points=20 --tradeoff --size 900x600 --out " + out);
@@ -41,8 +42,8 @@ TEST_CASE("screenshot --tradeoff runs the accuracy-against-cost study and shows 
 TEST_CASE("screenshot on one allowed core (taskset): the workbench's jobs ask TBB for no more workers") {
   // The GUI's sweep used std::thread::hardware_concurrency threads: under a one-core affinity TBB refused the
   // extra worker with a warning on stderr. The cores are now counted as TBB counts them.
-  const std::string out = SOFTGRAD_BINARY_DIR "/cli_screenshot_one_core.png";
-  const std::string cmd = "taskset -c 0 " SOFTGRAD_BINARY_DIR
+  const std::string out = sg::test::binary_dir() + "/cli_screenshot_one_core.png";
+  const std::string cmd = "taskset -c 0 " + sg::test::binary_dir() +
                           "/cli/softgrad screenshot --preset billiards_cfd "
                           "--set sweep.points=12 --size 640x400 --out " +
                           out + " 2>&1";
@@ -58,12 +59,12 @@ TEST_CASE("screenshot on one allowed core (taskset): the workbench's jobs ask TB
 
 TEST_CASE("sweep2d --png and sweep --png draw their figures headless with the GUI's plot renderer") {
   for (const std::string& command :
-       {std::string("sweep2d " SOFTGRAD_SOURCE_DIR
+       {std::string("sweep2d " + sg::test::source_dir() +
                     "/scenes/toy_point_mass.json --x model.particles.0.pos.2 0 3 12 "
                     "--y contact.penalty.k 20 80 8 --png "),
-        std::string("sweep " SOFTGRAD_SOURCE_DIR
+        std::string("sweep " + sg::test::source_dir() +
                     "/scenes/toy_point_mass.json --set sweep.points=100 --png ")}) {
-    const std::string out = SOFTGRAD_BINARY_DIR "/cli_figure.png";
+    const std::string out = sg::test::binary_dir() + "/cli_figure.png";
     std::remove(out.c_str());
     const auto r = run_softgrad(command + out);
     INFO(r.output);
@@ -79,7 +80,7 @@ TEST_CASE("sweep2d --png and sweep --png draw their figures headless with the GU
 }
 
 TEST_CASE("screenshot --identify runs the scene's fit and shows the Identify tab, or says there is none") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/cli_identify.png";
+  const std::string out = sg::test::binary_dir() + "/cli_identify.png";
   std::remove(out.c_str());
   const auto r = run_softgrad(
       "screenshot --preset identify_cube --identify --set sweep.points=20 --size 800x500 "
@@ -90,14 +91,14 @@ TEST_CASE("screenshot --identify runs the scene's fit and shows the Identify tab
   std::ifstream png(out, std::ios::binary);
   png.seekg(0, std::ios::end);
   CHECK(png.tellg() > 10000);
-  const auto none = run_softgrad(
-      "screenshot " SOFTGRAD_SOURCE_DIR "/scenes/toy_point_mass.json --identify --out " + out + ".never.png");
+  const auto none = run_softgrad("screenshot " + sg::test::source_dir() +
+                                 "/scenes/toy_point_mass.json --identify --out " + out + ".never.png");
   CHECK(none.exit_code != 0);
   CHECK(none.output.find("identify.parameters") != std::string::npos);
 }
 
 TEST_CASE("screenshot --ui-scale renders the workbench at a reduced scale, and refuses one out of range") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/cli_ui_scale.png";
+  const std::string out = sg::test::binary_dir() + "/cli_ui_scale.png";
   std::remove(out.c_str());
   auto r = run_softgrad(
       "screenshot --preset toy_coarse --set sweep.points=20 --ui-scale 0.8 --size 800x500 --out " + out);
@@ -111,22 +112,22 @@ TEST_CASE("screenshot --ui-scale renders the workbench at a reduced scale, and r
 
 TEST_CASE("screenshot --mpc refuses a scene without a joint tree, naming the reason") {
   // (The MPC tab on the push task itself: tests/gui/mpc_workbench_test.cpp.)
-  const std::string out = SOFTGRAD_BINARY_DIR "/cli_mpc.png";
+  const std::string out = sg::test::binary_dir() + "/cli_mpc.png";
   std::remove(out.c_str());
-  const auto r = run_softgrad("screenshot " SOFTGRAD_SOURCE_DIR
-                              "/scenes/toy_point_mass.json --set sweep.points=5 --mpc --out " +
-                              out);
+  const auto r = run_softgrad("screenshot " + sg::test::source_dir() +
+                              "/scenes/toy_point_mass.json --set sweep.points=5 --mpc --out " + out);
   CHECK(r.exit_code != 0);
   CHECK(r.output.find("--mpc: MPC plans the actuators of a joint tree") != std::string::npos);
   CHECK_FALSE(std::ifstream(out).good());
 }
 
 TEST_CASE("screenshot reports a bad scene and an unknown preset as bad input") {
-  const auto bad = run_softgrad("screenshot /nonexistent.json --out " SOFTGRAD_BINARY_DIR "/never.png");
+  const auto bad =
+      run_softgrad("screenshot /nonexistent.json --out " + sg::test::binary_dir() + "/never.png");
   CHECK(bad.exit_code == 2);
   CHECK(bad.output.find("/nonexistent.json") != std::string::npos);
   const auto preset =
-      run_softgrad("screenshot --preset no_such_preset --out " SOFTGRAD_BINARY_DIR "/never.png");
+      run_softgrad("screenshot --preset no_such_preset --out " + sg::test::binary_dir() + "/never.png");
   CHECK(preset.exit_code == 2);
   CHECK(preset.output.find("toy_coarse") != std::string::npos);  // lists the valid names
 }

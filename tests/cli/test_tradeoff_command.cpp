@@ -1,6 +1,7 @@
 // `softgrad tradeoff` through the real binary: the printed table, the JSON, CSV and SVG it writes, and clear
 // refusals of bad options.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -16,7 +17,7 @@ using sg::test::scene;
 namespace {
 
 std::string temp(const std::string& name) {
-  return std::string(SOFTGRAD_BINARY_DIR) + "/tradeoff_" + name;
+  return sg::test::binary_dir() + "/tradeoff_" + name;
 }
 
 std::string read_text(const std::string& path) {

@@ -1,6 +1,7 @@
 // The joint-tree scene (model.type "tree") from the command line: simulate, sweep and gradient exit 0 with
 // finite numbers; a malformed tree is exit 2 naming its key path.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -13,7 +14,7 @@ using sg::test::run_softgrad;
 using sg::test::scene;
 
 TEST_CASE("simulate runs the pendulum chain and records every body's pose") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/tree_simulate.json";
+  const std::string out = sg::test::binary_dir() + "/tree_simulate.json";
   const auto r = run_softgrad("simulate " + scene("pendulum_chain.json") + " --value 0.9 --out " + out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -32,7 +33,7 @@ TEST_CASE("simulate runs the pendulum chain and records every body's pose") {
 }
 
 TEST_CASE("sweep runs the pendulum chain with finite losses and AD next to FD") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/tree_sweep.json";
+  const std::string out = sg::test::binary_dir() + "/tree_sweep.json";
   const auto r = run_softgrad("sweep " + scene("pendulum_chain.json") + " --set sweep.points=7 --out " + out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -46,7 +47,7 @@ TEST_CASE("sweep runs the pendulum chain with finite losses and AD next to FD") 
 }
 
 TEST_CASE("gradient of the pendulum chain: forward, reverse and FD agree for every parameter") {
-  const std::string out = SOFTGRAD_BINARY_DIR "/tree_gradient.json";
+  const std::string out = sg::test::binary_dir() + "/tree_gradient.json";
   for (const char* mode : {"forward", "reverse"}) {
     CAPTURE(mode);
     const auto r = run_softgrad("gradient " + scene("pendulum_chain.json") + " --wrt all --mode " + mode +
@@ -62,7 +63,7 @@ TEST_CASE("gradient of the pendulum chain: forward, reverse and FD agree for eve
 }
 
 TEST_CASE("a malformed tree scene is exit 2 with the key path") {
-  const std::string path = SOFTGRAD_BINARY_DIR "/tree_bad.json";
+  const std::string path = sg::test::binary_dir() + "/tree_bad.json";
   std::ofstream(path) << R"({"model": {"type": "tree", "tree": {"bodies": [
       {"joints": [{"type": "hinge"}]}, {"parent": 3, "joints": [{"type": "screw"}]}]}},
     "contact": {"model": "none"}})";

@@ -1,6 +1,7 @@
 #pragma once
 // Builds problems for tests from the shipped scenes or inline JSON, failing the test on load errors.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <filesystem>
 #include <string>
@@ -11,7 +12,7 @@
 namespace sg::test {
 
 inline std::string scene_path(const std::string& name) {
-  return std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/" + name;
+  return sg::test::source_dir() + "/scenes/" + name;
 }
 
 inline Problem shipped(const std::string& name, const std::vector<std::string>& sets = {}) {
@@ -32,7 +33,7 @@ inline Problem from_json(const nlohmann::json& doc) {
 // scene's name captured for failure messages.
 template <class F>
 void for_each_shipped_scene(F&& fn) {
-  for (const auto& entry : std::filesystem::directory_iterator(SOFTGRAD_SOURCE_DIR "/scenes")) {
+  for (const auto& entry : std::filesystem::directory_iterator(sg::test::source_dir() + "/scenes")) {
     if (entry.path().extension() != ".json") continue;
     const std::string name = entry.path().filename().string();
     CAPTURE(name);

@@ -11,6 +11,7 @@
 // the GPU's median and 90th-percentile difference from the CPU are within 10x the nudged CPU's (or under
 // 1e-9), at most 2x + 4 as many points change their step counts, and every status is the CPU's.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -115,8 +116,7 @@ void compare(const Problem& problem) {
 TEST_CASE("GPU and CPU sweeps agree on every shipped scene") {
   if (!available_or_skip()) return;
   int scenes = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes")) {
+  for (const auto& entry : std::filesystem::directory_iterator(sg::test::source_dir() + "/scenes")) {
     if (entry.path().extension() != ".json") continue;
     // 40 points keep the CPU side short; randomized smoothing stays on the CPU (refused on the device).
     ProblemLoad loaded =

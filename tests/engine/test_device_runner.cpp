@@ -4,6 +4,7 @@
 // point's runs on its own runner, through the kernel of its system and scalar type, combined by
 // combine_point).
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -64,8 +65,7 @@ void check_scene(const Problem& problem, int points) {
 
 TEST_CASE("the device path gives the CPU's numbers on every shipped scene") {
   int scenes = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes")) {
+  for (const auto& entry : std::filesystem::directory_iterator(sg::test::source_dir() + "/scenes")) {
     if (entry.path().extension() != ".json") continue;
     const std::string name = entry.path().filename().string();
     // Randomized smoothing stays on the CPU: the falling mass runs its hard contact without it.

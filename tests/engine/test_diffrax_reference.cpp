@@ -24,6 +24,7 @@
 //     median loss difference over all points is under 100 rtol (the solution's own error at that tolerance).
 // SOFTGRAD_DIFFRAX_REFERENCE names another file of the same form, compared as the XLA:CPU file is.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -142,14 +143,14 @@ void compare_file(const std::filesystem::path& path, const Agreement& want) {
 }  // namespace
 
 TEST_CASE("adaptive solves follow Diffrax 0.7.2 on the GPU on the 1-D toy") {
-  compare_file(std::filesystem::path(SOFTGRAD_SOURCE_DIR) / "tests/data/diffrax_toy_reference_gpu.json",
+  compare_file(std::filesystem::path(sg::test::source_dir()) / "tests/data/diffrax_toy_reference_gpu.json",
                kGpu);
 }
 
 TEST_CASE("adaptive solves follow Diffrax 0.7.2 on the CPU on the 1-D toy as closely as its GPU run does") {
   const char* chosen = std::getenv("SOFTGRAD_DIFFRAX_REFERENCE");
   const std::filesystem::path path =
-      chosen ? std::filesystem::path(chosen) : std::filesystem::path(SOFTGRAD_SOURCE_DIR) / kReference;
+      chosen ? std::filesystem::path(chosen) : std::filesystem::path(sg::test::source_dir()) / kReference;
   if (!std::filesystem::exists(path)) {
     // The marker makes ctest report the test as skipped rather than passed.
     std::printf("SOFTGRAD_TEST_SKIPPED: %s is missing; generate it with scripts/diffrax_reference.py\n",
@@ -161,6 +162,6 @@ TEST_CASE("adaptive solves follow Diffrax 0.7.2 on the CPU on the 1-D toy as clo
 
 // The loop model (200 sweep points) pins the stepping rules and their arithmetic exactly.
 TEST_CASE("adaptive solves follow the Python model of Diffrax 0.7.2's loop on the 1-D toy") {
-  compare_file(std::filesystem::path(SOFTGRAD_SOURCE_DIR) / "tests/data/diffrax_loop_model_toy.json",
+  compare_file(std::filesystem::path(sg::test::source_dir()) / "tests/data/diffrax_loop_model_toy.json",
                kLoopModel);
 }

@@ -2,6 +2,7 @@
 // malformed file with the file, line and column; the selection of tosses; the Euler angles a measured
 // orientation starts a run with.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -129,7 +130,7 @@ TEST_CASE("Euler angles of a measured orientation give it back to rounding, also
     CHECK(euler_round_trip(c) < 1e-14);
   }
   // Every frame of the measured tosses (when the data is there).
-  const std::string file = std::string(SOFTGRAD_SOURCE_DIR) + "/../shared/data/contactnets/tosses.csv";
+  const std::string file = sg::test::source_dir() + "/../shared/data/contactnets/tosses.csv";
   if (!std::filesystem::exists(file)) {
     MESSAGE("no measured tosses at " << file << ": the check over the real frames is left out");
     return;

@@ -6,6 +6,7 @@
 #include <imgui_internal.h>
 #include <stb_image.h>
 #include <sys/resource.h>
+#include "tests/test_paths.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -21,10 +22,10 @@ namespace sg::gui::test {
 // folder; fails the test when the scene does not open.
 inline std::shared_ptr<WorkbenchApp> make_scene_app(const std::string& scene,
                                                     const std::vector<std::string>& overrides) {
-  const std::filesystem::path scenes = std::filesystem::path(SOFTGRAD_SOURCE_DIR) / "scenes";
+  const std::filesystem::path scenes = std::filesystem::path(sg::test::source_dir()) / "scenes";
   WorkbenchOptions options;
   options.scenes_folder = scenes;
-  options.out_folder = std::filesystem::path(SOFTGRAD_BINARY_DIR) / "test_gui_tmp" / "out";
+  options.out_folder = std::filesystem::path(sg::test::binary_dir()) / "test_gui_tmp" / "out";
   options.debounce = std::chrono::milliseconds(20);
   auto app = std::make_shared<WorkbenchApp>(options);
   REQUIRE_MESSAGE(app->open_scene((scenes / scene).string(), overrides), app->document().error());

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <imgui.h>
 #include <imgui_internal.h>
+#include "tests/test_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +30,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const fs::path k_scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
+const fs::path k_scenes = fs::path(sg::test::source_dir()) / "scenes";
 
 const sg::render::Primitive* first_of(const sg::render::Scene3D& scene, sg::render::Shape shape) {
   for (const auto& p : scene.prims)

@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -12,7 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 fs::path fresh_dir(const char* name) {
-  const fs::path dir = fs::path(SOFTGRAD_BINARY_DIR) / "test_gui_tmp" / name;
+  const fs::path dir = fs::path(sg::test::binary_dir()) / "test_gui_tmp" / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

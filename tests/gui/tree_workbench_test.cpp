@@ -1,6 +1,7 @@
 // Joint-tree scenes (model.type "tree") in the workbench, headless: open, sweep, trajectory playback, the
 // 3-D view's skeleton and geoms, camera framing, a rendered frame, refused bad files, the tree's controls.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +31,7 @@ using sg::render::Shape;
 
 namespace {
 
-const fs::path k_scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
+const fs::path k_scenes = fs::path(sg::test::source_dir()) / "scenes";
 
 std::vector<const sg::render::Primitive*> all_of(const sg::render::Scene3D& scene, Shape shape) {
   std::vector<const sg::render::Primitive*> found;

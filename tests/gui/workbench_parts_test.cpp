@@ -1,5 +1,6 @@
 // The workbench's pure parts: scene-to-3-D mapping, playback arithmetic, control generation helpers.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,8 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 nlohmann::json toy_config() {
-  const auto load =
-      sg::scene::load_scene_file(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/toy_point_mass.json");
+  const auto load = sg::scene::load_scene_file(sg::test::source_dir() + "/scenes/toy_point_mass.json");
   REQUIRE(load.ok());
   return load.config;
 }
@@ -131,7 +131,7 @@ TEST_CASE("controls: a rigid scene shows its bodies and CFD, not the particle ke
 TEST_CASE("controls: nested arrays expand per element, and an empty one gives no field") {
   // billiards: the cue ball has one timed force, the other ball none.
   const sg::scene::LoadResult load = sg::scene::load_scene_file(
-      (std::filesystem::path(SOFTGRAD_SOURCE_DIR) / "scenes" / "billiards.json").string());
+      (std::filesystem::path(sg::test::source_dir()) / "scenes" / "billiards.json").string());
   REQUIRE(load.ok());
   const auto paths = expand_field_path("model.bodies.*.forces.*.force", load.config);
   REQUIRE(paths.size() == 1);
@@ -177,7 +177,7 @@ TEST_CASE("controls: every generated field path exists in a resolved scene, valu
 }
 
 TEST_CASE("presets: every row names an existing scene and valid overrides") {
-  const fs::path scenes = fs::path(SOFTGRAD_SOURCE_DIR) / "scenes";
+  const fs::path scenes = fs::path(sg::test::source_dir()) / "scenes";
 #ifdef SOFTGRAD_HAVE_MJCF
   sg::mjcf::register_importer();  // the robot presets import MJCF
 #endif

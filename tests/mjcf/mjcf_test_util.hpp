@@ -2,6 +2,7 @@
 // MJCF files for the import tests: written from inline text into the build folder, so that each test shows
 // the XML it checks.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +19,7 @@
 namespace sg::test {
 
 inline std::string mjcf_test_path(const std::string& name) {
-  return std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/" + name + ".xml";
+  return sg::test::binary_dir() + "/mjcf_tests/" + name + ".xml";
 }
 
 inline std::string write_mjcf(const std::string& name, const std::string& xml) {
@@ -30,7 +31,7 @@ inline std::string write_mjcf(const std::string& name, const std::string& xml) {
 
 // A scene file written beside them (its model.file may name one of them); returns its path.
 inline std::string write_scene(const std::string& name, const nlohmann::json& scene) {
-  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/" + name + ".json";
+  const std::string path = sg::test::binary_dir() + "/mjcf_tests/" + name + ".json";
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   std::ofstream(path) << scene.dump(2);
   return path;
@@ -59,7 +60,7 @@ inline std::string import_errors(const std::string& name, const std::string& xml
 }
 
 inline std::string source_path(const std::string& relative) {
-  return std::string(SOFTGRAD_SOURCE_DIR) + "/" + relative;
+  return sg::test::source_dir() + "/" + relative;
 }
 
 // A scene file (MJCF scenes import), failing the test on load errors.

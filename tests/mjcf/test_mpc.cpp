@@ -2,6 +2,7 @@
 // state, the loop on a point mass with a known optimum, zero-noise sampling against the open-loop run,
 // determinism, the push task with and without Contacts From Distance, and bad settings.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cmath>
 #include <random>
@@ -388,8 +389,8 @@ TEST_CASE("mpc refuses what it cannot plan, naming the key") {
 TEST_CASE(
     "softgrad mpc: both planners from the command line, the JSON and SVG written, bad options refused") {
   const std::string scene = source_path("scenes/mpc_finger_push.json");
-  const std::string out = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/mpc_cli.json";
-  const std::string svg = std::string(SOFTGRAD_BINARY_DIR) + "/mjcf_tests/mpc_cli.svg";
+  const std::string out = sg::test::binary_dir() + "/mjcf_tests/mpc_cli.json";
+  const std::string svg = sg::test::binary_dir() + "/mjcf_tests/mpc_cli.svg";
   std::remove(out.c_str());
   auto r =
       sg::test::run_softgrad("mpc " + scene + " --planner both --duration 40 --out " + out + " --svg " + svg);

@@ -1,6 +1,7 @@
 // model.type "mjcf" scenes end to end: the shipped cube scene against toss_box_diffmjx.json, the scene's keys
 // over the MJCF's, and validate's mj_step comparison (mjcf/compare_steps.hpp, `softgrad validate`).
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -89,7 +90,7 @@ TEST_CASE("the scene's keys win over the MJCF's, and --set reaches the imported 
   CHECK(p.data.rigid.gravity.z == -9.81);
   CHECK(p.data.rigid.bodies[0].pos.z == 0.2);  // the scene's start, not the XML's 0.1
   // integrator.dt comes from the MJCF's timestep unless the scene gives it.
-  const std::string dir = std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/mjcf/cube.xml";
+  const std::string dir = sg::test::source_dir() + "/scenes/mjcf/cube.xml";
   const json own_dt = {{"model", {{"type", "mjcf"}, {"file", dir}}}, {"integrator", {{"dt", 0.005}}}};
   CHECK(load(write_scene("own_dt", own_dt)).integrator.dt == 0.005);
   const json xml_dt = {{"model", {{"type", "mjcf"}, {"file", dir}}}};
@@ -123,7 +124,7 @@ TEST_CASE("load errors name the scene, model.file, the MJCF file and the element
   const std::string extra =
       write_scene("extra_body", {{"model",
                                   {{"type", "mjcf"},
-                                   {"file", std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/mjcf/cube.xml"},
+                                   {"file", sg::test::source_dir() + "/scenes/mjcf/cube.xml"},
                                    {"bodies", json::array({json::object(), json::object()})}}}});
   const sg::scene::LoadResult e = sg::scene::load_scene_file(extra);
   INFO(e.format_errors());

@@ -1,6 +1,7 @@
 // SVG output: well-formed XML, escaped text, NaN-gap segments, legend entries, vertical markers, file
 // writing.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -150,7 +151,7 @@ TEST_CASE("SVG lays out a grid and fades pinned series") {
 TEST_CASE("write_svg writes a file and reports failures") {
   Figure figure;
   figure.plots = {sample_plot()};
-  const std::string path = std::string(SOFTGRAD_BINARY_DIR) + "/plots_test_output.svg";
+  const std::string path = sg::test::binary_dir() + "/plots_test_output.svg";
   std::string error;
   REQUIRE(write_svg(figure, path, 320, 240, &error));
   std::ifstream in(path);

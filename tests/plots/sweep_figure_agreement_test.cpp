@@ -3,6 +3,7 @@
 // gradient plot marks the points where AD is more than 10% off, except under straight-through CFD against
 // the plain model's FD, where they differ by design.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cmath>
 #include <string>
@@ -33,8 +34,7 @@ const sg::plot::Series* find_series(const sg::plot::Plot& plot, const std::strin
 }
 
 sg::Problem load(const std::string& scene, const std::vector<std::string>& sets = {}) {
-  const sg::ProblemLoad loaded =
-      sg::load_problem_file(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/" + scene, sets);
+  const sg::ProblemLoad loaded = sg::load_problem_file(sg::test::source_dir() + "/scenes/" + scene, sets);
   INFO(loaded.errors);
   REQUIRE(loaded.ok());
   return *loaded.problem;

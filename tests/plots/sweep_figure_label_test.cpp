@@ -1,5 +1,6 @@
 // The sweep figure names the AD curve by how it was computed, so a figure read later says what it shows.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include "engine/problem/load_problem.hpp"
 #include "plots/sweep_figures/sweep_figure.hpp"
@@ -8,7 +9,7 @@ namespace {
 
 std::string ad_name(const std::vector<std::string>& sets) {
   const sg::ProblemLoad loaded =
-      sg::load_problem_file(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/billiards_nogravity.json", sets);
+      sg::load_problem_file(sg::test::source_dir() + "/scenes/billiards_nogravity.json", sets);
   INFO(loaded.errors);
   REQUIRE(loaded.ok());
   const sg::plot::Figure fig = sg::sweep_figure(*loaded.problem, sg::SweepResult{});

@@ -1,6 +1,7 @@
 // A sweep drawn while it runs (coarse to fine, engine/sweep/point_order.hpp): points not computed yet are
 // left out of the curves, so the line joins the computed ones, while a failed point still breaks it.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <cmath>
 
@@ -9,7 +10,7 @@
 
 TEST_CASE("the sweep figure joins computed points across pending ones and breaks at failed ones") {
   const sg::ProblemLoad loaded =
-      sg::load_problem_file(std::string(SOFTGRAD_SOURCE_DIR) + "/scenes/toy_point_mass.json", {});
+      sg::load_problem_file(sg::test::source_dir() + "/scenes/toy_point_mass.json", {});
   INFO(loaded.errors);
   REQUIRE(loaded.ok());
   sg::SweepResult r;

@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <glad/gl.h>
 
@@ -155,7 +156,7 @@ TEST_CASE("framebuffer read-back is written as a PNG") {
   auto context = testing::require_headless(k_w, k_h);
   auto renderer = make_renderer();
   const auto image = render(*context, *renderer, red_sphere_scene(), looking_at_ball());
-  const auto path = std::filesystem::path(SOFTGRAD_BINARY_DIR) / "test_render_sphere.png";
+  const auto path = std::filesystem::path(sg::test::binary_dir()) / "test_render_sphere.png";
   std::string error;
   REQUIRE(write_png(path.string(), k_w, k_h, image, &error));
   std::ifstream file(path, std::ios::binary);

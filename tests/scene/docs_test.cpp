@@ -1,5 +1,6 @@
 // The format document must describe every key of the schema.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -7,7 +8,7 @@
 #include "engine/scene/scene.hpp"
 
 TEST_CASE("docs/scene-format.md mentions every schema key") {
-  std::ifstream in(std::string(SOFTGRAD_SOURCE_DIR) + "/docs/scene-format.md");
+  std::ifstream in(sg::test::source_dir() + "/docs/scene-format.md");
   REQUIRE(in);
   std::stringstream text;
   text << in.rdbuf();
@@ -17,7 +18,7 @@ TEST_CASE("docs/scene-format.md mentions every schema key") {
 }
 
 TEST_CASE("the JSON examples in docs/scene-format.md load without errors") {
-  std::ifstream in(std::string(SOFTGRAD_SOURCE_DIR) + "/docs/scene-format.md");
+  std::ifstream in(sg::test::source_dir() + "/docs/scene-format.md");
   REQUIRE(in);
   std::stringstream text;
   text << in.rdbuf();

@@ -1,5 +1,6 @@
 // Every kind of error: the path it names, the message it gives, and that all are collected in one pass.
 #include <doctest/doctest.h>
+#include "tests/test_paths.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -217,11 +218,11 @@ TEST_CASE("wrong top-level type and missing files") {
   const LoadResult missing = load_scene_file("/nonexistent/dir/scene.json");
   REQUIRE(missing.errors.size() == 1);
   CHECK(missing.format_errors() == "/nonexistent/dir/scene.json: cannot read scene file: file not found\n");
-  CHECK(!load_scene_file(SOFTGRAD_BINARY_DIR).ok());
+  CHECK(!load_scene_file(sg::test::binary_dir()).ok());
 }
 
 TEST_CASE("a scene file on disk loads with overrides") {
-  const auto path = std::filesystem::path(SOFTGRAD_BINARY_DIR) / "scene_test_drop.json";
+  const auto path = std::filesystem::path(sg::test::binary_dir()) / "scene_test_drop.json";
   {
     std::ofstream out(path);
     out << R"({"integrator": {"dt": 0.005}, "model": {"particles": [{"pos": [0, 0, 2]}]}})";
