@@ -4,44 +4,39 @@
 // each lowers itself to the maker's on entering the arena: the engine's parallel loops (sweeps, 2-D maps,
 // descents) started from a lowered thread (a GUI job) leave the UI thread its core, and started from the
 // command line keep full priority.
+//
+// The arenas are pooled and reused, never destroyed: oneTBB 2021.8 (Debian 12) keeps about 7 KB for every
+// task_arena created and destroyed, which a GUI re-sweeping on every knob change or a Python loop of sweeps
+// would accumulate without bound (tests/python/test_runs.py, resident memory over 1000 sweeps). Each user
+// still has an arena of its own while it holds one: a second loop running at the same time takes another.
 #include <utility>
 
 #include <tbb/task_arena.h>
-#include <tbb/task_scheduler_observer.h>
-
-#include "engine/core/available_cores.hpp"
-#include "engine/core/thread_priority.hpp"
 
 namespace sg {
+
+struct PooledArena;  // engine/core/caller_priority_arena.cpp
 
 class CallerPriorityArena {
  public:
   // threads beyond what oneTBB grants are capped (arena_threads): the one place every parallel loop goes
   // through.
-  explicit CallerPriorityArena(int threads)
-      : arena_(arena_threads(threads)), follower_(arena_, this_thread_niceness()) {}
+  explicit CallerPriorityArena(int threads);
+  ~CallerPriorityArena();
+  CallerPriorityArena(const CallerPriorityArena&) = delete;
+  CallerPriorityArena& operator=(const CallerPriorityArena&) = delete;
+
   template <class F>
   void execute(F&& f) {
-    arena_.execute(std::forward<F>(f));
+    arena().execute(std::forward<F>(f));
   }
 
+  // Arenas made so far (in use or free), for tests.
+  static int pooled();
+
  private:
-  class Follower : public tbb::task_scheduler_observer {
-   public:
-    Follower(tbb::task_arena& arena, int niceness)
-        : tbb::task_scheduler_observer(arena), niceness_(niceness) {
-      arena.initialize();
-      observe(true);
-    }
-    ~Follower() override { observe(false); }
-    void on_scheduler_entry(bool) override { follow_priority(niceness_); }
-
-   private:
-    int niceness_;
-  };
-
-  tbb::task_arena arena_;
-  Follower follower_;  // after arena_: observes it, and stops before it goes
+  tbb::task_arena& arena();
+  PooledArena* slot_;
 };
 
 }  // namespace sg
