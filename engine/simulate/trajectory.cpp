@@ -69,6 +69,8 @@ struct Recorder {
       }
       out->q.push_back(std::move(q));
       out->v.push_back(std::move(v));
+      out->qpos.push_back(values_of(d.qpos, sys.tree().nq));
+      out->qvel.push_back(values_of(d.qvel, sys.tree().nv));
       tree_contacts(sys, y, f);
       out->force.push_back(std::move(f));
     };
@@ -206,20 +208,25 @@ nlohmann::json trajectory_to_json(const Trajectory& tr) {
       marks.push_back({{"pos", c.pos}, {"normal", c.normal}, {"dist", c.dist}, {"virtual", c.is_virtual}});
     contacts.push_back(marks);
   }
-  return {{"contacts", contacts},
-          {"value", tr.value},
-          {"t", tr.t},
-          {"q", tr.q},
-          {"v", tr.v},
-          {"force", tr.force},
-          {"dt", tr.dt},
-          {"events", events},
-          {"loss", number_or_null(tr.loss)},
-          {"grad", number_or_null(tr.grad)},
-          {"status", tr.status},
-          {"layout", tr.layout},
-          {"accepted", tr.accepted},
-          {"rejected", tr.rejected}};
+  nlohmann::json out = {{"contacts", contacts},
+                        {"value", tr.value},
+                        {"t", tr.t},
+                        {"q", tr.q},
+                        {"v", tr.v},
+                        {"force", tr.force},
+                        {"dt", tr.dt},
+                        {"events", events},
+                        {"loss", number_or_null(tr.loss)},
+                        {"grad", number_or_null(tr.grad)},
+                        {"status", tr.status},
+                        {"layout", tr.layout},
+                        {"accepted", tr.accepted},
+                        {"rejected", tr.rejected}};
+  if (!tr.qpos.empty()) {  // joint trees
+    out["qpos"] = tr.qpos;
+    out["qvel"] = tr.qvel;
+  }
+  return out;
 }
 
 }  // namespace sg

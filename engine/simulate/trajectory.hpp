@@ -36,6 +36,8 @@ struct Trajectory {
   // w x y z) per body, v has linear (3, world) and angular (3, body frame) velocity per body; tree: q as
   // rigid for each body frame, v the frame origin's linear and the body's angular velocity, both world.
   std::vector<std::vector<double>> q, v;
+  std::vector<std::vector<double>> qpos,
+      qvel;  // tree: MuJoCo's qpos (quaternions folded) and qvel per output time
   std::vector<std::vector<double>> force;          // per output time: contact force per particle or body
   std::vector<std::vector<ContactMark>> contacts;  // per output time (rigid bodies and joint trees)
   std::vector<double> dt;                          // accepted internal step sizes
