@@ -25,6 +25,9 @@ void AppShell::apply(Action action) {
     case Action::kToggleHelp:
       state_.show_help = !state_.show_help;
       break;
+    case Action::kToggleFrameStats:
+      state_.show_frame_stats = !state_.show_frame_stats;
+      break;
     case Action::kResetLayout:
       state_.force_layout = true;
       break;
@@ -89,6 +92,14 @@ void AppShell::frame() {
   draw_plot_panel(layout.plots, cond, workbench_);
   draw_status_bar(layout.status, workbench_);
   draw_help_overlay(&state_.show_help, io.DisplaySize);
+  if (state_.show_frame_stats)
+    draw_frame_stats(frame_stats_, ImGui::GetTime(), redraw_mode(), io.DisplaySize);
+}
+
+const char* AppShell::redraw_mode() const {
+  if (!animating()) return "idle: on input";
+  return workbench_.playing && workbench_.playing() ? "playback: up to 60 per second"
+                                                    : "a job runs: 4 per second and on input";
 }
 
 }  // namespace sg::gui

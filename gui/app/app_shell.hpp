@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gui/app/app_settings.hpp"
+#include "gui/app/frame_stats.hpp"
 #include "gui/app/shortcuts.hpp"
 #include "gui/app/workbench.hpp"
 #include "gui/panels/viewport_panel.hpp"
@@ -14,6 +15,7 @@ namespace sg::gui {
 
 struct ShellState {
   bool show_help = false;
+  bool show_frame_stats = false;  // F3
   bool show_grid = true;
   bool force_layout = false;  // next frame places panels at their defaults, overriding imgui.ini
   bool quit_requested = false;
@@ -35,12 +37,18 @@ class AppShell {
   const ShellState& state() const { return state_; }
   // Whether the workbench animates (see Workbench::animating); false when it has no such hook.
   bool animating() const { return workbench_.animating && workbench_.animating(); }
-  // The shortest time between two animating frames: 1/60 s for playback, 1/30 s for a job's progress. Vsync
-  // paces a real display anyway; a virtual or software-rendered one (Xvfb, llvmpipe) would redraw as fast as
-  // it can and take the cores that the jobs' workers, below the UI's priority, compute on.
+  // The shortest time between two animating frames: 1/60 s for playback, kJobRedrawSeconds while a job
+  // runs (its progress and new points, a few times a second: on a software-rendered display a frame costs as
+  // much CPU as the job's workers would use meanwhile; input still wakes the window at once). Vsync paces a
+  // real display anyway; a virtual one (Xvfb, llvmpipe) would redraw as fast as it can.
+  static constexpr double kPlaybackFrameSeconds = 1.0 / 60.0;
+  static constexpr double kJobRedrawSeconds = 0.25;
   double animating_frame_seconds() const {
-    return workbench_.playing && workbench_.playing() ? 1.0 / 60.0 : 1.0 / 30.0;
+    return workbench_.playing && workbench_.playing() ? kPlaybackFrameSeconds : kJobRedrawSeconds;
   }
+  // What paces the redraws now, for the frame-time readout.
+  const char* redraw_mode() const;
+  FrameStats& frame_stats() { return frame_stats_; }
   const AppSettings& settings() const { return settings_; }
   AppSettings& settings() { return settings_; }
   Workbench& workbench() { return workbench_; }
@@ -54,7 +62,8 @@ class AppShell {
   ViewportPanel viewport_;
   render::Scene3D scene_;  // reused each frame to avoid reallocations
   float content_scale_ = 1.0f;
-  ImVec2 last_display_{0.0f, 0.0f};  // the display size of the last frame, to re-layout on resize
+  ImVec2 last_display_{0.0f, 0.0f};
+  FrameStats frame_stats_;  // the display size of the last frame, to re-layout on resize
 };
 
 }  // namespace sg::gui

@@ -136,8 +136,11 @@ int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
     }
     const double frame_start = glfwGetTime();
     draw_frame(shell, imgui, *window);
-    const double spare = shell.animating_frame_seconds() - (glfwGetTime() - frame_start);
-    if (animating && spare > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(spare));
+    const double frame_end = glfwGetTime();
+    shell.frame_stats().record(ImGui::GetTime(), frame_end - frame_start);
+    // The rest of the frame's time waits for input (which then redraws at once) instead of sleeping.
+    const double spare = shell.animating_frame_seconds() - (frame_end - frame_start);
+    if (animating && spare > 0.0) glfwWaitEventsTimeout(spare);
     DeferredKeyReleases& releases = DeferredKeyReleases::instance();
     if (releases.count > 0) extra_frames = extra_frames > 1 ? extra_frames : 1;  // let ImGui see them
     releases.release(window->window());

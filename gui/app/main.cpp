@@ -1,5 +1,7 @@
-// softgrad-gui [SCENE] [--set path=value]... [--preset NAME] [--device cpu|cuda|auto]: the interactive
-// research workbench, opened on the 1-D toy by default.
+// softgrad-gui [SCENE] [--set path=value]... [--preset NAME] [--device cpu|cuda|auto] [--exit-after-sweep]:
+// the interactive research workbench, opened on the 1-D toy by default. --exit-after-sweep prints the first
+// sweep's time as the window ran it and quits (to compare a sweep in the window with the CLI's:
+// docs/benchmarks.md).
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -18,6 +20,7 @@ struct Args {
   std::string scene, preset;
   sg::SweepDevice device = sg::SweepDevice::automatic;
   std::vector<std::string> overrides;
+  bool exit_after_sweep = false;
 };
 
 bool parse_args(int argc, char** argv, Args* args) {
@@ -27,16 +30,34 @@ bool parse_args(int argc, char** argv, Args* args) {
       (arg == "--set" ? args->overrides.emplace_back() : args->preset) = argv[++i];
     } else if (arg == "--device" && i + 1 < argc && sg::parse_sweep_device(argv[i + 1], &args->device)) {
       ++i;
+    } else if (arg == "--exit-after-sweep") {
+      args->exit_after_sweep = true;
     } else if (!arg.empty() && arg[0] != '-' && args->scene.empty()) {
       args->scene = arg;
     } else {
       std::fprintf(
           stderr,
-          "usage: softgrad-gui [SCENE] [--set path=value]... [--preset NAME] [--device cpu|cuda|auto]\n");
+          "usage: softgrad-gui [SCENE] [--set path=value]... [--preset NAME] [--device cpu|cuda|auto] "
+          "[--exit-after-sweep]\n");
       return false;
     }
   }
   return true;
+}
+
+// Once the first sweep has finished (or stopped), prints its time as the window ran it and quits.
+void quit_after_first_sweep(const sg::gui::WorkbenchApp& app, sg::gui::AppShell& shell) {
+  auto begin_frame = shell.workbench().begin_frame;
+  shell.workbench().begin_frame = [begin_frame, &app, &shell](float dt) {
+    if (begin_frame) begin_frame(dt);
+    const sg::gui::SweepSnapshot& s = app.sweep();
+    if (s.phase != sg::gui::SweepPhase::finished && s.phase != sg::gui::SweepPhase::cancelled) return;
+    std::printf("softgrad-gui: sweep of %ld points %s in %.3f s (%s)\n", s.completed,
+                s.phase == sg::gui::SweepPhase::finished ? "finished" : "cancelled", s.elapsed_seconds,
+                s.problem ? s.problem->name.c_str() : "");
+    std::fflush(stdout);
+    shell.apply(sg::gui::Action::kQuit);
+  };
 }
 
 }  // namespace
@@ -67,5 +88,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   sg::gui::AppShell shell(app->make_workbench(), settings);
+  if (args.exit_after_sweep) quit_after_first_sweep(*app, shell);
   return sg::gui::run_glfw_app(shell, dir);
 }

@@ -10,6 +10,8 @@ namespace {
 
 constexpr Shortcut k_shortcuts[] = {
     {GLFW_KEY_F1, kNoMods, Action::kToggleHelp, "toggle_help", "Show or hide this shortcut overview"},
+    {GLFW_KEY_F3, kNoMods, Action::kToggleFrameStats, "toggle_frame_stats",
+     "Show or hide the frame-time readout (redraws per second, ms per frame)"},
     {GLFW_KEY_L, kCtrl | kShift, Action::kResetLayout, "reset_layout",
      "Put all panels back in their default place"},
     {GLFW_KEY_HOME, kNoMods, Action::kResetCamera, "reset_camera", "Reset the 3-D camera"},

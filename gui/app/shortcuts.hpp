@@ -10,6 +10,7 @@ namespace sg::gui {
 
 enum class Action {
   kToggleHelp,
+  kToggleFrameStats,
   kResetLayout,
   kResetCamera,
   kToggleGrid,

@@ -2,6 +2,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 #include <stb_image.h>
+#include "tests/test_paths.hpp"
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -118,7 +119,7 @@ TEST_CASE("dragging in the viewport orbits the camera") {
 }
 
 TEST_CASE("screenshot PNG is written, non-empty, and follows the demo content") {
-  const fs::path dir = fs::path(SOFTGRAD_BINARY_DIR) / "test_gui_tmp";
+  const fs::path dir = fs::path(sg::test::binary_dir()) / "test_gui_tmp";
   fs::create_directories(dir);
   const fs::path first = dir / "shell_variant0.png", second = dir / "shell_variant1.png";
   std::string error;
@@ -164,4 +165,40 @@ TEST_CASE("a 1280x800 shell frame costs under 33 ms on llvmpipe") {
   MESSAGE("1280x800 frame: " << cpu_ms << " ms CPU, best wall " << best_wall_ms << " ms ("
                              << runner->describe() << ")");
   CHECK(cpu_ms < 33.0);
+}
+
+TEST_CASE("F3 shows the frame-time readout, and a running job redraws 4 times a second, playback 60") {
+  AppShell shell(make_demo_workbench(), AppSettings{});
+  auto runner = make_runner(shell, 800, 600);
+  run_frames(*runner, 2);
+  CHECK_FALSE(shell.state().show_frame_stats);
+  runner->press_key(GLFW_KEY_F3);
+  run_frames(*runner, 1);
+  REQUIRE(shell.state().show_frame_stats);
+  run_frames(*runner, 1);
+  CHECK(drawn_this_frame("Frame stats"));
+  runner->press_key(GLFW_KEY_F3);
+  run_frames(*runner, 2);
+  CHECK_FALSE(drawn_this_frame("Frame stats"));
+
+  bool busy = false, playing = false;
+  shell.workbench().animating = [&] { return busy || playing; };
+  shell.workbench().playing = [&] { return playing; };
+  CHECK(std::string(shell.redraw_mode()) == "idle: on input");
+  busy = true;
+  CHECK(shell.animating_frame_seconds() == doctest::Approx(0.25));
+  CHECK(std::string(shell.redraw_mode()).find("job") != std::string::npos);
+  playing = true;
+  CHECK(shell.animating_frame_seconds() == doctest::Approx(1.0 / 60.0));
+}
+
+TEST_CASE("FrameStats counts the redraws of the last second and keeps the slowest frame") {
+  FrameStats stats;
+  for (int i = 0; i < 10; ++i) stats.record(0.1 * i, i == 3 ? 0.040 : 0.005);
+  CHECK(stats.redraws_in_last_second(0.9) == 10);
+  CHECK(stats.redraws_in_last_second(1.45) == 5);  // 0.5 .. 0.9
+  CHECK(stats.last_frame_ms() == doctest::Approx(5.0));
+  CHECK(stats.slowest_frame_ms() == doctest::Approx(40.0));
+  for (int i = 0; i < 200; ++i) stats.record(2.0 + 0.001 * i, 0.001);  // the slow one falls out
+  CHECK(stats.slowest_frame_ms() == doctest::Approx(1.0));
 }

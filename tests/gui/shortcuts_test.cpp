@@ -21,13 +21,14 @@ TEST_CASE("shortcut table has no duplicate bindings or names and covers every ac
     CHECK(actions.insert(s.action).second);
     CHECK(std::string(s.description).size() > 5);
   }
-  CHECK(actions.size() == 12);  // every enumerator of Action
+  CHECK(actions.size() == 13);  // every enumerator of Action
   CHECK(names.count("toggle_help") == 1);
 }
 
 TEST_CASE("shortcut labels are readable") {
   for (const Shortcut& s : shortcut_table()) {
     if (s.action == Action::kToggleHelp) CHECK(shortcut_label(s) == "F1");
+    if (s.action == Action::kToggleFrameStats) CHECK(shortcut_label(s) == "F3");
     if (s.action == Action::kResetLayout) CHECK(shortcut_label(s) == "Ctrl+Shift+L");
     if (s.action == Action::kQuit) CHECK(shortcut_label(s) == "Ctrl+Q");
   }
