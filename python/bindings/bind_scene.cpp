@@ -168,10 +168,7 @@ py::dict simulate(const SceneHandle& scene, std::optional<double> value) {
 
 py::dict sweep(const SceneHandle& scene, const std::string& device_name, int threads,
                const py::object& progress) {
-  SweepDevice device = SweepDevice::cpu;
-  if (!parse_sweep_device(device_name, &device))
-    throw std::invalid_argument("device: expected \"cpu\", \"cuda\" or \"auto\" (got \"" + device_name +
-                                "\")");
+  const SweepDevice device = parse_device(device_name);
   if (threads < 0) throw std::invalid_argument("threads: expected 0 (all cores) or more");
   const std::shared_ptr<const Problem> problem = scene.problem();
   std::atomic<bool> cancel{false};
@@ -249,12 +246,7 @@ py::tuple residuals(const SceneHandle& scene, const std::vector<std::string>& pa
                     std::optional<std::vector<double>> values, const std::string& data_text,
                     const std::string& data_source, int threads, bool check) {
   const std::shared_ptr<const Problem> problem = scene.problem();
-  TrajectoryData data;
-  std::string error;
-  const int bodies = scored_body_count(problem->data);
-  if (!parse_trajectory_data(data_text, data_source, problem->integrator.dt, problem->integrator.steps,
-                             bodies, &data, &error))
-    throw std::invalid_argument(error);
+  const TrajectoryData data = read_data(*problem, data_text, data_source);
   auto eval = std::make_unique<ParameterGradient>(*problem, paths, &data);
   eval->set_threads(threads > 0 ? threads : available_cores());
   const std::vector<double> x = values ? *values : eval->initial_values();

@@ -24,13 +24,6 @@ namespace sg::python {
 namespace py = pybind11;
 namespace {
 
-SweepDevice parse_device(const std::string& name) {
-  SweepDevice device = SweepDevice::cpu;
-  if (!parse_sweep_device(name, &device))
-    throw std::invalid_argument("device: expected \"cpu\", \"cuda\" or \"auto\" (got \"" + name + "\")");
-  return device;
-}
-
 py::object sweep2d(const SceneHandle& scene, const GridAxis& x, const GridAxis& y,
                    const std::string& device_name, int threads, const py::object& progress) {
   const SweepDevice device = parse_device(device_name);
@@ -52,16 +45,6 @@ py::object sweep2d(const SceneHandle& scene, const GridAxis& x, const GridAxis& 
   out["device"] = used;
   out.erase("config");
   return json_to_python(out);
-}
-
-// Trajectory data from CSV text (t,body,x,y,z), checked against the scene's output grid.
-TrajectoryData read_data(const Problem& problem, const std::string& text, const std::string& source) {
-  TrajectoryData data;
-  std::string error;
-  if (!parse_trajectory_data(text, source, problem.integrator.dt, problem.integrator.steps,
-                             scored_body_count(problem.data), &data, &error))
-    throw std::invalid_argument(error);
-  return data;
 }
 
 FitSettings fit_settings(const std::string& method, int steps, double lr, double lr_final, double tolerance,
