@@ -1,5 +1,6 @@
 #include "python/bindings/runner_pool.hpp"
 
+#include <pthread.h>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -29,10 +30,22 @@ struct Pool {
   }
 };
 
+Pool* the_pool = nullptr;
+
+// A child made by fork() has none of the parent's threads: it starts a pool of its own (the parent's, with
+// threads counted as idle that the child does not have, would never run a job: multiprocessing's fork).
+void new_pool_in_child() {
+  the_pool = new Pool;
+}
+
 // Never destroyed: its threads live as long as the process (they wait without using the CPU).
 Pool& pool() {
-  static Pool* p = new Pool;
-  return *p;
+  static const bool registered = [] {
+    the_pool = new Pool;
+    return pthread_atfork(nullptr, nullptr, &new_pool_in_child) == 0;
+  }();
+  (void)registered;
+  return *the_pool;
 }
 
 }  // namespace

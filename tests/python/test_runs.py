@@ -205,3 +205,22 @@ def test_joint_trees_give_their_joint_coordinates(cli):
         humanoid = softgrad.Scene(scene_path("humanoid_fall.json"), set={"integrator.steps": 20}).simulate()
         assert humanoid["qpos"].shape == (21, 28) and humanoid["qvel"].shape == (21, 27)
         assert numpy.allclose(numpy.linalg.norm(humanoid["qpos"][:, 3:7], axis=1), 1.0, atol=1e-12)
+
+
+def _child_sweep(scene, queue):
+    queue.put(scene.sweep(device="cpu")["loss"].tolist())
+
+
+def test_a_forked_child_sweeps_too():
+    # multiprocessing's fork: the child has none of the parent's threads (the pooled runner starts anew there).
+    import multiprocessing
+
+    scene = softgrad.Scene(TOY, set={"sweep.points": 30})
+    parent = scene.sweep(device="cpu")["loss"].tolist()
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_sweep, args=(scene, queue))
+    child.start()
+    child.join(60)
+    assert child.exitcode == 0
+    assert queue.get(timeout=5) == parent
