@@ -47,7 +47,8 @@ std::string settings_to_json(const AppSettings& settings) {
   const json j = {{"version", k_settings_version},
                   {"window", {{"width", settings.window_width}, {"height", settings.window_height}}},
                   {"ui_scale", settings.ui_scale},
-                  {"camera", camera_to_json(settings.camera)}};
+                  {"camera", camera_to_json(settings.camera)},
+                  {"camera_fits_bodies", settings.camera_fits_bodies}};
   return j.dump(2) + "\n";
 }
 
@@ -71,6 +72,7 @@ bool settings_from_json(const std::string& text, AppSettings* settings, std::str
     }
     result.ui_scale = std::clamp(j.value("ui_scale", result.ui_scale), 0.5f, 3.0f);
     if (j.contains("camera")) camera_from_json(j["camera"], &result.camera);
+    result.camera_fits_bodies = j.value("camera_fits_bodies", result.camera_fits_bodies);
   } catch (const json::exception& e) {
     if (error) *error = std::string("settings have a field of the wrong type: ") + e.what();
     return false;

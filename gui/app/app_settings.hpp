@@ -15,6 +15,7 @@ struct AppSettings {
   int window_height = 800;
   float ui_scale = 1.0f;  // user factor on top of the monitor content scale
   render::Camera camera;
+  bool camera_fits_bodies = false;  // the camera was fitted to a rigid scene's or a joint tree's bodies
 };
 
 // $XDG_CONFIG_HOME/softgrad, else ~/.config/softgrad, else ./.softgrad when HOME is unset.

@@ -1,6 +1,7 @@
 #include "gui/app/app_shell.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "gui/app/help_overlay.hpp"
@@ -77,11 +78,15 @@ void AppShell::frame() {
   io.FontGlobalScale = 1.0f;  // the host's ImGuiSession rasterizes the font at the UI scale
   const PanelLayout layout =
       default_layout(io.DisplaySize, content_scale_ * settings_.ui_scale, status_bar_height());
-  // A resized window re-lays the panels out, so nothing ends up off-screen or in a corner.
+  // A resized window re-lays the panels out, so nothing ends up off-screen or in a corner; so does a window
+  // that starts at another size than the one the layout (imgui.ini) was saved in (a smaller screen, another
+  // monitor: the window is fitted to the work area).
   const bool resized =
       last_display_.x > 0.0f && (io.DisplaySize.x != last_display_.x || io.DisplaySize.y != last_display_.y);
+  const bool other_than_saved = last_display_.x <= 0.0f && !matches_saved_window(io.DisplaySize);
   last_display_ = io.DisplaySize;
-  const ImGuiCond cond = state_.force_layout || resized ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const ImGuiCond cond =
+      state_.force_layout || resized || other_than_saved ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   state_.force_layout = false;
   if (workbench_.begin_frame) workbench_.begin_frame(io.DeltaTime);
   if (workbench_.camera_request)
@@ -94,6 +99,11 @@ void AppShell::frame() {
   draw_help_overlay(&state_.show_help, io.DisplaySize);
   if (state_.show_frame_stats)
     draw_frame_stats(frame_stats_, ImGui::GetTime(), redraw_mode(), io.DisplaySize);
+}
+
+bool AppShell::matches_saved_window(ImVec2 display) const {
+  return std::fabs(display.x - static_cast<float>(settings_.window_width)) <= 1.0f &&
+         std::fabs(display.y - static_cast<float>(settings_.window_height)) <= 1.0f;
 }
 
 const char* AppShell::redraw_mode() const {

@@ -56,6 +56,8 @@ class AppShell {
 
  private:
   void fill_scene();
+  // Whether the display has the size of the window the settings (and imgui.ini's layout) were saved from.
+  bool matches_saved_window(ImVec2 display) const;
   Workbench workbench_;
   AppSettings settings_;
   ShellState state_;

@@ -90,6 +90,8 @@ void save_on_exit(AppShell& shell, const render::GlfwWindowContext& window,
     shell.settings().window_width = width;
     shell.settings().window_height = height;
   }
+  if (shell.workbench().camera_fits_bodies)
+    shell.settings().camera_fits_bodies = shell.workbench().camera_fits_bodies();
   std::string error;
   if (!save_settings(settings_file(dir), shell.settings(), &error)) {
     std::fprintf(stderr, "softgrad-gui: settings not saved: %s\n", error.c_str());

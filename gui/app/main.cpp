@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   }
   auto app = std::make_shared<sg::gui::WorkbenchApp>();
   app->set_sweep_device(args.device);
+  app->set_camera_fits_bodies(settings.camera_fits_bodies);
   const bool opened =
       !args.preset.empty() && args.scene.empty()
           ? app->apply_preset(args.preset)

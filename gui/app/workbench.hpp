@@ -37,8 +37,11 @@ struct Workbench {
   // continuously; otherwise it sleeps until an event (or a short timeout) so an idle window costs no CPU.
   std::function<bool()> animating;
   // Whether what animates moves on screen (playback): drawn at up to 60 frames a second, a job's progress
-  // alone at up to 30.
+  // alone 4 times a second.
   std::function<bool()> playing;
+  // Whether the camera is fitted to bodies (a rigid scene or a joint tree), saved with it: a particle scene
+  // opened next time then starts from its own view instead of a camera framed on centimetre-sized bodies.
+  std::function<bool()> camera_fits_bodies;
 };
 
 }  // namespace sg::gui

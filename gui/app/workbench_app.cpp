@@ -579,6 +579,7 @@ Workbench WorkbenchApp::make_workbench() {
   workbench.on_action = [self](Action action) { self->handle_action(action); };
   workbench.capture = capture_;
   workbench.camera_request = [self](bool home) { return self->camera_request(home); };
+  workbench.camera_fits_bodies = [self] { return self->camera_fits_bodies(); };
   workbench.animating = [self] { return self->animating(); };
   workbench.playing = [self] { return self->playing(); };
   return workbench;

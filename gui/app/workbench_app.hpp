@@ -49,6 +49,10 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void mark_preset(const Preset& preset);
   bool set_path(const std::string& path, const nlohmann::json& value);  // what a control does
   void cancel();                                                        // Esc
+  // Whether the camera (as persisted) was fitted to bodies: set before opening the first scene, from the
+  // settings; read when they are saved.
+  void set_camera_fits_bodies(bool fits) { fitted_bodies_ = fits; }
+  bool camera_fits_bodies() const { return fitted_bodies_; }
   void set_sweep_device(SweepDevice device);  // where sweeps run; re-runs the sweep there
   // Scrub mode (on by default): while a knob is held, only the clicked point's trajectory follows it; the
   // sweep (and a descent) re-run once it is let go. set_dragging is what the controls panel reports each

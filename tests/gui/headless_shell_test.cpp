@@ -202,3 +202,44 @@ TEST_CASE("FrameStats counts the redraws of the last second and keeps the slowes
   for (int i = 0; i < 200; ++i) stats.record(2.0 + 0.001 * i, 0.001);  // the slow one falls out
   CHECK(stats.slowest_frame_ms() == doctest::Approx(1.0));
 }
+
+namespace {
+
+// imgui.ini text placing the three panels as a 1920x1080 window would have them.
+const char* k_layout_at_1080p =
+    "[Window][Controls]\nPos=0,0\nSize=560,1050\nCollapsed=0\n\n"
+    "[Window][Viewport]\nPos=560,0\nSize=1360,520\nCollapsed=0\n\n"
+    "[Window][Plots]\nPos=560,520\nSize=1360,530\nCollapsed=0\n\n";
+
+bool inside_display(const char* name) {
+  const ImGuiWindow* w = ImGui::FindWindowByName(name);
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  return w != nullptr && w->Pos.x >= 0.0f && w->Pos.y >= 0.0f && w->Pos.x + w->Size.x <= display.x + 1.0f &&
+         w->Pos.y + w->Size.y <= display.y + 1.0f;
+}
+
+}  // namespace
+
+TEST_CASE("a layout saved in a larger window is laid out afresh in a smaller one, and kept in one of its size") {
+  AppSettings saved_at_1080p;
+  saved_at_1080p.window_width = 1920;
+  saved_at_1080p.window_height = 1080;
+  {
+    AppShell shell(make_demo_workbench(), saved_at_1080p);
+    auto runner = make_runner(shell, 1280, 720);
+    ImGui::LoadIniSettingsFromMemory(k_layout_at_1080p);
+    run_frames(*runner, 2);
+    for (const char* panel : {k_controls_window, k_viewport_window, k_plots_window})
+      CHECK_MESSAGE(inside_display(panel), panel);
+  }
+  {
+    AppShell shell(make_demo_workbench(), saved_at_1080p);
+    auto runner = make_runner(shell, 1920, 1080);
+    ImGui::LoadIniSettingsFromMemory(k_layout_at_1080p);
+    run_frames(*runner, 2);
+    const ImGuiWindow* plots = ImGui::FindWindowByName(k_plots_window);
+    REQUIRE(plots != nullptr);
+    CHECK(plots->Pos.x == doctest::Approx(560.0f));  // the saved layout, as the user left it
+    CHECK(plots->Size.y == doctest::Approx(530.0f));
+  }
+}

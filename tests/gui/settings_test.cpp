@@ -30,6 +30,7 @@ TEST_CASE("settings survive a save/load round trip") {
   saved.camera.distance = 12.5f;
   saved.camera.yaw = -0.3f;
   saved.camera.pitch = 0.7f;
+  saved.camera_fits_bodies = true;
   std::string error;
   REQUIRE(save_settings(path, saved, &error));
   AppSettings loaded;
@@ -42,6 +43,8 @@ TEST_CASE("settings survive a save/load round trip") {
   CHECK(loaded.camera.distance == doctest::Approx(12.5f));
   CHECK(loaded.camera.yaw == doctest::Approx(-0.3f));
   CHECK(loaded.camera.pitch == doctest::Approx(0.7f));
+  CHECK(loaded.camera_fits_bodies);
+  CHECK_FALSE(AppSettings{}.camera_fits_bodies);
   CHECK(settings_to_json(saved).find("\"version\": 1") != std::string::npos);
 }
 

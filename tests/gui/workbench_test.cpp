@@ -817,3 +817,34 @@ TEST_CASE("workbench: the Cost tab measures each method's error against its run 
   CHECK(app->tradeoff().done < app->tradeoff().total);
   run_frames(*runner, 1);
 }
+
+TEST_CASE("workbench: a particle scene opened after a camera saved on bodies starts from its own view") {
+  WorkbenchOptions options;
+  options.scenes_folder = k_scenes;
+  options.out_folder = k_tmp / "out";
+  options.debounce = 20ms;
+  const std::string toy = (k_scenes / "toy_point_mass.json").string();
+  {
+    // The saved camera framed a rigid scene's bodies (centimetres): the toy's view is fitted afresh.
+    auto app = std::make_shared<WorkbenchApp>(options);
+    app->set_camera_fits_bodies(true);
+    REQUIRE(app->open_scene(toy, {}));
+    const Workbench hooks = app->make_workbench();
+    const std::optional<sg::render::Camera> camera = hooks.camera_request(false);
+    REQUIRE(camera.has_value());
+    CHECK(camera->distance == doctest::Approx(hooks.camera_request(true)->distance));
+    CHECK_FALSE(app->camera_fits_bodies());  // saved so next time
+  }
+  {
+    // The saved camera was the user's on a particle scene: kept.
+    auto app = std::make_shared<WorkbenchApp>(options);
+    app->set_camera_fits_bodies(false);
+    REQUIRE(app->open_scene(toy, {}));
+    CHECK_FALSE(app->make_workbench().camera_request(false).has_value());
+  }
+  {
+    auto app = std::make_shared<WorkbenchApp>(options);
+    REQUIRE(app->open_scene((k_scenes / "toss_box_diffmjx.json").string(), {}));
+    CHECK(app->camera_fits_bodies());
+  }
+}
