@@ -68,6 +68,7 @@ bool WorkbenchApp::open_scene_text(const std::string& text, const std::string& s
 
 void WorkbenchApp::after_open() {
   active_preset_.clear();
+  edits_since_open_ = 0;
   plots_.set_note("");
   if (doc_.problem()) plots_.prefer_body(scored_body(*doc_.problem()));
   selected_.reset();
@@ -368,14 +369,48 @@ StatusInfo WorkbenchApp::status() const {
 
 void WorkbenchApp::apply(const ControlsRequest& request) {
   if (request.dragging) dragging_ = true;  // before the edits: they belong to the drag
-  if (request.open_file && !open_scene(*request.open_file)) message_ = "open failed";
-  if (request.preset) apply_preset(*request.preset);
-  for (const auto& [path, value] : request.edits) set_path(path, value);
+  if (request.open_file || request.preset) {
+    // Another scene would replace the edits made here: ask first (draw_switch_confirmation).
+    pending_switch_ = {request.open_file, request.preset};
+    if (edits_since_open_ == 0) confirm_switch(true);
+  }
+  for (const auto& [path, value] : request.edits) edits_since_open_ += set_path(path, value) ? 1 : 0;
   set_dragging(request.dragging);  // a knob let go this frame starts the deferred sweep
   if (request.save_to) {
     std::string error;
     message_ = doc_.save(*request.save_to, &error) ? "saved " + *request.save_to : "save failed: " + error;
   }
+}
+
+void WorkbenchApp::confirm_switch(bool discard_edits) {
+  const PendingSwitch pending = pending_switch_;
+  pending_switch_ = {};
+  if (!discard_edits) return;
+  if (pending.open_file && !open_scene(*pending.open_file)) message_ = "open failed";
+  if (pending.preset) apply_preset(*pending.preset);
+}
+
+// The question asked before another scene replaces edits made in the controls.
+void WorkbenchApp::draw_switch_confirmation() {
+  if (!switch_pending()) return;
+  const char* title = "Discard your edits?";
+  if (!ImGui::IsPopupOpen(title)) ImGui::OpenPopup(title);
+  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  const std::string target = pending_switch_.preset ? "the preset \"" + *pending_switch_.preset + "\""
+                                                    : "\"" + *pending_switch_.open_file + "\"";
+  ImGui::Text("%ld edit%s to %s will be lost by opening %s.", edits_since_open_,
+              edits_since_open_ == 1 ? "" : "s", doc_.source().c_str(), target.c_str());
+  ImGui::TextDisabled("Save keeps them in a scene file first.");
+  if (ImGui::Button("Discard and open")) {
+    ImGui::CloseCurrentPopup();
+    confirm_switch(true);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Keep editing") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    ImGui::CloseCurrentPopup();
+    confirm_switch(false);
+  }
+  ImGui::EndPopup();
 }
 
 void WorkbenchApp::draw_controls() {
@@ -389,6 +424,7 @@ void WorkbenchApp::draw_controls() {
         "While a knob is dragged, only the clicked point's trajectory follows it (at interactive rates);\n"
         "the sweep re-runs once the knob is let go. Off: every change restarts the sweep.");
   apply(controls_.draw(doc_, active_preset_));
+  draw_switch_confirmation();
 }
 
 void WorkbenchApp::set_sweep_device(SweepDevice device) {

@@ -53,6 +53,13 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // settings; read when they are saved.
   void set_camera_fits_bodies(bool fits) { fitted_bodies_ = fits; }
   bool camera_fits_bodies() const { return fitted_bodies_; }
+  // Opening another scene or preset from the controls after edits there waits for the user's answer
+  // (discard them or keep editing); without edits it opens at once.
+  // What the controls asked for this frame (open, preset, edits, save).
+  void apply(const ControlsRequest& request);
+  bool switch_pending() const { return pending_switch_.open_file || pending_switch_.preset; }
+  void confirm_switch(bool discard_edits);
+  long edits_since_open() const { return edits_since_open_; }
   void set_sweep_device(SweepDevice device);  // where sweeps run; re-runs the sweep there
   // Scrub mode (on by default): while a knob is held, only the clicked point's trajectory follows it; the
   // sweep (and a descent) re-run once it is let go. set_dragging is what the controls panel reports each
@@ -132,7 +139,6 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void on_problem_changed();
   void submit_sweep();        // the sweep (unless only optimize.* changed) and a wanted descent
   void submit_if_released();  // a deferred sweep runs once scrubbing no longer holds it
-  void apply(const ControlsRequest& request);
   void draw_controls();
   void draw_plots(ImVec2 size);  // tabs: the 1-D sweep, the 2-D map, the identification, the cost
   void draw_sweep_plots(ImVec2 size);
@@ -162,6 +168,12 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   long trajectory_version_ = 0;
   std::optional<double> selected_;
   std::optional<render::Camera> pending_camera_;
+  struct PendingSwitch {
+    std::optional<std::string> open_file, preset;
+  };
+  PendingSwitch pending_switch_;
+  long edits_since_open_ = 0;  // edits applied from the controls since the scene was opened
+  void draw_switch_confirmation();
   bool fitted_bodies_ = false;  // the last fitted camera framed a rigid scene or a joint tree
   std::string message_;
   std::shared_ptr<FrameCapture> capture_ = std::make_shared<FrameCapture>();

@@ -848,3 +848,26 @@ TEST_CASE("workbench: a particle scene opened after a camera saved on bodies sta
     CHECK(app->camera_fits_bodies());
   }
 }
+
+TEST_CASE("workbench: another preset after edits in the controls asks first, without edits it opens at once") {
+  auto app = make_app();
+  ControlsRequest preset;
+  preset.preset = "toy_fine";
+  ControlsRequest edit;
+  edit.edits = {{"contact.penalty.k", 80.0}};
+  app->apply(edit);
+  REQUIRE(app->edits_since_open() == 1);
+  app->apply(preset);
+  CHECK(app->switch_pending());
+  CHECK(app->document().config()["contact"]["penalty"]["k"] == 80.0);  // nothing replaced yet
+  app->confirm_switch(false);  // keep editing
+  CHECK_FALSE(app->switch_pending());
+  CHECK(app->document().config()["contact"]["penalty"]["k"] == 80.0);
+  app->apply(preset);
+  app->confirm_switch(true);  // discard and open
+  CHECK(app->active_preset() == "toy_fine");
+  CHECK(app->edits_since_open() == 0);
+  app->apply(preset);  // no edits since: at once
+  CHECK_FALSE(app->switch_pending());
+  CHECK(app->active_preset() == "toy_fine");
+}
