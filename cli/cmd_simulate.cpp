@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
+#include "engine/problem/swept_value.hpp"
 #include "engine/simulate/sink_check.hpp"
 #include "engine/simulate/trajectory.hpp"
 #include "plots/svg.hpp"
@@ -44,22 +45,11 @@ std::string positions_csv(const Trajectory& tr, double noise, unsigned long seed
   return out.str();
 }
 
-// Whether an override `key=value` sets `path`: the number itself, or a vector or object holding it.
-bool sets_path(const std::vector<std::string>& overrides, const std::string& path) {
-  for (const std::string& o : overrides) {
-    const std::string key = o.substr(0, o.find('='));
-    if (path == key || path.rfind(key + ".", 0) == 0) return true;
-  }
-  return false;
-}
-
 int run(const SimulateArgs& args) {
   std::optional<Problem> problem = load_scene_or_report(args.scene);
   if (!problem) return kExitBadInput;
   // Without --value: sweep.from, unless --set gave the swept number (then that value).
-  double x = problem->sweep.from;
-  if (sets_path(args.scene.overrides, problem->sweep.parameter))
-    x = *parameter_slot(problem->data, problem->sweep.parameter);
+  double x = swept_value(*problem, args.scene.overrides, problem->sweep.from);
   if (args.value) x = *args.value;
   if (!std::isfinite(x)) {
     std::fprintf(stderr, "--value: expected a finite number\n");

@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/figure_png_output.hpp"
 #include "cli/scene_args.hpp"
+#include "engine/problem/swept_value.hpp"
 #include "engine/study/tradeoff.hpp"
 #include "plots/svg.hpp"
 #include "plots/sweep_figures/tradeoff_figure.hpp"
@@ -24,12 +25,6 @@ struct TradeoffArgs {
   TradeoffOptions options;
   std::string out, csv, svg, png;
 };
-
-bool sets_parameter(const std::vector<std::string>& overrides, const std::string& path) {
-  for (const std::string& o : overrides)
-    if (o.substr(0, o.find('=')) == path) return true;
-  return false;
-}
 
 // The options' own checks (CLI11 has parsed the numbers): a clear message and false when one is bad.
 bool check_options(const TradeoffOptions& o) {
@@ -98,9 +93,7 @@ int run(TradeoffArgs& args) {
   }
   // Without --value: the middle of the sweep range (DiffMJX's v_z = -2 on the tosses), unless --set gave
   // the swept number.
-  double x = 0.5 * (problem->sweep.from + problem->sweep.to);
-  if (sets_parameter(args.scene.overrides, problem->sweep.parameter))
-    x = *parameter_slot(problem->data, problem->sweep.parameter);
+  double x = swept_value(*problem, args.scene.overrides, 0.5 * (problem->sweep.from + problem->sweep.to));
   if (args.value) x = *args.value;
   if (!std::isfinite(x)) {
     std::fprintf(stderr, "--value: expected a finite number\n");

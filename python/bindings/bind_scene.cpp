@@ -13,6 +13,7 @@
 
 #include "engine/core/available_cores.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
+#include "engine/problem/swept_value.hpp"
 #include "engine/simulate/trajectory.hpp"
 #include "engine/sweep/device_sweep.hpp"
 #include "python/bindings/bindings.hpp"
@@ -145,18 +146,10 @@ py::dict sweep_dict(const Problem& problem, const SweepResult& result, const std
   return d;
 }
 
-// The value a run without an explicit one uses: sweep.from, unless an override set the swept number (as
-// `softgrad simulate`).
-double default_value(const SceneHandle& scene) {
-  const std::shared_ptr<const Problem> p = scene.problem();
-  if (!scene.overrides_path(p->sweep.parameter)) return p->sweep.from;
-  ProblemData<double> data = p->data;
-  return *parameter_slot(data, p->sweep.parameter);
-}
-
 py::dict simulate(const SceneHandle& scene, std::optional<double> value) {
   const std::shared_ptr<const Problem> problem = scene.problem();
-  const double x = value.value_or(default_value(scene));
+  // As `softgrad simulate`: sweep.from, unless an override set the swept number.
+  const double x = value.value_or(swept_value(*problem, scene.overrides(), problem->sweep.from));
   if (!std::isfinite(x)) throw std::invalid_argument("value: expected a finite number");
   Trajectory tr;
   {

@@ -14,6 +14,7 @@
 
 #include "engine/core/available_cores.hpp"
 #include "engine/optimize/fit.hpp"
+#include "engine/problem/swept_value.hpp"
 #include "engine/study/tradeoff.hpp"
 #include "engine/sweep/device_sweep.hpp"
 #include "python/bindings/bindings.hpp"
@@ -137,11 +138,7 @@ py::object tradeoff(const SceneHandle& scene, std::optional<double> value,
   if (!error.empty()) throw std::invalid_argument(error);
   const long total = 2 + static_cast<long>(settings) * repeats;  // as run_tradeoff counts
   // As the CLI: the middle of the sweep range, unless an override set the swept number.
-  double x = 0.5 * (problem->sweep.from + problem->sweep.to);
-  if (scene.overrides_path(problem->sweep.parameter)) {
-    ProblemData<double> data = problem->data;
-    x = *parameter_slot(data, problem->sweep.parameter);
-  }
+  double x = swept_value(*problem, scene.overrides(), 0.5 * (problem->sweep.from + problem->sweep.to));
   if (value) x = *value;
   if (!std::isfinite(x)) throw std::invalid_argument("value: expected a finite number");
   std::atomic<bool> cancel{false};

@@ -69,12 +69,4 @@ const nlohmann::json& SceneHandle::get(const std::string& path) const {
   return *node;
 }
 
-bool SceneHandle::overrides_path(const std::string& path) const {
-  for (const std::string& o : overrides_) {
-    const std::string key = o.substr(0, o.find('='));
-    if (path == key || path.rfind(key + ".", 0) == 0) return true;
-  }
-  return false;
-}
-
 }  // namespace sg::python

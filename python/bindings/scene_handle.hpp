@@ -30,8 +30,6 @@ class SceneHandle {
   std::shared_ptr<const Problem> problem() const { return problem_; }
   const std::string& source() const { return source_; }
   const std::vector<std::string>& overrides() const { return overrides_; }
-  // Whether an override sets `path`: the number itself, or a vector or object holding it.
-  bool overrides_path(const std::string& path) const;
 
  private:
   SceneHandle() = default;
