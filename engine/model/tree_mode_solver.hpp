@@ -8,6 +8,9 @@
 // leaving the mode: distance - margin of every free contact within the look-ahead and of every free limit,
 // its negative for every held one, and J qacc - aref of every inactive row, its negative for every active
 // one. The mode changes only at located switches (TreeSystem::apply_event).
+// With Contacts From Distance in the forward simulation a contact has rows from margin + width on (level
+// band: the CFD spline's impedance) and switches law where it touches (level contact), as the free bodies'
+// ModeLaws (engine/rigid/contact_solver.hpp): two switching distances, surfaces 1 and 0 of its events.
 #include <cmath>
 
 #include "engine/articulated/constraint_solve_fixed.hpp"
@@ -69,16 +72,20 @@ class TreeModeSolver {
     return TreeForwardStatus::kOk;
   }
 
-  // The mode MuJoCo's rules give at the loaded state: rows for contacts closer than their margin and joints
-  // within the margin of a limit, Newton's active set.
+  // The mode MuJoCo's rules give at the loaded state: rows for contacts closer than their margin (with CFD
+  // in the forward simulation: their margin plus the width) and joints within the margin of a limit,
+  // Newton's active set.
   TreeForwardStatus from_rules(TreeMode& mode) const {
     mode.count = 0;
     collide_at_state();
     const TreeConstraintData<S>& cd = *s_.cd;
     for (int i = 0; i < cd.ncon; ++i) {
       const TreeContact<S>& c = cd.contact[i];
-      if (value(c.dist) < value(c.includemargin) && mode.find(tree_contact_key(c)) < 0)
-        mode.add(tree_contact_key(c), ContactLevel::contact);
+      const double r = value(c.dist) - value(c.includemargin);
+      RowLaw law = RowLaw::plain;
+      const bool acts = forward_cfd() ? law_at(r, true, width(), &law) : r < 0.0;
+      if (acts && mode.find(tree_contact_key(c)) < 0)
+        mode.add(tree_contact_key(c), law == RowLaw::cfd_band ? ContactLevel::band : ContactLevel::contact);
     }
     for (int j = 0; j < s_.m->njnt; ++j)
       for (int upper = 0; upper < 2; ++upper)
@@ -88,13 +95,18 @@ class TreeModeSolver {
   }
 
   // The switching function of an onset or separation at the loaded state, with derivatives: a contact's
-  // distance minus its margin (0 if it is not reported), a limit's distance minus its margin.
-  S switching_value(const ContactKey& key) const {
+  // distance minus its margin (surface 1: minus the CFD width too; 0 if it is not reported), a limit's
+  // distance minus its margin.
+  S switching_value(const ContactKey& key, int surface) const {
     if (is_tree_limit_key(key)) return limit_distance(key.b, key.feature) - s_.cm->limit[key.b].margin;
     collide_at_state();
     const TreeContact<S>* c = find_contact(key);
-    return c ? S(c->dist - c->includemargin) : S(0.0);
+    return c ? S(c->dist - c->includemargin - (surface == 1 ? width() : 0.0)) : S(0.0);
   }
+
+  // CFD in the forward simulation: contacts act from their margin plus the width on.
+  bool forward_cfd() const { return s_.cm->cfd.enabled && !s_.cm->cfd.straight_through; }
+  double width() const { return forward_cfd() ? tree_cfd_band(*s_.cm) : 0.0; }
 
   // Its rate along the motion at the loaded state (the same on both sides of the switch: positions move with
   // qvel): the contact's normal relative velocity J_n qvel, the limit row's J qvel.
@@ -131,7 +143,7 @@ class TreeModeSolver {
   void collide_at_state() const {
     tree_fwd_position(*s_.m, *s_.d);
     tree_geom_kinematics(*s_.cm, *s_.d, *s_.cd);
-    tree_collision(*s_.m, *s_.cm, *s_.d, *s_.cd, kLookahead);
+    tree_collision(*s_.m, *s_.cm, *s_.d, *s_.cd, width() + kLookahead);
   }
 
   const TreeContact<S>* find_contact(const ContactKey& key) const {
@@ -181,25 +193,34 @@ class TreeModeSolver {
     return TreeForwardStatus::kOk;
   }
 
-  // Which reported contacts the mode holds (they get rows; the others are excluded), with the onset and
-  // separation margins.
+  // Which reported contacts the mode holds (they get rows with their level's law; the others are
+  // excluded), with the onset and separation margins.
   void match_contacts(TreeMode& mode, MarginTracker* tracker) const {
     TreeConstraintData<S>& cd = *s_.cd;
+    const double w = width();
     for (int e = 0; e < mode.count; ++e) mode.entries[e].seen = false;
     for (int i = 0; i < cd.ncon; ++i) {
       TreeContact<S>& c = cd.contact[i];
       c.exclude = true;
       const double r = value(c.dist) - value(c.includemargin);
-      if (r > kLookahead) continue;  // reported for the gap's sake only
+      if (r - w > kLookahead) continue;  // reported for the gap's sake only
       const ContactKey key = tree_contact_key(c);
       const int e = mode.find(key);
       if (e < 0) {
-        if (tracker) tracker->note(r, contact_event(key, EventKind::onset));
+        if (tracker) tracker->note(r - w, contact_event(key, EventKind::onset, -1, w > 0.0 ? 1 : 0));
         continue;
       }
-      if (mode.entries[e].seen) continue;  // the collider named two points alike: the first one counts
-      mode.entries[e].seen = true;
-      if (tracker) tracker->note(-r, contact_event(key, EventKind::separation));
+      ModeEntry& entry = mode.entries[e];
+      if (entry.seen) continue;  // the collider named two points alike: the first one counts
+      entry.seen = true;
+      if (entry.level == ContactLevel::band) {
+        if (tracker) tracker->note(r, contact_event(key, EventKind::onset));
+        if (tracker) tracker->note(w - r, contact_event(key, EventKind::separation, -1, 1));
+        c.law = RowLaw::cfd_band;
+      } else {
+        if (tracker) tracker->note(-r, contact_event(key, EventKind::separation));
+        c.law = forward_cfd() ? RowLaw::cfd_touching : RowLaw::plain;
+      }
       c.exclude = false;
       contact_entry_[i] = e;
     }

@@ -278,8 +278,7 @@ class TreeSystem {
   // ---- The hybrid interface (engine/integrate/events.hpp) ----
 
   // Only a constrained tree has modes; the solver freezes them for adaptive steps with events on.
-  // CFD in the forward simulation has no modes for trees (the scene rules refuse it with events on).
-  SG_HD void set_frozen(bool on) const { frozen_ = on && modes_ != nullptr && !forward_cfd(); }
+  SG_HD void set_frozen(bool on) const { frozen_ = on && modes_ != nullptr; }
   SG_HD MarginTracker& margins() const { return tracker_; }
   SG_HD const TreeMode& mode() const { return mode_; }
   using Memo = TreeMemo;
@@ -314,7 +313,8 @@ class TreeSystem {
 
   // Switches the mode for the crossed function `id` at y; returns what happened. A row that enters or
   // leaves the active set flips alone (its force is 0 there); an onset or a separation adds or removes the
-  // contact or limit and takes every row's activity from Newton's solution there.
+  // contact or limit and takes every row's activity from Newton's solution there. With CFD in the forward
+  // simulation a contact passes through the band: free -> band (surface 1) -> contact (surface 0) and back.
   SG_HD EventId apply_event(const S* y, const EventId& id) const {
     const TapePause<S> values_only(true);  // a new mode: no derivatives
     if (id.kind == EventKind::none) return EventId{};
@@ -328,24 +328,25 @@ class TreeSystem {
       done.kind = on ? EventKind::row_on : EventKind::row_off;
       return done;
     }
+    const bool cfd = forward_cfd() && !is_tree_limit_key(key);
     if (e < 0) {
-      if (mode_.add(key, ContactLevel::contact) < 0) return EventId{};
+      if (mode_.add(key, cfd ? ContactLevel::band : ContactLevel::contact) < 0) return EventId{};
       done.kind = EventKind::onset;
+      done.surface = cfd ? 1 : 0;
     } else {
-      mode_.remove(e);
-      done.kind = EventKind::separation;
+      done.surface = pass_band(e, id.kind, &done.kind);
     }
-    done.surface = 0;
     load_dynamics(y);
     modes_->rederive(mode_);
-    done.tangential = tangential_crossing(y, key);
+    // A crossing of CFD's laws is no free flight's take-off or landing (as the free bodies' events).
+    if (!cfd) done.tangential = tangential_crossing(y, key);
     return done;
   }
 
   // The switching function of an onset or separation at y (with derivatives), and its rate.
   SG_HD S event_value(const S* y, const EventId& id) const {
     load_state(y);
-    return modes_->switching_value(ContactKey{id.a, id.b, id.feature});
+    return modes_->switching_value(ContactKey{id.a, id.b, id.feature}, id.surface);
   }
   SG_HD double event_rate(const S* y, const EventId& id) const {
     const TapePause<S> values_only(true);
@@ -355,6 +356,29 @@ class TreeSystem {
 
  private:
   SG_HD const CfdParams<S>& cfd() const { return model_->con.cfd; }
+
+  // A held entry's onset or separation (kind): a band contact touches (surface 0) or leaves the band
+  // (surface 1, removed); a touching one separates, into the band with CFD in the forward simulation. The
+  // event's kind as applied goes to `done`; returns the surface crossed.
+  SG_HD int pass_band(int e, EventKind kind, EventKind* done) const {
+    ModeEntry& entry = mode_.entries[e];
+    if (entry.level == ContactLevel::band) {
+      *done = kind;
+      if (kind == EventKind::onset) {
+        entry.level = ContactLevel::contact;
+        return 0;
+      }
+      mode_.remove(e);
+      return 1;
+    }
+    *done = EventKind::separation;
+    if (forward_cfd() && !is_tree_limit_key(entry.key)) {
+      entry.level = ContactLevel::band;
+    } else {
+      mode_.remove(e);
+    }
+    return 0;
+  }
   SG_HD bool forward_cfd() const { return con_ && cfd().enabled && !cfd().straight_through; }
   // Whether an evaluation combines two models: straight-through CFD on a scalar with derivatives.
   SG_HD bool straight_through_derivatives() const {
@@ -367,7 +391,7 @@ class TreeSystem {
   // contacts or rows than the capacities: the dropped ones would leave bodies interpenetrating.
   SG_HD void simulated_forward(bool cfd, bool derivatives) const {
     bool ok;
-    if (con_ && frozen_ && !cfd) {
+    if (con_ && frozen_ && cfd == forward_cfd()) {  // the simulated model (not a CFD surrogate)
       tracker_.begin();
       ok = modes_->evaluate(mode_, tracker_, derivatives) == TreeForwardStatus::kOk && !con_data_->overflow;
     } else if (con_) {

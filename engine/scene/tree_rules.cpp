@@ -192,19 +192,6 @@ void free_joints(const RuleContext& ctx, std::vector<Issue>& errors) {
   }
 }
 
-// CFD in a tree's forward simulation has no hybrid modes (its band onset and its law's switch at touching
-// would be events of their own): an adaptive run with events on is refused rather than run without them.
-void forward_cfd_needs_no_events(const RuleContext& ctx, std::vector<Issue>& errors) {
-  const auto cfd = ctx.value("contact.cfd.enabled"), events = ctx.value("integrator.events");
-  const auto mode = ctx.text("contact.cfd.mode");
-  if (!cfd || !cfd->is_boolean() || !cfd->get<bool>() || !mode || *mode != "forward") return;
-  if (!events || !events->is_boolean() || !events->get<bool>()) return;
-  if (!ctx.adaptive_integrator()) return;  // fixed steps have no events
-  errors.push_back({"contact.cfd.mode",
-                    "\"forward\" on a joint tree needs integrator.events = false with an adaptive integrator "
-                    "(the tree's contact modes do not hold CFD's band yet; or use \"straight_through\")"});
-}
-
 // Trees collide their geoms with MuJoCo's soft contacts; the other contact models are the free bodies' and
 // particles'.
 void contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
@@ -221,7 +208,6 @@ void contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
                       "\"elliptic\" on a joint tree needs integrator.events = false with an adaptive "
                       "integrator (a cone's middle zone is no quadratic piece the contact modes can freeze; "
                       "or use \"pyramidal\")"});
-  forward_cfd_needs_no_events(ctx, errors);
 }
 
 // The size components a geom's type reads are positive (MuJoCo's compiler refuses the others).
