@@ -69,6 +69,25 @@ void write_qacc(const TreeModel<S>& m, TreeData<S>& d, const TreeConstraintData<
   }
 }
 
+// After the search (values in ws.a, its states and the factor at ws.a in ws): qacc (write_qacc), each row's
+// activity and force (its law's, at J qacc), and qfrc_constraint = J' force.
+template <class S>
+void write_solution(const TreeModel<S>& m, TreeData<S>& d, TreeConstraintData<S>& cd,
+                    const TreeNewtonWorkspace& ws) {
+  const int nv = m.nv;
+  write_qacc(m, d, cd, ws);
+  int rows[kMaxEfc];
+  S force[kMaxEfc];  // the pushing rows' forces, packed
+  const int n = pushing_forces(
+      cd, ws, [&](int r) { return dot_strided(cd.efc_J + r * kMaxDofs, 1, d.qacc, 1, nv); }, rows, force);
+  for (int r = 0; r < cd.nefc; ++r) {
+    cd.efc_active[r] = ws.active[r];
+    cd.efc_force[r] = 0.0;
+  }
+  for (int k = 0; k < n; ++k) cd.efc_force[rows[k]] = force[k];
+  gather_transpose_times(cd.efc_J, kMaxDofs, rows, force, n, nv, cd.qfrc_constraint);
+}
+
 }  // namespace tree_newton_detail
 
 // The constrained qacc from qacc_smooth (cd.qacc_smooth, d.qfrc_smooth) and the rows (J, D, aref): then
@@ -92,17 +111,7 @@ bool tree_solve_constraints(const TreeModel<S>& m, const TreeConstraintModel<S>&
   const int its = ws.ncone > 0 ? tree_search_cones(nv, cd.nefc, cap, ws) : search(nv, cd.nefc, cap, ws);
   cd.solver_iterations = its;
   if (its < 0) return false;
-  write_qacc(m, d, cd, ws);
-  int rows[kMaxEfc];
-  S force[kMaxEfc];  // the pushing rows' forces, packed
-  const int n = pushing_forces(
-      cd, ws, [&](int r) { return dot_strided(cd.efc_J + r * kMaxDofs, 1, d.qacc, 1, nv); }, rows, force);
-  for (int r = 0; r < cd.nefc; ++r) {
-    cd.efc_active[r] = ws.active[r];
-    cd.efc_force[r] = 0.0;
-  }
-  for (int k = 0; k < n; ++k) cd.efc_force[rows[k]] = force[k];
-  gather_transpose_times(cd.efc_J, kMaxDofs, rows, force, n, nv, cd.qfrc_constraint);
+  write_solution(m, d, cd, ws);
   return true;
 }
 

@@ -10,22 +10,42 @@
 
 namespace sg {
 
+// A frozen contact mode's piece of the cost (constraint_solve_fixed.hpp): each scalar row's activity and each
+// cone's zone held whatever jar says, their costs continued past their boundaries.
+struct TreeHeldPiece {
+  const bool* active;    // per row (a cone's rows: ignored)
+  const ConeZone* zone;  // per cone
+};
+
 namespace tree_cone_detail {
 
 using tree_newton_detail::row_dot;
 
+// The zone cone c's cost follows at ws.jar: the held one, or its own. A held middle zone needs T > 0 (its
+// cost's Hessian divides by T): at T = 0 the cone's own zone is taken.
+inline ConeZone zone_at(int c, const TreeNewtonWorkspace& ws, const TreeHeldPiece* held) {
+  const int r0 = ws.cone_row[c];
+  const ConeZone own = cone_zone_of(ws.jar + r0, ws.cone_dim[c], ws.cone_mu[c], ws.cone_friction[c]);
+  if (!held || own == held->zone[c]) return own;
+  if (held->zone[c] != ConeZone::middle) return held->zone[c];
+  for (int j = 1; j < ws.cone_dim[c]; ++j)
+    if (ws.jar[r0 + j] * ws.cone_friction[c][j - 1] != 0.0) return ConeZone::middle;
+  return own;
+}
+
 // jar at ws.a and the states: a scalar row pushes while jar < 0; a cone's rows push unless it is in its top
-// zone, and their cost is quadratic in its bottom zone. The rows' forces -d cost / d jar into ws.force.
-inline void update_states(int nv, int nefc, TreeNewtonWorkspace& ws) {
+// zone, and their cost is quadratic in its bottom zone (held: the frozen piece's states instead). The rows'
+// forces -d cost / d jar into ws.force.
+inline void update_states(int nv, int nefc, TreeNewtonWorkspace& ws, const TreeHeldPiece* held) {
   for (int r = 0; r < nefc; ++r) {
     ws.jar[r] = row_dot(ws.J + r * kMaxDofs, ws.a, nv) - ws.aref[r];
     if (ws.cone_of[r] >= 0) continue;
-    ws.active[r] = ws.quad[r] = ws.jar[r] < 0.0;
+    ws.active[r] = ws.quad[r] = held ? held->active[r] : ws.jar[r] < 0.0;
     ws.force[r] = ws.active[r] ? -ws.D[r] * ws.jar[r] : 0.0;
   }
   for (int c = 0; c < ws.ncone; ++c) {
     const int r0 = ws.cone_row[c], dim = ws.cone_dim[c];
-    const ConeZone zone = cone_zone_of(ws.jar + r0, dim, ws.cone_mu[c], ws.cone_friction[c]);
+    const ConeZone zone = zone_at(c, ws, held);
     ws.zone[c] = zone;
     for (int j = 0; j < dim; ++j) {
       ws.active[r0 + j] = zone != ConeZone::top;
@@ -79,22 +99,23 @@ struct LineTerms {
 };
 
 inline void line_derivatives(int nefc, const TreeNewtonWorkspace& ws, const LineTerms& t, double alpha,
-                             double& d1, double& d2) {
+                             double& d1, double& d2, const TreeHeldPiece* held) {
   d1 = t.base + alpha * t.curvature;
   d2 = t.curvature;
   for (int r = 0; r < nefc; ++r) {
     if (ws.cone_of[r] >= 0) continue;
     const double j = ws.jar[r] + alpha * ws.jdir[r];
-    if (!(j < 0.0)) continue;
+    if (!(held ? ws.active[r] : j < 0.0)) continue;
     d1 += ws.D[r] * j * ws.jdir[r];
     d2 += ws.D[r] * ws.jdir[r] * ws.jdir[r];
   }
-  for (int c = 0; c < ws.ncone; ++c) cone_line_derivatives(t.cone[c], alpha, d1, d2);
+  for (int c = 0; c < ws.ncone; ++c)
+    cone_line_derivatives(t.cone[c], alpha, d1, d2, held ? held->zone + c : nullptr);
 }
 
 // The minimiser of phi along ws.dir: Newton from alpha = 1 kept inside the bracket of the points seen so far
 // (phi' < 0 below, > 0 above), bisecting when a Newton step leaves it; phi is convex, so this converges.
-inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
+inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws, const TreeHeldPiece* held) {
   LineTerms t{0.0, 0.0, {}};
   tree_newton_detail::gauss_line_terms(nv, ws, t.base, t.curvature);
   for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws.J + r * kMaxDofs, ws.dir, nv);
@@ -106,7 +127,7 @@ inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
   double lo = 0.0, hi = INFINITY, alpha = 1.0;
   for (int it = 0; it < 100; ++it) {
     double d1 = 0.0, d2 = 0.0;
-    line_derivatives(nefc, ws, t, alpha, d1, d2);
+    line_derivatives(nefc, ws, t, alpha, d1, d2, held);
     if (d1 < 0.0) {
       lo = alpha;
     } else if (d1 > 0.0) {
@@ -127,13 +148,18 @@ inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
 // Newton from qacc_smooth until the Newton step is at rounding level: below 1e-13 of the accelerations' size,
 // or below 1e-8 of it and no longer halving (the floor the Hessian's conditioning sets). ws.H then holds the
 // factor at the final ws.a, ws.active and ws.force its states and forces. Returns the iterations used, or -1
-// if the Hessian failed or the search did not settle.
-inline int tree_search_cones(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws) {
+// if the Hessian failed or the search did not settle. held: minimise the frozen piece's cost instead (a
+// contact mode's, smooth where the held zones' costs are), from ws.a: a middle zone's cost continued into
+// the top zone is not convex, so the caller starts it from the rules' solution (close to the piece's
+// minimiser while the state is in or near the mode's domain), not from qacc_smooth.
+inline int tree_search_cones(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws,
+                             const TreeHeldPiece* held = nullptr) {
   using namespace tree_cone_detail;
-  for (int i = 0; i < nv; ++i) ws.a[i] = ws.a0[i];
+  if (!held)
+    for (int i = 0; i < nv; ++i) ws.a[i] = ws.a0[i];
   double last = INFINITY;
   for (int it = 0; it < max_iterations; ++it) {
-    update_states(nv, nefc, ws);
+    update_states(nv, nefc, ws, held);
     if (!newton_direction(nv, nefc, ws)) return -1;
     double step = 0.0, size = 1.0;
     for (int i = 0; i < nv; ++i) {
@@ -142,7 +168,7 @@ inline int tree_search_cones(int nv, int nefc, int max_iterations, TreeNewtonWor
     }
     if (step <= 1e-13 * size || (step <= 1e-8 * size && step > 0.5 * last)) return it;
     last = step;
-    const double alpha = line_search(nv, nefc, ws);
+    const double alpha = line_search(nv, nefc, ws, held);
     for (int i = 0; i < nv; ++i) ws.a[i] += alpha * ws.dir[i];
   }
   return -1;

@@ -35,9 +35,13 @@ inline void solve_piece(int nv, int nefc, TreeNewtonWorkspace& ws) {
 // forces D (aref - J qacc) of the active rows (the inactive ones' are 0, whatever the sign of J qacc - aref)
 // and qfrc_constraint. ws.jar holds J qacc - aref of every row afterwards. derivatives = false: values only
 // (switching margins). Returns false if H is not positive definite.
+// Elliptic cones: row_zone gives each cone's zone at its first row; a middle zone's cost is not quadratic, so
+// the piece is minimised by Newton's search with the zones held (tree_search_cones), its factor at the
+// solution kept for the derivatives.
 template <class S>
 bool tree_solve_active_set(const TreeModel<S>& m, TreeData<S>& d, TreeConstraintData<S>& cd,
-                           TreeNewtonWorkspace& ws, const bool* active, bool derivatives) {
+                           TreeNewtonWorkspace& ws, const bool* active, bool derivatives,
+                           const ConeZone* row_zone = nullptr) {
   using namespace tree_newton_detail;
   const int nv = m.nv;
   for (int i = 0; i < nv; ++i) cd.qfrc_constraint[i] = 0.0;
@@ -47,7 +51,22 @@ bool tree_solve_active_set(const TreeModel<S>& m, TreeData<S>& d, TreeConstraint
     return true;
   }
   load_values(m, d, cd, ws);
-  if (ws.ncone > 0) return false;  // an elliptic cone's middle zone is no quadratic piece (scenes refuse it)
+  if (ws.ncone > 0) {
+    if (!row_zone) return false;
+    ConeZone zone[kMaxTreeContacts];
+    for (int c = 0; c < ws.ncone; ++c) zone[c] = row_zone[ws.cone_row[c]];
+    const TreeHeldPiece held{active, zone};
+    if (tree_search_cones(nv, cd.nefc, 100, ws) < 0) return false;  // the rules' solution: the start
+    cd.solver_iterations = tree_search_cones(nv, cd.nefc, 100, ws, &held);
+    if (cd.solver_iterations < 0) return false;
+    if (derivatives) {
+      write_solution(m, d, cd, ws);
+    } else {
+      for (int i = 0; i < nv; ++i) d.qacc[i] = ws.a[i];
+      for (int r = 0; r < cd.nefc; ++r) cd.efc_active[r] = ws.active[r];
+    }
+    return true;
+  }
   for (int r = 0; r < cd.nefc; ++r) ws.active[r] = active[r];
   if (!factor_hessian(nv, cd.nefc, ws)) return false;
   tree_fixed_detail::solve_piece(nv, cd.nefc, ws);

@@ -102,11 +102,15 @@ inline ConeLine cone_line(int dim, const double* jar, const double* jdir, const 
   return c;
 }
 
-inline void cone_line_derivatives(const ConeLine& c, double alpha, double& d1, double& d2) {
+// held: the zone whose cost is followed (a frozen contact mode's, continued past its boundaries); null: the
+// zone at alpha. A middle zone needs T > 0: at T = 0 the zone at alpha is taken.
+inline void cone_line_derivatives(const ConeLine& c, double alpha, double& d1, double& d2,
+                                  const ConeZone* held = nullptr) {
   const double N = c.U0 + alpha * c.V0;
   const double tt = c.UU + alpha * (2.0 * c.UV + alpha * c.VV);
   const double tan = tt > 0.0 ? std::sqrt(tt) : 0.0;
-  const ConeZone zone = cone_zone(N, tan, c.mu);
+  ConeZone zone = cone_zone(N, tan, c.mu);
+  if (held && !(*held == ConeZone::middle && tan <= 0.0)) zone = *held;
   if (zone == ConeZone::top) return;
   if (zone == ConeZone::bottom) {
     d1 += c.b1 + alpha * c.b2;

@@ -6,6 +6,7 @@
 // index), a limit by its joint and side.
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/tree_model.hpp"
+#include "engine/contact/elliptic_cone.hpp"
 #include "engine/integrate/events.hpp"
 #include "engine/rigid/contact_mode.hpp"
 
@@ -24,6 +25,20 @@ SG_HD inline ContactKey tree_limit_key(int joint, int upper) {
 }
 SG_HD inline bool is_tree_limit_key(const ContactKey& k) {
   return k.a == kTreeLimitKey;
+}
+
+// An elliptic cone's zone, held in its entry's row bits: top none, bottom all, middle all and bit 7. Its
+// boundaries are switching functions of their own (surface kConeSurface; row 0 the top's boundary, row 1 the
+// bottom's); the force is continuous across them (the cone's cost is once differentiable), so no jump.
+inline constexpr int kConeSurface = 2;
+inline constexpr unsigned char kConeMiddleBit = 0x80;
+
+SG_HD inline ConeZone held_zone(const ModeEntry& e) {
+  if (e.rows_on & kConeMiddleBit) return ConeZone::middle;
+  return (e.rows_on & 1u) ? ConeZone::bottom : ConeZone::top;
+}
+SG_HD inline void hold_zone(ModeEntry& e, ConeZone z) {
+  e.rows_on = z == ConeZone::top ? 0u : z == ConeZone::bottom ? 0x3Fu : (0x3Fu | kConeMiddleBit);
 }
 
 template <class S>

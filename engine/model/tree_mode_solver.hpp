@@ -47,14 +47,25 @@ class TreeModeSolver {
     if (st != TreeForwardStatus::kOk) return st;
     TreeConstraintData<S>& cd = *s_.cd;
     bool active[kMaxEfc];
-    for (int r = 0; r < cd.nefc; ++r) active[r] = mode.row_on(row_entry_[r], row_k_[r]);
-    if (!tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, active, derivatives)) {
+    ConeZone zone[kMaxEfc];
+    for (int r = 0; r < cd.nefc; ++r) {
+      zone[r] = held_zone(mode.entries[row_entry_[r]]);
+      active[r] = cd.efc_type[r] == EfcType::kContactElliptic ? zone[r] != ConeZone::top
+                                                              : mode.row_on(row_entry_[r], row_k_[r]);
+    }
+    if (!tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, active, derivatives, zone)) {
       tracker.note(-1.0, EventId{});  // H = M + J' D J with D > 0: only a singular M gets here
       return TreeForwardStatus::kSolverFailed;
     }
+    const TreeNewtonWorkspace& ws = *s_.ws;
     for (int r = 0; r < cd.nefc; ++r) {
-      const double jar = s_.ws->jar[r];
       const ContactKey& key = mode.entries[row_entry_[r]].key;
+      const int c = ws.cone_of[r];
+      if (c >= 0) {
+        if (r == ws.cone_row[c]) note_cone(c, zone[r], key, tracker);
+        continue;
+      }
+      const double jar = ws.jar[r];
       tracker.note(active[r] ? -jar : jar,
                    contact_event(key, active[r] ? EventKind::row_off : EventKind::row_on, row_k_[r]));
     }
@@ -68,7 +79,15 @@ class TreeModeSolver {
     if (st != TreeForwardStatus::kOk) return st;
     if (!tree_solve_constraints(*s_.m, *s_.cm, *s_.d, *s_.cd, *s_.ws))
       return TreeForwardStatus::kSolverFailed;
-    for (int r = 0; r < s_.cd->nefc; ++r) mode.set_row(row_entry_[r], row_k_[r], s_.cd->efc_active[r]);
+    const TreeNewtonWorkspace& ws = *s_.ws;
+    for (int r = 0; r < s_.cd->nefc; ++r) {
+      const int c = ws.cone_of[r];
+      if (c < 0) {
+        mode.set_row(row_entry_[r], row_k_[r], s_.cd->efc_active[r]);
+      } else if (r == ws.cone_row[c]) {
+        hold_zone(mode.entries[row_entry_[r]], ws.zone[c]);
+      }
+    }
     return TreeForwardStatus::kOk;
   }
 
@@ -139,6 +158,26 @@ class TreeModeSolver {
   }
 
  private:
+  // An elliptic cone's zone boundaries at the solution (values in the workspace): N - mu T is positive in
+  // the top zone, -(mu N + T) in the bottom zone (elliptic_cone.hpp), the middle zone between them.
+  void note_cone(int c, ConeZone held, const ContactKey& key, MarginTracker& tracker) const {
+    const TreeNewtonWorkspace& ws = *s_.ws;
+    const double* jar = ws.jar + ws.cone_row[c];
+    double tt = 0.0;
+    for (int j = 1; j < ws.cone_dim[c]; ++j)
+      tt += (jar[j] * ws.cone_friction[c][j - 1]) * (jar[j] * ws.cone_friction[c][j - 1]);
+    const double mu = ws.cone_mu[c], N = mu * jar[0], T = std::sqrt(tt);
+    const double top = N - mu * T, bottom = -(mu * N + T);
+    if (held == ConeZone::top) {
+      tracker.note(top, contact_event(key, EventKind::row_on, 0, kConeSurface));
+    } else if (held == ConeZone::bottom) {
+      tracker.note(bottom, contact_event(key, EventKind::row_off, 1, kConeSurface));
+    } else {
+      tracker.note(-top, contact_event(key, EventKind::row_off, 0, kConeSurface));
+      tracker.note(-bottom, contact_event(key, EventKind::row_on, 1, kConeSurface));
+    }
+  }
+
   // Position stage and collision out to the look-ahead, at the loaded state.
   void collide_at_state() const {
     tree_fwd_position(*s_.m, *s_.d);

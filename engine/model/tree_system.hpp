@@ -321,6 +321,15 @@ class TreeSystem {
     const ContactKey key{id.a, id.b, id.feature};
     const int e = mode_.find(key);
     EventId done = id;
+    if (id.row >= 0 && id.surface == kConeSurface) {  // an elliptic cone changes zone
+      if (e < 0) return EventId{};
+      const ConeZone held = held_zone(mode_.entries[e]);
+      const ConeZone next = id.row == 0 ? (held == ConeZone::top ? ConeZone::middle : ConeZone::top)
+                                        : (held == ConeZone::bottom ? ConeZone::middle : ConeZone::bottom);
+      hold_zone(mode_.entries[e], next);
+      done.kind = held == ConeZone::top || next == ConeZone::bottom ? EventKind::row_on : EventKind::row_off;
+      return done;
+    }
     if (id.row >= 0) {
       if (e < 0) return EventId{};
       const bool on = !mode_.row_on(e, id.row);

@@ -1,6 +1,6 @@
 // Cross-field rules of the joint-tree model (model.type "tree"): the tree's shape (parents before
 // children), orientations that can be normalised, the engine's capacities, and what trees do not have yet
-// (impulse steps, CFD, elliptic cones).
+// (impulse steps, contact models other than MuJoCo's).
 #include <cmath>
 #include <string>
 
@@ -200,14 +200,6 @@ void contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
     errors.push_back({"contact.model", "\"" + shorten(*model) +
                                            "\": joint trees collide with MuJoCo's soft contacts; model.type "
                                            "\"tree\" needs contact.model mujoco or none"});
-  const auto cone = ctx.text("contact.mujoco.cone");
-  const auto events = ctx.value("integrator.events");
-  if (model && *model == "mujoco" && cone && *cone == "elliptic" && events && events->is_boolean() &&
-      events->get<bool>() && ctx.adaptive_integrator())
-    errors.push_back({"contact.mujoco.cone",
-                      "\"elliptic\" on a joint tree needs integrator.events = false with an adaptive "
-                      "integrator (a cone's middle zone is no quadratic piece the contact modes can freeze; "
-                      "or use \"pyramidal\")"});
 }
 
 // The size components a geom's type reads are positive (MuJoCo's compiler refuses the others).

@@ -227,14 +227,18 @@ TEST_CASE("CFD in the forward simulation with contact events: a tree's modes are
   // v_z = -0.7 (gradient -3.08, 134 events), where FD at eps 1e-5 is 2.3e-4 off by its truncation error
   // (eps 1e-4, 1e-5, 1e-6, 1e-7: -3.0740, -3.0786, -3.0793, -3.0794; AD -3.07936). Tolerances: 1e-8, 2e-4;
   // against FD a median of 1e-4 (the issue's) and 1e-3 at every point. With integrator.events=false the
-  // runs at rtol 1e-10 give AD -0.042 at v_z = -1 where FD gives -0.0064: the jumps need their saltation terms.
+  // runs at rtol 1e-10 give AD -0.042 at v_z = -1 where FD gives -0.0064: the jumps need their saltation
+  // terms.
   std::vector<double> rel;
   for (int k = 0; k < 7; ++k) {
     const double vz = -0.4 - 0.3 * k;
     CAPTURE(vz);
-    const std::vector<std::string> cfd = {"contact.cfd.enabled=true", "contact.cfd.mode=forward",
-                                          "integrator.type=tsit5",    "integrator.rtol=1e-12",
-                                          "integrator.atol=1e-12",    "integrator.max_steps=2000000",
+    const std::vector<std::string> cfd = {"contact.cfd.enabled=true",
+                                          "contact.cfd.mode=forward",
+                                          "integrator.type=tsit5",
+                                          "integrator.rtol=1e-12",
+                                          "integrator.atol=1e-12",
+                                          "integrator.max_steps=2000000",
                                           "contact.cfd.solimp=[0, 0.01, 0.05, 1, 2]"};
     const sg::Problem rigid = thrown_box(false, cfd, vz), tree = thrown_box(true, cfd, vz);
     sg::ParameterGradient gr(rigid, {"model.bodies.0.vel.2"}, nullptr);

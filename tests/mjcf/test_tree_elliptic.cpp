@@ -3,6 +3,7 @@
 // (the cone's middle zone) against finite differences and reverse mode.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -133,5 +134,76 @@ TEST_CASE("MuJoCo's humanoid with elliptic cones falls as mj_step has it, and it
     const double err = std::fabs(fd.grad[j] - fwd.grad[j]) / std::max(std::fabs(fwd.grad[j]), 1e-3);
     MESSAGE(paths[j] << ": forward " << fwd.grad[j] << ", FD " << fd.grad[j] << ", relative " << err);
     CHECK(err < 1e-4);
+  }
+}
+
+namespace {
+
+// A ball thrown spinning onto the floor (a jointed body far away makes the import a tree): it lands (an
+// onset), slides (the cone's middle zone) and, with condim 6, starts to roll and spin without slipping (the
+// bottom zone) as its rolling and torsional rows take hold.
+std::string thrown_ball_scene(int condim, const std::string& friction) {
+  const std::string c = std::to_string(condim), name = "elliptic_events_" + c;
+  const std::string xml = sg::test::write_mjcf(name, R"(<mujoco>
+  <option timestep="0.002" cone="elliptic" impratio="1.5"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="3 3 0.1" condim=")" +
+                                                         c + R"(" friction=")" + friction + R"( 0.02 0.01"/>
+    <body name="ball" pos="0.5 0.4 0.15">
+      <freejoint/>
+      <geom name="ball" type="sphere" size="0.05" condim=")" +
+                                                         c + R"(" friction=")" + friction + R"( 0.02 0.01"/>
+    </body>
+    <body name="far" pos="5 5 1">
+      <joint type="hinge" axis="0 1 0"/>
+      <geom type="sphere" size="0.05" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+  json scene = json::parse(R"({
+    "model": {"type": "mjcf", "tree": {"bodies": [
+      {"joints": [{"free_vel": [-1.0, 0.2, -0.5], "ball_qvel": [1, -3, 6]}]}]}},
+    "integrator": {"type": "tsit5", "rtol": 1e-10, "atol": 1e-10, "max_steps": 200000, "steps": 600},
+    "gradient": {"fd_eps": 1e-6},
+    "loss": {"terms": [{"quantity": "position", "body": 0, "axis": "x"},
+                       {"quantity": "position", "body": 0, "axis": "y"}]},
+    "sweep": {"parameter": "model.tree.bodies.0.joints.0.free_vel.0", "from": 0.5, "to": 2.5, "points": 9}})");
+  scene["model"]["file"] = xml;
+  return sg::test::write_scene(name, scene);
+}
+
+}  // namespace
+
+TEST_CASE("contact events hold an elliptic cone's zones: AD matches FD over the sweep at Tsit5") {
+  // With integrator.events on, a contact mode holds each cone's zone (top, middle, bottom) and the solve
+  // minimises that piece's cost, continued past its boundaries; the boundaries N = mu T and mu N + T = 0
+  // are located as switches (no jump: the cone's cost is once differentiable, so no saltation term).
+  // Over the sweep's throws: AD against central FD (eps 1e-6) of the same runs. Measured: median relative
+  // difference 1.9e-6 (condim 3, 135 events over 9 throws), 2.1e-5 (4, 139), 3.9e-7 (6, 2,864 over 7 as
+  // the ball's rolling and torsional rows take hold); worst 1.8e-5, 5.2e-5, 1.4e-4. Tolerances: median 1e-4
+  // (the issue's), every point 1e-3. With events off (condim 6, friction 0.4, v_x = -1) Tsit5 rejects 2.1
+  // steps for each one it accepts, and AD and FD of the spin differ by 29%.
+  for (const int condim : {3, 4, 6}) {
+    CAPTURE(condim);
+    // condim 6 with less friction, or above v_x = 1.3: the sliding ball hops on the floor ever faster
+    // (MuJoCo's soft contact with its rolling rows pushes it out; 920 landings by t = 0.62 at v_x = 1.5),
+    // with or without events: the grazing mode trees lack (docs/engine.md). Its sweep stays below, at
+    // friction 0.4; condim 3 and 4 at 0.15 slide long enough to pass from the middle zone to the bottom.
+    const std::vector<std::string> range = {"sweep.to=1.25", "sweep.points=7"};
+    const sg::SweepResult r =
+        sg::run_sweep(sg::test::load_scene(thrown_ball_scene(condim, condim == 6 ? "0.4" : "0.15"),
+                                           condim == 6 ? range : std::vector<std::string>{}));
+    std::vector<double> rel;
+    for (const sg::PointResult& pt : r.points) {
+      CAPTURE(pt.value);
+      REQUIRE(pt.status == "ok");
+      rel.push_back(std::fabs(pt.grad - pt.grad_fd) / std::max(std::fabs(pt.grad_fd), 1e-12));
+      CHECK(rel.back() < 1e-3);
+    }
+    std::sort(rel.begin(), rel.end());
+    MESSAGE("condim " << condim << ": median " << rel[rel.size() / 2] << ", worst " << rel.back() << ", "
+                      << r.stats.events_total << " events");
+    CHECK(rel[rel.size() / 2] < 1e-4);
+    CHECK(r.stats.events_total >= static_cast<long>(r.points.size()));  // every run lands at least
   }
 }
