@@ -21,16 +21,11 @@ namespace tree_cone_detail {
 
 using tree_newton_detail::row_dot;
 
-// The zone cone c's cost follows at ws.jar: the held one, or its own. A held middle zone needs T > 0 (its
-// cost's Hessian divides by T): at T = 0 the cone's own zone is taken.
+// The zone cone c's cost follows at ws.jar: its own, or the held one (followed_zone).
 inline ConeZone zone_at(int c, const TreeNewtonWorkspace& ws, const TreeHeldPiece* held) {
-  const int r0 = ws.cone_row[c];
-  const ConeZone own = cone_zone_of(ws.jar + r0, ws.cone_dim[c], ws.cone_mu[c], ws.cone_friction[c]);
-  if (!held || own == held->zone[c]) return own;
-  if (held->zone[c] != ConeZone::middle) return held->zone[c];
-  for (int j = 1; j < ws.cone_dim[c]; ++j)
-    if (ws.jar[r0 + j] * ws.cone_friction[c][j - 1] != 0.0) return ConeZone::middle;
-  return own;
+  const double* jar = ws.jar + ws.cone_row[c];
+  const double mu = ws.cone_mu[c], T = cone_tangent(jar, ws.cone_dim[c], ws.cone_friction[c]);
+  return followed_zone(cone_zone(mu * jar[0], T, mu), held ? held->zone + c : nullptr, T);
 }
 
 // jar at ws.a and the states: a scalar row pushes while jar < 0; a cone's rows push unless it is in its top

@@ -20,11 +20,24 @@ inline ConeZone cone_zone(double N, double T, double mu) {
   return ConeZone::middle;
 }
 
-// The zone of a contact from its rows' jar (values).
-inline ConeZone cone_zone_of(const double* jar, int dim, double mu, const double* friction) {
+// T = |U_1..| from a contact's rows' jar (values).
+inline double cone_tangent(const double* jar, int dim, const double* friction) {
   double tt = 0.0;
   for (int j = 1; j < dim; ++j) tt += (jar[j] * friction[j - 1]) * (jar[j] * friction[j - 1]);
-  return cone_zone(jar[0] * mu, std::sqrt(tt), mu);
+  return std::sqrt(tt);
+}
+
+// The zone of a contact from its rows' jar (values).
+inline ConeZone cone_zone_of(const double* jar, int dim, double mu, const double* friction) {
+  return cone_zone(jar[0] * mu, cone_tangent(jar, dim, friction), mu);
+}
+
+// The zone whose cost a solve follows: a frozen contact mode's held zone (null: none), continued past its
+// boundaries, except a held middle zone at T = 0, whose cost's derivatives divide by T: there the zone the
+// cone is in (own).
+inline ConeZone followed_zone(ConeZone own, const ConeZone* held, double T) {
+  if (!held || (*held == ConeZone::middle && !(T > 0.0))) return own;
+  return *held;
 }
 
 // The rows' forces -d cost / d jar in the given zone (decided on values, so that a scalar carrying
@@ -102,15 +115,13 @@ inline ConeLine cone_line(int dim, const double* jar, const double* jdir, const 
   return c;
 }
 
-// held: the zone whose cost is followed (a frozen contact mode's, continued past its boundaries); null: the
-// zone at alpha. A middle zone needs T > 0: at T = 0 the zone at alpha is taken.
+// held: a frozen contact mode's zone (followed_zone); null: the zone at alpha.
 inline void cone_line_derivatives(const ConeLine& c, double alpha, double& d1, double& d2,
                                   const ConeZone* held = nullptr) {
   const double N = c.U0 + alpha * c.V0;
   const double tt = c.UU + alpha * (2.0 * c.UV + alpha * c.VV);
   const double tan = tt > 0.0 ? std::sqrt(tt) : 0.0;
-  ConeZone zone = cone_zone(N, tan, c.mu);
-  if (held && !(*held == ConeZone::middle && tan <= 0.0)) zone = *held;
+  const ConeZone zone = followed_zone(cone_zone(N, tan, c.mu), held, tan);
   if (zone == ConeZone::top) return;
   if (zone == ConeZone::bottom) {
     d1 += c.b1 + alpha * c.b2;

@@ -163,10 +163,8 @@ class TreeModeSolver {
   void note_cone(int c, ConeZone held, const ContactKey& key, MarginTracker& tracker) const {
     const TreeNewtonWorkspace& ws = *s_.ws;
     const double* jar = ws.jar + ws.cone_row[c];
-    double tt = 0.0;
-    for (int j = 1; j < ws.cone_dim[c]; ++j)
-      tt += (jar[j] * ws.cone_friction[c][j - 1]) * (jar[j] * ws.cone_friction[c][j - 1]);
-    const double mu = ws.cone_mu[c], N = mu * jar[0], T = std::sqrt(tt);
+    const double mu = ws.cone_mu[c], N = mu * jar[0],
+                 T = cone_tangent(jar, ws.cone_dim[c], ws.cone_friction[c]);
     const double top = N - mu * T, bottom = -(mu * N + T);
     if (held == ConeZone::top) {
       tracker.note(top, contact_event(key, EventKind::row_on, 0, kConeSurface));
