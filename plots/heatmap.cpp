@@ -86,4 +86,18 @@ std::vector<HeatCell> heat_cells(const Heatmap& h) {
   return cells;
 }
 
+ColorBar heat_color_bar(const Heatmap& h, int steps) {
+  ColorBar bar;
+  if (h.nx <= 0 || h.ny <= 0 || h.values.size() != static_cast<std::size_t>(h.nx * h.ny)) return bar;
+  bar.range = heat_range(h);
+  bar.ticks = make_ticks(bar.range, Scale::linear, 1.0, 5);
+  steps = std::max(steps, 2);
+  bar.colors.reserve(static_cast<std::size_t>(steps));
+  for (int k = 0; k < steps; ++k) {
+    const double t = (k + 0.5) / steps;  // each step's centre
+    bar.colors.push_back(heat_color(h, bar.range, bar.range.lo + t * (bar.range.hi - bar.range.lo)));
+  }
+  return bar;
+}
+
 }  // namespace sg::plot

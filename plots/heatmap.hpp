@@ -26,4 +26,16 @@ struct HeatCell {
 // Every cell of the map, row by row; none when the heatmap is empty or its values do not fill nx x ny.
 std::vector<HeatCell> heat_cells(const Heatmap& h);
 
+// The colour bar both renderers draw right of a heatmap's data area, so a colour can be read as a number:
+// the colour range, ticks inside it, and `steps` colours of equal height from its bottom (lo) to its top.
+struct ColorBar {
+  Range range;
+  std::vector<Tick> ticks;
+  std::vector<Color> colors;
+};
+// Empty (no colours) when the plot has no heatmap to draw.
+ColorBar heat_color_bar(const Heatmap& h, int steps = 64);
+// What a renderer reserves right of the data area for the bar: gap, strip and tick labels.
+constexpr double kColorBarGap = 10.0, kColorBarWidth = 12.0, kColorBarTickGap = 4.0;
+
 }  // namespace sg::plot

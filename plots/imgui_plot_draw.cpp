@@ -197,6 +197,35 @@ void draw_legend(ImDrawList* dl, const Plot& plot, const PlotLayout& layout) {
   }
 }
 
+void legend_tooltip(const ItemInput& in, const PlotLayout& layout) {
+  if (!in.hovered) return;
+  for (const LegendEntry& e : layout.legend)
+    if (inside(in.mouse, e.min, e.max) && e.label != e.full_label)
+      ImGui::SetTooltip("%s", e.full_label.c_str());
+}
+
+void draw_color_bar(ImDrawList* dl, const PlotLayout& layout) {
+  const ColorBar& bar = layout.bar;
+  if (bar.colors.empty()) return;
+  const float x0 = layout.area_max.x + static_cast<float>(kColorBarGap);
+  const float x1 = x0 + static_cast<float>(kColorBarWidth);
+  const float top = layout.area_min.y, bottom = layout.area_max.y, h = bottom - top;
+  const float step = h / static_cast<float>(bar.colors.size());
+  for (std::size_t k = 0; k < bar.colors.size(); ++k) {
+    const float y1 = bottom - step * static_cast<float>(k), y0 = y1 - step;
+    dl->AddRectFilled(ImVec2(x0, std::floor(y0)), ImVec2(x1, std::ceil(y1)), to_imgui_color(bar.colors[k]));
+  }
+  dl->AddRect(ImVec2(x0, top), ImVec2(x1, bottom), style_color(ImGuiCol_Text, 0.6f));
+  const float line = ImGui::GetTextLineHeight();
+  const double span = bar.range.hi - bar.range.lo;
+  for (const Tick& t : bar.ticks) {
+    const float y = bottom - static_cast<float>((t.value - bar.range.lo) / span) * h;
+    dl->AddLine(ImVec2(x1, y), ImVec2(x1 + 3, y), style_color(ImGuiCol_Text));
+    dl->AddText(ImVec2(x1 + static_cast<float>(kColorBarTickGap), y - line / 2), style_color(ImGuiCol_Text),
+                t.label.c_str());
+  }
+}
+
 void draw_hover(ImDrawList* dl, const Plot& plot, const PlotLayout& layout, const PlotViewState& state,
                 const std::optional<NearestPoint>& hit) {
   if (!hit || !state.has_hover) return;

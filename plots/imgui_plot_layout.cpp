@@ -96,18 +96,19 @@ bool place_top_text(const Plot& plot, ImVec2 widget_min, ImVec2 widget_max, floa
   return own_row;
 }
 
-// Legend entries flowed left to right in rows from (left, top), wrapping at right; returns the rows' height.
-float place_legend(const Plot& plot, const PlotViewState& state, float left, float right, float top,
-                   PlotLayout& layout) {
+// Legend entries flowed left to right in rows from (left, top), wrapping at right, each label at most
+// label_cap pixels wide; returns the rows' height.
+float flow_legend(const std::vector<LegendItem>& items, const PlotViewState& state, float left, float right,
+                  float top, float label_cap, PlotLayout& layout) {
   layout.legend.clear();
-  if (!plot.legend) return 0.0f;
   const float row = ImGui::GetTextLineHeight() + 2.0f, sample = 34.0f, gap = 10.0f;
   float x = left, y = top;
-  for (const LegendItem& item : legend_items(plot)) {
+  for (const LegendItem& item : items) {
     LegendEntry e;
     e.series = item.series;
     e.key = item.key;
-    e.label = fit_head(item.label, std::max(0.0f, right - left - sample));
+    e.full_label = item.label;
+    e.label = fit_head(item.label, std::min(label_cap, std::max(0.0f, right - left - sample)));
     e.hidden = std::find(state.hidden_series.begin(), state.hidden_series.end(), item.key) !=
                state.hidden_series.end();
     const float width = sample + ImGui::CalcTextSize(e.label.c_str()).x + gap;
@@ -123,6 +124,30 @@ float place_legend(const Plot& plot, const PlotViewState& state, float left, flo
   return layout.legend.empty() ? 0.0f : y + row - top;
 }
 
+// The legend with whole labels where they fit in max_height, else with labels shortened step by step (the
+// whole label in the entry's tooltip) so that every entry keeps a place; returns the rows' height.
+float place_legend(const Plot& plot, const PlotViewState& state, float left, float right, float top,
+                   float max_height, PlotLayout& layout) {
+  layout.legend.clear();
+  if (!plot.legend) return 0.0f;
+  const std::vector<LegendItem> items = legend_items(plot);
+  const float em = ImGui::GetFontSize();
+  float height = 0.0f;
+  for (const float cap_em : {1e6f, 18.0f, 13.0f, 10.0f, 7.5f, 5.5f, 4.0f}) {
+    height = flow_legend(items, state, left, right, top, cap_em * em, layout);
+    if (height <= max_height) break;
+  }
+  return height;
+}
+
+// Pixels the colour bar takes right of the data area (none without a heatmap).
+float color_bar_room(const ColorBar& bar) {
+  if (bar.colors.empty()) return 0.0f;
+  float widest = 0.0f;
+  for (const Tick& t : bar.ticks) widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
+  return static_cast<float>(kColorBarGap + kColorBarWidth + kColorBarTickGap) + widest;
+}
+
 }  // namespace
 
 PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widget_min, ImVec2 widget_max) {
@@ -130,16 +155,20 @@ PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widg
   const bool has_top_text = !plot.title.empty() || !plot.y.label.empty();
   const float left = ImGui::CalcTextSize("-8.88e-8").x + 10.0f;
   PlotLayout layout;
+  layout.bar = heat_color_bar(plot.heatmap);
+  const float right = 12.0f + color_bar_room(layout.bar);
   const float area_center_x =
-      0.5f * (widget_min.x + left + std::max(widget_min.x + left + 1.0f, widget_max.x - 12.0f));
+      0.5f * (widget_min.x + left + std::max(widget_min.x + left + 1.0f, widget_max.x - right));
   const bool label_row = place_top_text(plot, widget_min, widget_max, area_center_x, layout);
   const float text_top = 6.0f + (has_top_text ? line + 4.0f : 0.0f) + (label_row ? line + 2.0f : 0.0f);
-  // The legend sits between the title and the data area, so it never covers data; a plot too short for it
-  // keeps at least half its height for the data and lets the legend's last rows go.
-  const float legend_h =
-      place_legend(plot, state, widget_min.x + 4.0f, widget_max.x - 4.0f, widget_min.y + text_top, layout);
+  // The legend sits between the title and the data area, so it never covers data. Its labels shorten until
+  // it takes at most 35% of the height left for legend and data, and only past half of it do its last
+  // rows go.
   const float bottom_reserved = line + 8.0f + (plot.x.label.empty() ? 0.0f : line + 4.0f);
-  const float room = std::max(0.0f, (widget_max.y - widget_min.y - text_top - bottom_reserved) * 0.5f);
+  const float left_for_both = std::max(0.0f, widget_max.y - widget_min.y - text_top - bottom_reserved);
+  const float room = left_for_both * 0.5f;
+  const float legend_h = place_legend(plot, state, widget_min.x + 4.0f, widget_max.x - 4.0f,
+                                      widget_min.y + text_top, left_for_both * 0.35f, layout);
   const float legend_used = std::min(legend_h, room);
   while (!layout.legend.empty() && layout.legend.back().max.y > widget_min.y + text_top + legend_used + 0.5f)
     layout.legend.pop_back();
@@ -149,7 +178,7 @@ PlotLayout make_layout(const Plot& plot, const PlotViewState& state, ImVec2 widg
   layout.widget_max = widget_max;
   layout.x_label = fit_head(plot.x.label, widget_max.x - widget_min.x - 4.0f);
   layout.area_min = ImVec2(widget_min.x + left, widget_min.y + top);
-  layout.area_max = ImVec2(std::max(layout.area_min.x + 1.0f, widget_max.x - 12.0f),
+  layout.area_max = ImVec2(std::max(layout.area_min.x + 1.0f, widget_max.x - right),
                            std::max(layout.area_min.y + 1.0f, widget_max.y - bottom));
   layout.xmap = make_axis_map(effective_x_scale(plot, state), plot.x.symlog_threshold,
                               {state.x_min, state.x_max}, layout.area_min.x, layout.area_max.x);

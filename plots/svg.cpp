@@ -32,6 +32,7 @@ struct Frame {
   Rect area;
   AxisMap xmap, ymap;
   std::vector<LegendSlot> legend;  // in rows between the title and the data area
+  ColorBar bar;                    // right of the area, for a heatmap
 };
 
 // Coordinates with two decimals; far off-screen points are clamped (they are clipped anyway).
@@ -84,11 +85,21 @@ double place_legend(const Plot& plot, const Rect& cell, double top, Frame& f) {
   return f.legend.empty() ? 0.0 : y + kLegendRow / 2 - top + 4;
 }
 
+// Room the colour bar takes right of the data area: its gap, strip and widest tick label.
+double color_bar_room(const ColorBar& bar) {
+  if (bar.colors.empty()) return 0.0;
+  std::size_t chars = 0;
+  for (const Tick& t : bar.ticks) chars = std::max(chars, t.label.size());
+  return kColorBarGap + kColorBarWidth + kColorBarTickGap + kCharWidth * static_cast<double>(chars);
+}
+
 Frame make_frame(const Plot& plot, const Rect& cell) {
   Frame f;
   double top = kMarginTop + (plot.title.empty() ? 0.0 : kPlotTitleHeight);
   top += place_legend(plot, cell, cell.y + top, f);
-  f.area = {cell.x + kMarginLeft, cell.y + top, std::max(1.0, cell.w - kMarginLeft - kMarginRight),
+  f.bar = heat_color_bar(plot.heatmap);
+  const double right = kMarginRight + color_bar_room(f.bar);
+  f.area = {cell.x + kMarginLeft, cell.y + top, std::max(1.0, cell.w - kMarginLeft - right),
             std::max(1.0, cell.h - top - kMarginBottom)};
   f.xmap = make_axis_map(plot.x, auto_view(plot, AxisId::x), f.area.x, f.area.x + f.area.w);
   f.ymap = make_axis_map(plot.y, auto_view(plot, AxisId::y), f.area.y + f.area.h, f.area.y);
@@ -220,6 +231,28 @@ void draw_legend(std::string& out, const Plot& plot, const Frame& f, const std::
   out += "</g>\n";
 }
 
+// The strip from the range's low end (bottom) to its high end, ticked on its right.
+void draw_color_bar(std::string& out, const Frame& f) {
+  if (f.bar.colors.empty()) return;
+  const double x = f.area.x + f.area.w + kColorBarGap, bottom = f.area.y + f.area.h;
+  const double step = f.area.h / static_cast<double>(f.bar.colors.size());
+  out += "<g class=\"color-bar\">\n";
+  for (std::size_t k = 0; k < f.bar.colors.size(); ++k) {
+    const double y = bottom - step * static_cast<double>(k + 1);
+    out += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(kColorBarWidth) + "\" height=\"" +
+           num(step + 0.5) + "\" fill=\"" + rgb(f.bar.colors[k]) + "\"/>\n";
+  }
+  out += "<rect x=\"" + num(x) + "\" y=\"" + num(f.area.y) + "\" width=\"" + num(kColorBarWidth) +
+         "\" height=\"" + num(f.area.h) + "\" fill=\"none\" stroke=\"#333\"/>\n";
+  const double span = f.bar.range.hi - f.bar.range.lo;
+  for (const Tick& t : f.bar.ticks) {
+    const double y = bottom - (t.value - f.bar.range.lo) / span * f.area.h;
+    line(out, x + kColorBarWidth, y, x + kColorBarWidth + 3, y, "stroke=\"#333\"");
+    text(out, x + kColorBarWidth + kColorBarTickGap, y + 4, t.label, "class=\"tick-label\"");
+  }
+  out += "</g>\n";
+}
+
 // One rectangle per cell, beneath the series; cells extend half a step beyond the outer centres.
 void draw_heatmap(std::string& out, const Frame& f, const Heatmap& h) {
   for (const HeatCell& c : heat_cells(h)) {
@@ -253,6 +286,7 @@ void draw_plot(std::string& out, const Plot& plot, const Rect& cell, std::size_t
   draw_off_scale(out, plot, f, colors);
   out += "</g>\n<rect class=\"frame\" x=\"" + num(f.area.x) + "\" y=\"" + num(f.area.y) + "\" width=\"" +
          num(f.area.w) + "\" height=\"" + num(f.area.h) + "\" fill=\"none\" stroke=\"#333\"/>\n";
+  draw_color_bar(out, f);
   draw_labels(out, plot, f, cell);
   draw_legend(out, plot, f, colors);
   out += "</g>\n";

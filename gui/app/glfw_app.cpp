@@ -74,11 +74,7 @@ void draw_frame(AppShell& shell, ImGuiSession& imgui, render::GlfwWindowContext&
   glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   imgui.render_draw_data();
-  if (shell.workbench().capture) {
-    int width = 0, height = 0;
-    glfwGetFramebufferSize(window.window(), &width, &height);
-    shell.workbench().capture->service(width, height, ImGui::GetIO().DisplayFramebufferScale);
-  }
+  if (shell.workbench().capture) shell.workbench().capture->service();
   window.end_frame();
 }
 

@@ -55,8 +55,7 @@ bool HeadlessShellRunner::run_frame(std::string* error, float delta_seconds) {
   glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   imgui_->render_draw_data();
-  if (shell_.workbench().capture)
-    shell_.workbench().capture->service(width_, height_, io.DisplayFramebufferScale);
+  if (shell_.workbench().capture) shell_.workbench().capture->service();
   context_->end_frame();
   return render::check_gl("headless frame", error);
 }

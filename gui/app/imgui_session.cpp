@@ -14,6 +14,9 @@ namespace sg::gui {
 ImGuiSession::ImGuiSession(std::string ini_path, float content_scale) : ini_path_(std::move(ini_path)) {
   IMGUI_CHECKVERSION();
   context_ = ImGui::CreateContext();
+  // CreateContext keeps an existing context current (a figure exported from the running workbench makes a
+  // second session): everything below sets up the new one.
+  ImGui::SetCurrentContext(context_);
   ImGuiIO& io = ImGui::GetIO();
   // ImGui's own ini writer replaces links and leaves torn files on a full disk; the layout goes through the
   // same atomic writer as every other file instead.

@@ -13,6 +13,7 @@
 #include "engine/sweep/gradient_agreement.hpp"
 #include "gui/document/presets.hpp"
 #include "gui/document/scenes_folder.hpp"
+#include "gui/export/figure_png.hpp"
 #include "gui/export/plot_export.hpp"
 #include "gui/panels/device_choice.hpp"
 #include "gui/view3d/scene_bounds.hpp"
@@ -442,11 +443,16 @@ void WorkbenchApp::export_plots(const PlotPanelEvents& events) {
   const plot::Figure figure = events.export_figure ? *events.export_figure : plots_.shown_figure();
   const std::string name = events.export_figure ? stem() + "_" + slug(figure.title) : stem() + "_plots";
   switch (events.export_kind) {
-    case ExportKind::png:
-      capture_->request(
-          {(options_.out_folder / (name + ".png")).string(), events.export_min, events.export_max});
+    case ExportKind::png: {
+      // The figure itself at the size it has on screen (in framebuffer pixels), drawn anew offscreen.
+      const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+      int width = static_cast<int>((events.export_max.x - events.export_min.x) * scale.x);
+      int height = static_cast<int>((events.export_max.y - events.export_min.y) * scale.y);
+      export_size(figure, &width, &height);
+      capture_->request_figure({(options_.out_folder / (name + ".png")).string(), figure, width, height});
       message_ = "exporting PNG...";
       break;
+    }
     case ExportKind::svg:
       message_ = export_svg(figure, options_.out_folder, name);
       break;

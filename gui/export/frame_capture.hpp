@@ -1,30 +1,30 @@
 #pragma once
-// PNG export of part of the window: a panel asks for a capture during the frame, the host reads the
-// framebuffer back after ImGui has drawn it (the only moment the pixels exist).
-#include <imgui.h>
-
-#include <mutex>
+// PNG export from the window: a panel asks during the frame, the host services the request after ImGui has
+// drawn the frame, with the GL context current: the figure is drawn anew offscreen by the GUI's plot
+// renderer (the plots themselves, without the panel's buttons, as `softgrad sweep --png` draws them).
 #include <optional>
 #include <string>
 
+#include "plots/plot.hpp"
+
 namespace sg::gui {
 
-struct CaptureRequest {
+struct FigureRequest {
   std::string path;
-  ImVec2 min, max;  // in ImGui display coordinates
+  plot::Figure figure;
+  int width = 0, height = 0;  // pixels
 };
 
 class FrameCapture {
  public:
-  void request(CaptureRequest request) { pending_ = std::move(request); }
-  // Host side, with the drawn framebuffer bound: writes the pending capture, if any. `scale` maps display
-  // coordinates to framebuffer pixels (io.DisplayFramebufferScale).
-  void service(int framebuffer_width, int framebuffer_height, ImVec2 scale);
-  // The outcome of the last capture ("wrote out/x.png" or the error), taken once.
+  void request_figure(FigureRequest request) { pending_ = std::move(request); }
+  // Host side, between ImGui frames with the window's GL context current: writes the pending figure, if any.
+  void service();
+  // The outcome of the last export ("wrote out/x.png" or the error), taken once.
   std::optional<std::string> take_message();
 
  private:
-  std::optional<CaptureRequest> pending_;
+  std::optional<FigureRequest> pending_;
   std::optional<std::string> message_;
 };
 

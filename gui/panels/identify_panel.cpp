@@ -303,13 +303,13 @@ IdentifyPanelEvents IdentifyPanel::draw(ImVec2 size) {
   }
   switch (shown()) {
     case bootstrap_view:
-      draw_figure_row("identify bootstrap", bootstrap_figure_, bootstrap_views_, size, top_left);
+      draw_figure_row("identify bootstrap", bootstrap_figure_, bootstrap_views_, size, top_left, &maximised_);
       break;
     case profile_view:
-      draw_figure_row("identify profiles", profile_figure_, profile_views_, size, top_left);
+      draw_figure_row("identify profiles", profile_figure_, profile_views_, size, top_left, &maximised_);
       break;
     case fit_view:
-      draw_figure_row("identify", figure_, views_, size, top_left);
+      draw_figure_row("identify", figure_, views_, size, top_left, &maximised_);
       break;
   }
   return events;

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,7 @@ class IdentifyPanel {
   plot::Figure figure_, profile_figure_, bootstrap_figure_;
   int view_ = bootstrap_view;  // the row below the table: the latest analysis until one is chosen
   std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(2);
+  std::optional<std::size_t> maximised_;  // the plot filling the tab, if any
   std::vector<plot::PlotViewState> profile_views_, bootstrap_views_;
 };
 

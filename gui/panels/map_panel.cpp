@@ -141,7 +141,8 @@ MapPanelEvents MapPanel::draw(ImVec2 size) {
   ImGui::TextDisabled(
       "%s%s  |  click a map to open that point", progress,
       snapshot_.problem && snapshot_.problem != live_ ? " (computed for earlier settings)" : "");
-  for (const plot::PlotInteraction& in : draw_figure_row("map", figure_, views_, size, top_left)) {
+  for (const plot::PlotInteraction& in :
+       draw_figure_row("map", figure_, views_, size, top_left, &maximised_)) {
     if (in.clicked) {
       events.clicked = std::make_pair(in.clicked_x, in.clicked_y);
       events.y_path = snapshot_.result.y.path;

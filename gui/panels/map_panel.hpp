@@ -42,6 +42,7 @@ class MapPanel {
   MapSnapshot snapshot_;
   plot::Figure figure_;
   std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(4);
+  std::optional<std::size_t> maximised_;  // the plot filling the tab, if any
 };
 
 }  // namespace sg::gui

@@ -158,7 +158,7 @@ MpcPanelEvents MpcPanel::draw(ImVec2 size) {
   events.export_kind = draw_export_buttons("export:");
   events.export_min = top_left;
   events.export_max = ImVec2(top_left.x + size.x, top_left.y + size.y);
-  draw_figure_row("mpc", figure_, views_, size, top_left);
+  draw_figure_row("mpc", figure_, views_, size, top_left, &maximised_);
   return events;
 }
 

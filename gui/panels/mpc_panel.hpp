@@ -43,6 +43,7 @@ class MpcPanel {
   MpcSnapshot snapshot_;
   plot::Figure figure_;
   std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(4);
+  std::optional<std::size_t> maximised_;  // the plot filling the tab, if any
 };
 
 // Why the live scene cannot be planned (empty when it can): not a joint tree, or no actuators.

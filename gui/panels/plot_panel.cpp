@@ -42,6 +42,17 @@ bool width_matches(int cached, float width) {
   return cached >= 0 && std::abs(cached - static_cast<int>(width)) < 4;
 }
 
+// The longest head of text that fits in width pixels, with "..." when shortened.
+std::string one_line(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  std::size_t fits = 0, too_long = text.size();  // bisect the longest head that fits
+  while (too_long - fits > 1) {
+    const std::size_t mid = (fits + too_long) / 2;
+    (ImGui::CalcTextSize((text.substr(0, mid) + "...").c_str()).x <= width ? fits : too_long) = mid;
+  }
+  return text.substr(0, fits) + "...";
+}
+
 ExportKind requested_export(const plot::PlotInteraction& in) {
   if (in.export_png) return ExportKind::png;
   if (in.export_svg) return ExportKind::svg;
@@ -237,13 +248,26 @@ void PlotPanel::draw_descent_buttons(PlotPanelEvents& events) {
   }
 }
 
-void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
-  if (!note_.empty() && show_notes_) {
-    // The preset's note: what a student should look at in these plots.
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.85f, 0.45f, 1.0f));
-    ImGui::TextWrapped("Note: %s", note_.c_str());
-    ImGui::PopStyleColor();
+void PlotPanel::draw_note(float panel_height) {
+  if (note_.empty() || !show_notes_) return;
+  // The preset's note: what a student should look at in these plots. In a short panel (a 720p projector) one
+  // line, the whole note in its tooltip, so that the plots keep their room.
+  const std::string text = "Note: " + note_;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.85f, 0.45f, 1.0f));
+  if (panel_height >= 30.0f * ImGui::GetTextLineHeightWithSpacing()) {
+    ImGui::TextWrapped("%s", text.c_str());
+  } else {
+    ImGui::TextUnformatted(one_line(text, ImGui::GetContentRegionAvail().x).c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+      ImGui::SetTooltip("%s", text.c_str());
+      ImGui::PopTextWrapPos();
+    }
   }
+  ImGui::PopStyleColor();
+}
+
+void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
   if (ImGui::Button("Pin")) events.pin = true;
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Keep this sweep as a reference behind the live one, labelled by what differs (P)");
@@ -285,60 +309,91 @@ void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Which body the trajectory plots show");
   }
   ImGui::SameLine();
-  ImGui::TextDisabled("|  click a sweep plot to simulate that point; right-click a plot for more");
+  if (maximised_) {
+    if (ImGui::SmallButton("Restore")) maximised_.reset();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show all plots again (or double-click the plot's title)");
+    ImGui::SameLine();
+  }
+  ImGui::TextDisabled(
+      "|  click: simulate that point; double-click a title: maximise; right-drag: zoom; right-click: more");
+}
+
+void PlotPanel::draw_sweep_plot(std::size_t i, ImVec2 size, PlotPanelEvents& events) {
+  const ImVec2 corner = ImGui::GetCursorScreenPos();
+  if (!ImGui::IsRectVisible(size)) {  // scrolled or clipped away: no drawing
+    ImGui::Dummy(size);
+    return;
+  }
+  const plot::Plot& shown = drawn_sweep_plot(i, size.x);
+  const plot::PlotInteraction in =
+      plot::draw_plot_imgui(("sweep" + std::to_string(i)).c_str(), shown, views_[i], size, maximised_ == i);
+  if (in.clicked) events.clicked_value = in.clicked_x;
+  if (in.toggle_maximise) toggle_maximised(i);
+  if (const ExportKind kind = requested_export(in); kind != ExportKind::none) {
+    events.export_kind = kind;
+    events.export_figure = plot::Figure{shown.title, 1, {decorated_sweep_plot(i, false)}};
+    events.export_min = corner;
+    events.export_max = ImVec2(corner.x + size.x, corner.y + size.y);
+  }
+}
+
+void PlotPanel::draw_trajectory_plot(std::size_t i, ImVec2 size, PlotPanelEvents& events) {
+  const ImVec2 corner = ImGui::GetCursorScreenPos();
+  if (!ImGui::IsRectVisible(size)) {
+    ImGui::Dummy(size);
+    return;
+  }
+  const plot::PlotInteraction in =
+      plot::draw_plot_imgui(("trajectory" + std::to_string(i)).c_str(), drawn_trajectory_plot(i, size.x),
+                            views_[3 + i], size, maximised_ == 3 + i);
+  if (in.toggle_maximise) toggle_maximised(3 + i);
+  if (const ExportKind kind = requested_export(in); kind != ExportKind::none) {
+    const plot::Plot& full = trajectory_.plots[i];
+    events.export_kind = kind;
+    events.export_figure = plot::Figure{full.title, 1, {full}};
+    events.export_min = corner;
+    events.export_max = ImVec2(corner.x + size.x, corner.y + size.y);
+  }
+}
+
+void PlotPanel::toggle_maximised(std::size_t view) {
+  maximised_ = maximised_ == view ? std::nullopt : std::optional<std::size_t>(view);
 }
 
 PlotPanelEvents PlotPanel::draw(ImVec2 size) {
   PlotPanelEvents events;
   const ImVec2 top_left = ImGui::GetCursorScreenPos();
+  draw_note(size.y);
   draw_toolbar(events);
 
   const ImGuiStyle& style = ImGui::GetStyle();
   const float used = ImGui::GetCursorScreenPos().y - top_left.y;
-  const float row_height = std::max((size.y - used - style.ItemSpacing.y) * 0.5f, 40.0f);
-  const float sweep_width = (size.x - 2.0f * style.ItemSpacing.x) / 3.0f;
-  for (std::size_t i = 0; i < sweep_shown_.size() && i < 3; ++i) {
-    if (i > 0) ImGui::SameLine();
-    const ImVec2 corner = ImGui::GetCursorScreenPos();
-    if (!ImGui::IsRectVisible(ImVec2(sweep_width, row_height))) {  // scrolled or clipped away: no drawing
-      ImGui::Dummy(ImVec2(sweep_width, row_height));
-      continue;
-    }
-    const plot::Plot& shown = drawn_sweep_plot(i, sweep_width);
-    const plot::PlotInteraction in = plot::draw_plot_imgui(("sweep" + std::to_string(i)).c_str(), shown,
-                                                           views_[i], ImVec2(sweep_width, row_height));
-    if (in.clicked) events.clicked_value = in.clicked_x;
-    if (const ExportKind kind = requested_export(in); kind != ExportKind::none) {
-      events.export_kind = kind;
-      events.export_figure = plot::Figure{shown.title, 1, {decorated_sweep_plot(i, false)}};
-      events.export_min = corner;
-      events.export_max = ImVec2(corner.x + sweep_width, corner.y + row_height);
-    }
-  }
-  if (sweep_.plots.empty()) ImGui::Dummy(ImVec2(size.x, row_height));
   const std::size_t n_traj = trajectory_shown_.size();
-  if (n_traj == 0) {
-    ImGui::TextDisabled("Click a sweep plot to see that point's trajectory here.");
-  }
-  const float traj_width =
-      n_traj ? (size.x - static_cast<float>(n_traj - 1) * style.ItemSpacing.x) / static_cast<float>(n_traj)
-             : 0.0f;
-  for (std::size_t i = 0; i < n_traj && i + 3 < views_.size(); ++i) {
-    if (i > 0) ImGui::SameLine();
-    const ImVec2 corner = ImGui::GetCursorScreenPos();
-    if (!ImGui::IsRectVisible(ImVec2(traj_width, row_height))) {
-      ImGui::Dummy(ImVec2(traj_width, row_height));
-      continue;
+  // A maximised plot that has gone (fewer trajectory plots now) gives the space back.
+  if (maximised_ && (*maximised_ < 3 ? *maximised_ >= sweep_shown_.size() : *maximised_ - 3 >= n_traj))
+    maximised_.reset();
+  if (maximised_) {
+    const ImVec2 whole(size.x, std::max(size.y - used - style.ItemSpacing.y, 40.0f));
+    if (*maximised_ < 3) {
+      draw_sweep_plot(*maximised_, whole, events);
+    } else {
+      draw_trajectory_plot(*maximised_ - 3, whole, events);
     }
-    const plot::PlotInteraction in = plot::draw_plot_imgui(("trajectory" + std::to_string(i)).c_str(),
-                                                           drawn_trajectory_plot(i, traj_width),
-                                                           views_[3 + i], ImVec2(traj_width, row_height));
-    if (const ExportKind kind = requested_export(in); kind != ExportKind::none) {
-      const plot::Plot& full = trajectory_.plots[i];
-      events.export_kind = kind;
-      events.export_figure = plot::Figure{full.title, 1, {full}};
-      events.export_min = corner;
-      events.export_max = ImVec2(corner.x + traj_width, corner.y + row_height);
+  } else {
+    const float row_height = std::max((size.y - used - style.ItemSpacing.y) * 0.5f, 40.0f);
+    const float sweep_width = (size.x - 2.0f * style.ItemSpacing.x) / 3.0f;
+    for (std::size_t i = 0; i < sweep_shown_.size() && i < 3; ++i) {
+      if (i > 0) ImGui::SameLine();
+      draw_sweep_plot(i, ImVec2(sweep_width, row_height), events);
+    }
+    if (sweep_.plots.empty()) ImGui::Dummy(ImVec2(size.x, row_height));
+    if (n_traj == 0) ImGui::TextDisabled("Click a sweep plot to see that point's trajectory here.");
+    const float traj_width =
+        n_traj ? (size.x - static_cast<float>(n_traj - 1) * style.ItemSpacing.x) / static_cast<float>(n_traj)
+               : 0.0f;
+    for (std::size_t i = 0; i < n_traj && i + 3 < views_.size(); ++i) {
+      if (i > 0) ImGui::SameLine();
+      draw_trajectory_plot(i, ImVec2(traj_width, row_height), events);
     }
   }
   if (events.export_kind != ExportKind::none && !events.export_figure) {

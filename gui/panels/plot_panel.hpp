@@ -70,6 +70,10 @@ class PlotPanel {
   void show_notes(bool shown) { show_notes_ = shown; }
 
   PlotPanelEvents draw(ImVec2 size);
+  // One plot filling the panel (double-click its title, or its menu): 0-2 the sweep plots, 3+ the
+  // trajectory's.
+  std::optional<std::size_t> maximised() const { return maximised_; }
+  void toggle_maximised(std::size_t view);
 
   // What is shown: sweep plots with the pinned series and the selection marker, then trajectory plots.
   plot::Figure shown_figure() const;
@@ -102,7 +106,11 @@ class PlotPanel {
     int width = -1;
   };
   const plot::Plot& drawn_sweep_plot(std::size_t index, float width);
+  void draw_note(float panel_height);
   void draw_toolbar(PlotPanelEvents& events);
+  void draw_sweep_plot(std::size_t index, ImVec2 size, PlotPanelEvents& events);
+  void draw_trajectory_plot(std::size_t index, ImVec2 size, PlotPanelEvents& events);
+  std::optional<std::size_t> maximised_;
   void draw_descent_buttons(PlotPanelEvents& events);
   void draw_pins_popup();
   const plot::Plot& drawn_trajectory_plot(std::size_t index, float width);

@@ -149,7 +149,7 @@ TradeoffPanelEvents TradeoffPanel::draw(ImVec2 size) {
   if (table_view_) {
     draw_table();
   } else {
-    draw_figure_row("tradeoff", figure_, views_, size, top_left);
+    draw_figure_row("tradeoff", figure_, views_, size, top_left, &maximised_);
   }
   return events;
 }

@@ -46,6 +46,7 @@ class TradeoffPanel {
   TradeoffSnapshot snapshot_;
   plot::Figure figure_;
   std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(2);
+  std::optional<std::size_t> maximised_;  // the plot filling the tab, if any
 };
 
 }  // namespace sg::gui

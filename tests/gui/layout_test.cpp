@@ -24,6 +24,16 @@ TEST_CASE("default layout tiles the display: controls left, viewport over plots,
         doctest::Approx(display.x * display.y).epsilon(1e-5));
 }
 
+TEST_CASE("a short window gives the plots 480 px while the viewport keeps 30%, a tall one keeps 58/42") {
+  const PanelLayout projector = default_layout(ImVec2(1280, 720), 1.0f, 25.0f);
+  CHECK(projector.plots.size.y == doctest::Approx(480.0f));
+  CHECK(projector.viewport.size.y == doctest::Approx(695.0f - 480.0f));
+  const PanelLayout tiny = default_layout(ImVec2(1024, 500), 1.0f, 25.0f);
+  CHECK(tiny.viewport.size.y == doctest::Approx(475.0f * 0.30f));
+  const PanelLayout full_hd = default_layout(ImVec2(1920, 1080), 1.0f, 25.0f);
+  CHECK(full_hd.viewport.size.y == doctest::Approx(1055.0f * 0.42f));
+}
+
 TEST_CASE("controls panel grows with UI scale but never takes over a small window") {
   const PanelLayout normal = default_layout(ImVec2(1280, 800), 1.0f, 30.0f);
   const PanelLayout big = default_layout(ImVec2(1280, 800), 2.0f, 30.0f);

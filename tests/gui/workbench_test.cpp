@@ -23,6 +23,7 @@
 #include "gui/document/presets.hpp"
 #include "gui/panels/device_choice.hpp"
 #include "headless_test_util.hpp"
+#include "plots/axis_math.hpp"
 #include "plots/sweep_figures/sweep2d_figure.hpp"
 #ifdef SOFTGRAD_HAVE_MJCF
 #include "mjcf/import.hpp"
@@ -402,11 +403,35 @@ TEST_CASE("workbench: exports write SVG, CSV, JSON and PNG files into the out fo
   CHECK(fs::file_size(out / "toy_point_mass_plots.svg") > 1000);
   CHECK(fs::file_size(out / "toy_point_mass_plots.json") > 1000);
   CHECK(fs::exists(out / "toy_point_mass_plots_loss.csv"));
+  // The figure itself, drawn anew: 7 plots on 3 columns take at least 400 x 300 each, so the 600 x 250
+  // region becomes 1200 x 900.
   int w = 0, h = 0;
-  load_png(out / "toy_point_mass_plots.png", &w, &h);
-  CHECK(w == 600);
-  CHECK(h == 250);
+  const auto all = load_png(out / "toy_point_mass_plots.png", &w, &h);
+  CHECK(w == 1200);
+  CHECK(h == 900);
   CHECK(app->message().find("toy_point_mass_plots.png") != std::string::npos);
+  // One plot from its menu: the region's size (the height raised to 300); its loss curve is drawn in the
+  // first palette colour.
+  events.export_kind = ExportKind::png;
+  events.export_figure =
+      app->plots().sweep_figure().plots.empty()
+          ? std::nullopt
+          : std::optional(sg::plot::Figure{"Loss", 1, {app->plots().sweep_figure().plots[0]}});
+  REQUIRE(events.export_figure);
+  app->export_plots(events);
+  run_frames(*runner, 1);
+  const auto one = load_png(out / "toy_point_mass_loss.png", &w, &h);
+  CHECK(w == 600);
+  CHECK(h == 300);
+  const sg::plot::Color curve = sg::plot::palette_color(0);
+  const auto count_near = [](const std::vector<unsigned char>& px, int r, int g, int b, int tol) {
+    long n = 0;
+    for (std::size_t i = 0; i + 3 < px.size(); i += 4)
+      n += std::abs(px[i] - r) + std::abs(px[i + 1] - g) + std::abs(px[i + 2] - b) <= tol;
+    return n;
+  };
+  CHECK(count_near(one, curve.r, curve.g, curve.b, 30) > 100);
+  CHECK(count_near(all, curve.r, curve.g, curve.b, 30) > 100);
 }
 
 TEST_CASE("workbench: the headless screenshot is non-empty and follows the plot") {
@@ -849,7 +874,8 @@ TEST_CASE("workbench: a particle scene opened after a camera saved on bodies sta
   }
 }
 
-TEST_CASE("workbench: another preset after edits in the controls asks first, without edits it opens at once") {
+TEST_CASE(
+    "workbench: another preset after edits in the controls asks first, without edits it opens at once") {
   auto app = make_app();
   ControlsRequest preset;
   preset.preset = "toy_fine";
@@ -860,7 +886,7 @@ TEST_CASE("workbench: another preset after edits in the controls asks first, wit
   app->apply(preset);
   CHECK(app->switch_pending());
   CHECK(app->document().config()["contact"]["penalty"]["k"] == 80.0);  // nothing replaced yet
-  app->confirm_switch(false);  // keep editing
+  app->confirm_switch(false);                                          // keep editing
   CHECK_FALSE(app->switch_pending());
   CHECK(app->document().config()["contact"]["penalty"]["k"] == 80.0);
   app->apply(preset);

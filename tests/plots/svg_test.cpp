@@ -180,3 +180,35 @@ TEST_CASE("svg: a long y label in a short plot is shortened from the front, neve
   const std::string tall_svg = to_svg(Figure{"", 1, {plot}}, 300, 600);
   CHECK(tall_svg.find(">dloss/dmodel.particles.0.pos.2</text>") != std::string::npos);
 }
+
+TEST_CASE("svg: a heatmap has a colour bar with its range's ticks right of the data area") {
+  Figure fig;
+  Plot plot;
+  plot.title = "AD gradient";
+  Heatmap& h = plot.heatmap;
+  h.nx = 3;
+  h.ny = 2;
+  h.diverging = true;
+  h.values = {-3, -1, 0, 1, 2, 3};
+  h.lo = -3;
+  h.hi = 3;
+  fig.plots.push_back(plot);
+  const std::string svg = to_svg(fig, 400, 300);
+  CHECK(xml_problem(svg).empty());
+  REQUIRE(count(svg, "class=\"color-bar\"") == 1);
+  const std::string bar = svg.substr(svg.find("class=\"color-bar\""));
+  // Ticks -3 .. 3 on the bar's labels; 64 colour steps plus the outline.
+  for (const char* label : {">-2<", ">0<", ">2<"}) CHECK(bar.find(label) != std::string::npos);
+  CHECK(count(bar.substr(0, bar.find("</g>")), "<rect") == 65);
+  // Without a heatmap there is no bar, and the data area is wider.
+  Figure plain = fig;
+  plain.plots[0].heatmap = Heatmap{};
+  const std::string without = to_svg(plain, 400, 300);
+  CHECK(count(without, "color-bar") == 0);
+  const auto frame_width = [](const std::string& doc) {
+    const std::size_t at = doc.find("class=\"frame\"");
+    const std::size_t w = doc.find("width=\"", at) + 7;
+    return std::stod(doc.substr(w, doc.find('"', w) - w));
+  };
+  CHECK(frame_width(without) > frame_width(svg) + 30);
+}
