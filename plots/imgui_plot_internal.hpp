@@ -39,6 +39,9 @@ struct PlotLayout {
 std::string fit_tail(const std::string& text, float width);
 // The longest head of text that fits, followed by "..." when shortened.
 std::string fit_head(const std::string& text, float width);
+// Both ends of text with "..." between, as many characters as fit (3/5 from the front): legend labels, whose
+// end holds what differs ("pin 1: kappa (hard contact) 300" -> "pin 1: kap...300").
+std::string fit_middle(const std::string& text, float width);
 
 // What the plot widget's mouse state was right after it was submitted (before the context menu).
 struct ItemInput {

@@ -63,6 +63,20 @@ std::string fit_head(const std::string& text, float width) {
   return "";
 }
 
+std::string fit_middle(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  const auto shortened = [&text](std::size_t keep) {  // 3/5 of what is kept from the front
+    const std::size_t head = (keep * 3 + 4) / 5;
+    return text.substr(0, head) + "..." + text.substr(text.size() - (keep - head));
+  };
+  std::size_t fits = 0, too_long = text.size();  // bisect the most characters kept
+  while (too_long - fits > 1) {
+    const std::size_t mid = (fits + too_long) / 2;
+    (ImGui::CalcTextSize(shortened(mid).c_str()).x <= width ? fits : too_long) = mid;
+  }
+  return fits == 0 ? "" : shortened(fits);
+}
+
 namespace {
 
 // Places title and y label (see PlotLayout); returns whether the label needs a row of its own.
@@ -108,7 +122,7 @@ float flow_legend(const std::vector<LegendItem>& items, const PlotViewState& sta
     e.series = item.series;
     e.key = item.key;
     e.full_label = item.label;
-    e.label = fit_head(item.label, std::min(label_cap, std::max(0.0f, right - left - sample)));
+    e.label = fit_middle(item.label, std::min(label_cap, std::max(0.0f, right - left - sample)));
     e.hidden = std::find(state.hidden_series.begin(), state.hidden_series.end(), item.key) !=
                state.hidden_series.end();
     const float width = sample + ImGui::CalcTextSize(e.label.c_str()).x + gap;

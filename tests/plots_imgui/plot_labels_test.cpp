@@ -82,3 +82,18 @@ TEST_CASE("plot labels: a wide plot keeps the full label on the title row") {
   CHECK(layout.y_label_pos.y == doctest::Approx(layout.title_pos.y));
   ImGui::Render();
 }
+
+TEST_CASE("a shortened legend label keeps both ends, so a pin's differing value stays (fits the width)") {
+  ImGuiHarness ui;
+  PlotViewState state;
+  ui.frame(Plot{}, state);  // a frame sets the font that CalcTextSize measures with
+  const std::string label = "pin 1: kappa (hard contact) 300, CFD off";
+  const float width = ImGui::CalcTextSize(label.c_str()).x * 0.6f;
+  const std::string s = sg::plot::imgui_detail::fit_middle(label, width);
+  CHECK(ImGui::CalcTextSize(s.c_str()).x <= width);
+  CHECK(s.rfind("pin 1: ", 0) == 0);
+  CHECK(s.size() > 12);
+  CHECK(s.substr(s.size() - 3) == "off");
+  CHECK(s.find("...") != std::string::npos);
+  CHECK(sg::plot::imgui_detail::fit_middle(label, 1000.0f) == label);
+}
