@@ -12,6 +12,7 @@ struct Camera {
   float fov_y = 0.8f;   // radians
   float z_near = 0.05f;
   float z_far = 300.0f;
+  bool operator==(const Camera&) const = default;
 };
 
 inline constexpr float k_max_pitch = 1.55f;     // just short of straight up/down so look_at stays defined

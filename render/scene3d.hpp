@@ -18,6 +18,7 @@ struct Primitive {
   float pos[3] = {0.0f, 0.0f, 0.0f};
   float quat[4] = {1.0f, 0.0f, 0.0f, 0.0f};  // (w, x, y, z)
   float color[4] = {0.8f, 0.8f, 0.8f, 1.0f};
+  bool operator==(const Primitive&) const = default;
 };
 
 // What a line shows decides its colour, so the same quantity looks the same everywhere.
@@ -28,11 +29,13 @@ struct Line {
   float to[3] = {0.0f, 0.0f, 0.0f};
   LineKind kind = LineKind::kCustom;
   float color[4] = {1.0f, 1.0f, 1.0f, 1.0f};  // used only for LineKind::kCustom
+  bool operator==(const Line&) const = default;
 };
 
 struct Scene3D {
   std::vector<Primitive> prims;
   std::vector<Line> lines;
+  bool operator==(const Scene3D&) const = default;  // the viewport draws again only when this changes
 };
 
 // Fixed palette: contact normals orange-red, virtual CFD forces cyan, trails yellow.

@@ -53,6 +53,7 @@ class AppShell {
   AppSettings& settings() { return settings_; }
   Workbench& workbench() { return workbench_; }
   const render::Scene3D& last_scene() const { return scene_; }
+  const ViewportPanel& viewport() const { return viewport_; }
 
  private:
   void fill_scene();

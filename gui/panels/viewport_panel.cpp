@@ -18,6 +18,24 @@ bool ViewportPanel::attach_gl(std::string* error) {
 void ViewportPanel::detach_gl() {
   renderer_.reset();
   target_.reset();
+  rendered_ = false;
+}
+
+void ViewportPanel::render_if_changed(const render::Scene3D& scene, const render::Camera& camera, int width,
+                                      int height) {
+  const bool same_size = target_->width() == width && target_->height() == height;
+  if (rendered_ && same_size && camera == shown_camera_ && scene == shown_scene_) return;
+  if (!target_->resize(width, height, nullptr)) {
+    rendered_ = false;
+    return;
+  }
+  target_->bind();
+  renderer_->draw(scene, camera, width, height);
+  render::OffscreenTarget::bind_default();
+  shown_scene_ = scene;
+  shown_camera_ = camera;
+  rendered_ = true;
+  ++renders_;
 }
 
 void ViewportPanel::draw(const PanelRect& rect, ImGuiCond cond, const render::Scene3D& scene,
@@ -45,10 +63,8 @@ void ViewportPanel::draw(const PanelRect& rect, ImGuiCond cond, const render::Sc
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int width = std::max(1, static_cast<int>(avail.x));
   const int height = std::max(1, static_cast<int>(avail.y));
-  if (visible && renderer_ && target_->resize(width, height, nullptr)) {
-    target_->bind();
-    renderer_->draw(scene, camera, width, height);
-    render::OffscreenTarget::bind_default();
+  if (visible && renderer_) render_if_changed(scene, camera, width, height);
+  if (visible && renderer_ && rendered_) {
     // An invisible button owns the mouse over the image so drags move the camera, not the window.
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size(static_cast<float>(width), static_cast<float>(height));

@@ -118,6 +118,21 @@ TEST_CASE("dragging in the viewport orbits the camera") {
         yaw_before - 0.1f);  // 60 px right at 0.008 rad/px, minus drag threshold
 }
 
+TEST_CASE("the 3-D view is rendered again only when its scene, camera or size changes") {
+  AppShell shell(make_demo_workbench(), AppSettings{});
+  auto runner = make_runner(shell, 1000, 700);
+  run_frames(*runner, 3);
+  const long settled = shell.viewport().renders();
+  CHECK(settled >= 1);
+  run_frames(*runner, 5);  // nothing moved: the last image is shown again
+  CHECK(shell.viewport().renders() == settled);
+  shell.settings().camera.yaw += 0.1f;
+  run_frames(*runner, 1);
+  CHECK(shell.viewport().renders() == settled + 1);
+  run_frames(*runner, 3);
+  CHECK(shell.viewport().renders() == settled + 1);
+}
+
 TEST_CASE("screenshot PNG is written, non-empty, and follows the demo content") {
   const fs::path dir = fs::path(sg::test::binary_dir()) / "test_gui_tmp";
   fs::create_directories(dir);
@@ -220,7 +235,8 @@ bool inside_display(const char* name) {
 
 }  // namespace
 
-TEST_CASE("a layout saved in a larger window is laid out afresh in a smaller one, and kept in one of its size") {
+TEST_CASE(
+    "a layout saved in a larger window is laid out afresh in a smaller one, and kept in one of its size") {
   AppSettings saved_at_1080p;
   saved_at_1080p.window_width = 1920;
   saved_at_1080p.window_height = 1080;
