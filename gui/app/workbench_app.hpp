@@ -114,6 +114,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   const SweepSnapshot& sweep() const { return snapshot_; }
   const PlotPanel& plots() const { return plots_; }
   const MapSnapshot& map() const { return map_snapshot_; }
+  MapPanel& map_panel() { return maps_; }
   const DescentSnapshot& descent() const { return descent_snapshot_; }
   const IdentifySnapshot& identification() const { return identify_snapshot_; }
   const IdentifyPanel& identify_panel() const { return identify_panel_; }

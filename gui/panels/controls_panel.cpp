@@ -109,16 +109,20 @@ void ControlsPanel::draw_scene_row(const SceneDocument& doc, ControlsRequest& re
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", doc.config()["description"].get<std::string>().c_str());
     // The description is of the file as written: say what the overrides and edits changed since (computed
-    // once per new configuration, not every frame).
-    if (changed_revision_ != doc.revision()) {
+    // once per new configuration, not every frame). The line is always there, and it is not rewritten while
+    // a control is being edited, so that the control under the mouse does not move.
+    if (changed_revision_ != doc.revision() && !ImGui::IsAnyItemActive()) {
       changed_revision_ = doc.revision();
       changed_label_ = scene::same_sweep_settings(doc.config(), doc.as_written())
                            ? std::string()
                            : scene::difference_label(doc.config(), doc.as_written(), 4);
     }
-    if (!changed_label_.empty())
+    if (changed_label_.empty()) {
+      ImGui::TextDisabled("As in the file.");
+    } else {
       ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "Changed from the file: %s",
                          changed_label_.c_str());
+    }
     ImGui::PopTextWrapPos();
   }
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/scene/config_diff.hpp"
 #include "engine/scene/path.hpp"
 #include "engine/scene/readable_path.hpp"
 #include "gui/panels/figure_row.hpp"
@@ -63,6 +64,19 @@ void MapPanel::set_problem(const std::shared_ptr<const Problem>& problem) {
   const bool keep_y =
       same_scene && std::find(parameters_.begin(), parameters_.end(), y_.path) != parameters_.end();
   if (!keep_y && !parameters_.empty()) choose_y(preferred_y(parameters_, problem->config));
+}
+
+bool MapPanel::computed_for_live() {
+  const Problem* grid = snapshot_.problem.get();
+  if (!grid || !live_ || grid == live_.get()) return true;
+  if (compared_ == std::pair(grid, live_.get())) return computed_for_live_;
+  compared_ = {grid, live_.get()};
+  nlohmann::json as_computed = grid->config;
+  const std::string& y_path = snapshot_.result.y.path;
+  if (const auto live_y = scene::get_path(live_->config, y_path))
+    scene::set_path(as_computed, y_path, *live_y, nullptr);
+  computed_for_live_ = scene::same_sweep_settings(as_computed, live_->config);
+  return computed_for_live_;
 }
 
 void MapPanel::choose_y(const std::string& path) {
@@ -138,9 +152,8 @@ MapPanelEvents MapPanel::draw(ImVec2 size) {
                     snapshot_.error.empty() ? "Choose y and press Run map." : snapshot_.error.c_str());
       break;
   }
-  ImGui::TextDisabled(
-      "%s%s  |  click a map to open that point", progress,
-      snapshot_.problem && snapshot_.problem != live_ ? " (computed for earlier settings)" : "");
+  ImGui::TextDisabled("%s%s  |  click a map to open that point", progress,
+                      computed_for_live() ? "" : " (computed for earlier settings)");
   for (const plot::PlotInteraction& in :
        draw_figure_row("map", figure_, views_, size, top_left, &maximised_)) {
     if (in.clicked) {

@@ -31,6 +31,9 @@ class MapPanel {
   MapPanelEvents draw(ImVec2 size);
 
   const GridAxis& y_axis() const { return y_; }
+  // Whether the shown grid was computed for the live settings: they may differ in the map's y number only,
+  // which a click on the map sets (the grid covers every y).
+  bool computed_for_live();
   const plot::Figure& figure() const { return figure_; }
 
  private:
@@ -43,6 +46,9 @@ class MapPanel {
   plot::Figure figure_;
   std::vector<plot::PlotViewState> views_ = std::vector<plot::PlotViewState>(4);
   std::optional<std::size_t> maximised_;  // the plot filling the tab, if any
+  // computed_for_live's answer for this (grid, live) pair: a comparison of two configs, not every frame.
+  std::pair<const Problem*, const Problem*> compared_{nullptr, nullptr};
+  bool computed_for_live_ = true;
 };
 
 }  // namespace sg::gui

@@ -9,6 +9,7 @@
 #include "engine/scene/config_diff.hpp"
 #include "gui/panels/export_buttons.hpp"
 #include "gui/panels/plot_decimation.hpp"
+#include "gui/panels/wrapped_tooltip.hpp"
 #include "plots/sweep_figures/sweep_figure.hpp"
 #include "plots/sweep_figures/trajectory_figure.hpp"
 
@@ -237,7 +238,7 @@ void PlotPanel::draw_descent_buttons(PlotPanelEvents& events) {
   }
   if (ImGui::Button("Descend")) events.descend = true;
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Gradient descent on the loss curve: Adam with the AD gradient from optimize.starts values spread "
         "over the sweep range (optimize.steps steps, learning rate optimize.lr), drawn as paths on the loss "
         "plot. Do the gradients lead to the minimum?");
@@ -258,11 +259,7 @@ void PlotPanel::draw_note(float panel_height) {
     ImGui::TextWrapped("%s", text.c_str());
   } else {
     ImGui::TextUnformatted(one_line(text, ImGui::GetContentRegionAvail().x).c_str());
-    if (ImGui::IsItemHovered()) {
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-      ImGui::SetTooltip("%s", text.c_str());
-      ImGui::PopTextWrapPos();
-    }
+    if (ImGui::IsItemHovered()) wrapped_tooltip(text.c_str(), 40.0f);
   }
   ImGui::PopStyleColor();
 }
@@ -289,7 +286,7 @@ void PlotPanel::draw_toolbar(PlotPanelEvents& events) {
     grad_view.autofit = true;
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
+    wrapped_tooltip(
         "Gradient axis: symmetric log (linear near 0) or linear. Triangles at the plot's edge "
         "mark points outside the view.");
   if (!note_.empty()) {

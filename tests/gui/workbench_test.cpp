@@ -541,6 +541,16 @@ TEST_CASE("2-D map: a grid fills in on the worker and a click opens its point") 
   CHECK(app->document().config()["contact"]["penalty"]["k"].get<double>() == doctest::Approx(65.0));
   REQUIRE(app->trajectory() != nullptr);
   CHECK(app->trajectory()->value == doctest::Approx(1.5));
+  // The click set the map's y in the scene: the grid still covers these settings (not "computed for
+  // earlier settings"); another edit makes it stale.
+  MapPanel& panel = app->map_panel();
+  panel.set_snapshot(app->map());
+  panel.set_problem(app->document().problem());
+  CHECK(panel.computed_for_live());
+  REQUIRE(app->set_path("contact.penalty.c", 3.0));
+  REQUIRE(app->wait_until_idle(60s));
+  panel.set_problem(app->document().problem());
+  CHECK_FALSE(panel.computed_for_live());
 
   // A refused grid (the same path twice) is reported, not thrown.
   app->run_map(x, sg::GridAxis{x.path, 0.0, 1.0, 4});
