@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <string>
 
 #include "engine/gradient/reference.hpp"
 #include "engine/optimize/identifiability.hpp"
@@ -20,6 +22,17 @@
 #include "gui/view3d/scene_view_3d.hpp"
 
 namespace sg::gui {
+
+namespace {
+
+// An error's first line, at most 160 characters (the status bar has one line; the controls show it whole).
+std::string first_line(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  if (line.size() > 160) line = line.substr(0, 157) + "...";
+  return line;
+}
+
+}  // namespace
 
 namespace {
 
@@ -362,7 +375,8 @@ StatusInfo WorkbenchApp::status() const {
   if (const long failed = snapshot_.failed(); failed > 0)
     text += " | " + std::to_string(failed) + " points failed (red markers)";
   if (sweep_deferred_) text += " | scrubbing: the sweep re-runs when the knob is let go";
-  if (!doc_.error().empty()) text += " | invalid edit, see the controls";
+  if (!doc_.error().empty())
+    text += " | " + first_line(doc_.error()) + " (the last valid scene keeps running)";
   if (!message_.empty()) text += " | " + message_;
   info.text = text;
   return info;
@@ -387,7 +401,9 @@ void WorkbenchApp::confirm_switch(bool discard_edits) {
   const PendingSwitch pending = pending_switch_;
   pending_switch_ = {};
   if (!discard_edits) return;
-  if (pending.open_file && !open_scene(*pending.open_file)) message_ = "open failed";
+  // The status bar names the file; the error itself follows it there and at the top of the controls.
+  if (pending.open_file && !open_scene(*pending.open_file))
+    message_ = "could not open " + std::filesystem::path(*pending.open_file).filename().string();
   if (pending.preset) apply_preset(*pending.preset);
 }
 

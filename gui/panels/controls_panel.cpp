@@ -68,13 +68,14 @@ ControlsPanel::ControlsPanel(std::filesystem::path scenes_folder, std::filesyste
 ControlsRequest ControlsPanel::draw(const SceneDocument& doc, const std::string& active_preset) {
   ControlsRequest request;
   draw_scene_row(doc, request);
-  draw_presets(request, active_preset);
+  // At the top, under the scene row: below the presets it was off-screen at 720p.
   if (!doc.error().empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
     ImGui::TextWrapped("%s", doc.error().c_str());
     ImGui::PopStyleColor();
     ImGui::TextDisabled("(the last valid configuration keeps running)");
   }
+  draw_presets(request, active_preset);
   ImGui::Separator();
   draw_fields(doc, request);
   return request;
