@@ -85,16 +85,27 @@ void AppShell::frame() {
       last_display_.x > 0.0f && (io.DisplaySize.x != last_display_.x || io.DisplaySize.y != last_display_.y);
   const bool other_than_saved = last_display_.x <= 0.0f && !matches_saved_window(io.DisplaySize);
   last_display_ = io.DisplaySize;
-  const ImGuiCond cond =
-      state_.force_layout || resized || other_than_saved ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  // A maximised plot gives the plot panel the whole window above the status bar; when it is restored the
+  // panels go back to their default places.
+  const bool plots_only = workbench_.plots_only && workbench_.plots_only();
+  const bool leaving_plots_only = plots_only_ && !plots_only;
+  plots_only_ = plots_only;
+  const ImGuiCond cond = state_.force_layout || resized || other_than_saved || leaving_plots_only
+                             ? ImGuiCond_Always
+                             : ImGuiCond_FirstUseEver;
   state_.force_layout = false;
   if (workbench_.begin_frame) workbench_.begin_frame(io.DeltaTime);
   if (workbench_.camera_request)
     if (auto camera = workbench_.camera_request(false)) settings_.camera = *camera;
   fill_scene();
-  draw_control_panel(layout.controls, cond, workbench_);
-  viewport_.draw(layout.viewport, cond, scene_, settings_.camera, workbench_.draw_viewport_toolbar);
-  draw_plot_panel(layout.plots, cond, workbench_);
+  if (plots_only) {
+    const PanelRect whole{{0.0f, 0.0f}, {io.DisplaySize.x, layout.status.pos.y}};
+    draw_plot_panel(whole, ImGuiCond_Always, workbench_);
+  } else {
+    draw_control_panel(layout.controls, cond, workbench_);
+    viewport_.draw(layout.viewport, cond, scene_, settings_.camera, workbench_.draw_viewport_toolbar);
+    draw_plot_panel(layout.plots, cond, workbench_);
+  }
   draw_status_bar(layout.status, workbench_);
   draw_help_overlay(&state_.show_help, io.DisplaySize);
   if (state_.show_frame_stats)

@@ -54,6 +54,7 @@ class AppShell {
   Workbench& workbench() { return workbench_; }
   const render::Scene3D& last_scene() const { return scene_; }
   const ViewportPanel& viewport() const { return viewport_; }
+  bool plots_only() const { return plots_only_; }
 
  private:
   void fill_scene();
@@ -66,7 +67,8 @@ class AppShell {
   render::Scene3D scene_;  // reused each frame to avoid reallocations
   float content_scale_ = 1.0f;
   ImVec2 last_display_{0.0f, 0.0f};
-  FrameStats frame_stats_;  // the display size of the last frame, to re-layout on resize
+  FrameStats frame_stats_;   // the display size of the last frame, to re-layout on resize
+  bool plots_only_ = false;  // last frame: a maximised plot, the plot panel filling the window
 };
 
 }  // namespace sg::gui

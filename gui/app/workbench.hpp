@@ -42,6 +42,9 @@ struct Workbench {
   // Whether the camera is fitted to bodies (a rigid scene or a joint tree), saved with it: a particle scene
   // opened next time then starts from its own view instead of a camera framed on centimetre-sized bodies.
   std::function<bool()> camera_fits_bodies;
+  // Whether a plot is maximised: the plot panel then fills the window above the status bar (the controls and
+  // the 3-D view step aside), for a projector.
+  std::function<bool()> plots_only;
 };
 
 }  // namespace sg::gui

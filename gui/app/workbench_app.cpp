@@ -484,24 +484,29 @@ void WorkbenchApp::export_plots(const PlotPanelEvents& events) {
 }
 
 void WorkbenchApp::draw_plots(ImVec2 size) {
+  plot_maximised_ = false;  // set by the tab drawn this frame
   if (!ImGui::BeginTabBar("plot tabs")) return;
   const float tab_height = ImGui::GetFrameHeightWithSpacing();
   const ImVec2 below_tabs(size.x, std::max(size.y - tab_height, 40.0f));
   if (ImGui::BeginTabItem("Sweep")) {
     draw_sweep_plots(below_tabs);
+    plot_maximised_ = plots_.maximised().has_value();
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("2-D map")) {
     draw_map(below_tabs);
+    plot_maximised_ = maps_.has_maximised();
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("Identify", nullptr, show_identify_ ? ImGuiTabItemFlags_SetSelected : 0)) {
     draw_identify(below_tabs);
+    plot_maximised_ = identify_panel_.has_maximised();
     ImGui::EndTabItem();
   }
   show_identify_ = false;
   if (ImGui::BeginTabItem("Cost", nullptr, show_tradeoff_ ? ImGuiTabItemFlags_SetSelected : 0)) {
     draw_tradeoff(below_tabs);
+    plot_maximised_ = tradeoff_panel_.has_maximised();
     ImGui::EndTabItem();
   }
   if (ImGui::IsItemHovered())
@@ -509,6 +514,7 @@ void WorkbenchApp::draw_plots(ImVec2 size) {
   show_tradeoff_ = false;
   if (ImGui::BeginTabItem("MPC", nullptr, show_mpc_ ? ImGuiTabItemFlags_SetSelected : 0)) {
     draw_mpc(below_tabs);
+    plot_maximised_ = mpc_panel_.has_maximised();
     ImGui::EndTabItem();
   }
   if (ImGui::IsItemHovered())
@@ -631,6 +637,7 @@ Workbench WorkbenchApp::make_workbench() {
   workbench.begin_frame = [self](float dt) { self->update(dt); };
   workbench.draw_controls = [self] { self->draw_controls(); };
   workbench.draw_plots = [self](ImVec2 size) { self->draw_plots(size); };
+  workbench.plots_only = [self] { return self->plot_maximised_; };
   workbench.fill_scene = [self](render::Scene3D& scene) { self->fill_scene(scene); };
   workbench.status = [self] { return self->status(); };
   workbench.draw_viewport_toolbar = [self] { self->draw_player_toolbar(); };

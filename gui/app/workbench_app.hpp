@@ -185,6 +185,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   SweepWorker sweeper_;
   TrajectoryWorker simulator_;
   MapPanel maps_;
+  bool plot_maximised_ = false;  // the tab drawn last frame has a plot maximised: the plots fill the window
   MapSnapshot map_snapshot_;
   MapWorker mapper_;
   DescentSnapshot descent_snapshot_;

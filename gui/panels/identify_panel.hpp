@@ -30,6 +30,7 @@ class IdentifyPanel {
   void set_problem(const std::shared_ptr<const Problem>& problem) { live_ = problem; }
   void set_snapshot(const IdentifySnapshot& snapshot);
   IdentifyPanelEvents draw(ImVec2 size);
+  bool has_maximised() const { return maximised_.has_value(); }  // a plot fills the tab
   // The figure drawn below the table: the fit's path, the profiles or the bootstrap's histograms (the
   // chosen one, once there is one).
   const plot::Figure& figure() const;

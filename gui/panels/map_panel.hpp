@@ -29,6 +29,7 @@ class MapPanel {
   void set_problem(const std::shared_ptr<const Problem>& problem);
   void set_snapshot(const MapSnapshot& snapshot);
   MapPanelEvents draw(ImVec2 size);
+  bool has_maximised() const { return maximised_.has_value(); }  // a plot fills the tab
 
   const GridAxis& y_axis() const { return y_; }
   // Whether the shown grid was computed for the live settings: they may differ in the map's y number only,

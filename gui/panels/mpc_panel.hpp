@@ -30,6 +30,7 @@ class MpcPanel {
   void set_problem(const std::shared_ptr<const Problem>& problem) { live_ = problem; }
   void set_snapshot(const MpcSnapshot& snapshot);
   MpcPanelEvents draw(ImVec2 size);
+  bool has_maximised() const { return maximised_.has_value(); }  // a plot fills the tab
   const plot::Figure& figure() const { return figure_; }
   // The runs the checkboxes ask for, on the live scene.
   std::vector<MpcRunSpec> chosen_runs() const;

@@ -30,6 +30,7 @@ class TradeoffPanel {
   void set_problem(const std::shared_ptr<const Problem>& problem, std::optional<double> selected);
   void set_snapshot(const TradeoffSnapshot& snapshot);
   TradeoffPanelEvents draw(ImVec2 size);
+  bool has_maximised() const { return maximised_.has_value(); }  // a plot fills the tab
   const plot::Figure& figure() const { return figure_; }
 
  private:

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "gui/app/app_shell.hpp"
+#include "gui/app/panel_names.hpp"
 #include "gui/document/presets.hpp"
 #include "headless_test_util.hpp"
 #include "plots/imgui_plot.hpp"
@@ -94,7 +95,22 @@ TEST_CASE("a double-click on a plot's title maximises it in the plot panel, and 
   // It takes the panel's width and both rows' height.
   CHECK(alone[0].widget.x > 2.5f * gradient.widget.x);
   CHECK(alone[0].widget.y > 1.8f * gradient.widget.y);
-  double_click(ImVec2(alone[0].widget_min.x + alone[0].widget.x * 0.5f, alone[0].widget_min.y + 6.0f));
+  // The next frame the plot panel fills the window (the controls and the 3-D view step aside): the plot is
+  // wider than the window less the controls' 340 px, and starts near the top.
+  run_frames(*runner, 2);
+  CHECK(shell.plots_only());
+  const auto full = sg::plot::plots_drawn_this_frame();
+  REQUIRE(full.size() == 1);
+  CHECK(full[0].widget.x > 1280.0f - 340.0f);
+  CHECK(full[0].widget_min.y < 0.2f * 720.0f);
+  CHECK_FALSE(drawn_this_frame(k_controls_window));
+  double_click(ImVec2(full[0].widget_min.x + full[0].widget.x * 0.5f, full[0].widget_min.y + 6.0f));
   CHECK_FALSE(app->plots().maximised().has_value());
-  CHECK(sg::plot::plots_drawn_this_frame().size() == row.size());
+  run_frames(*runner, 2);
+  CHECK_FALSE(shell.plots_only());
+  CHECK(drawn_this_frame(k_controls_window));
+  const auto back = sg::plot::plots_drawn_this_frame();
+  REQUIRE(back.size() == row.size());
+  CHECK(back[1].widget_min.x == doctest::Approx(gradient.widget_min.x));  // the row in its old place
+  CHECK(back[1].widget_min.y == doctest::Approx(gradient.widget_min.y));
 }
