@@ -1,11 +1,12 @@
-// Every preset at a projector's 1280x720 and a laptop's 1280x800: each plot drawn keeps a readable data area
-// and every legend entry (issue #38, item 3); a maximised plot fills the plot panel.
+// Every preset at a projector's 1280x720, a laptop's 1280x800 and a desktop's 1920x1080: each plot drawn
+// keeps a readable data area and every legend entry (issue #38, item 3); a maximised plot fills the window.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
+#include <utility>
 
 #include "gui/app/app_shell.hpp"
 #include "gui/app/panel_names.hpp"
@@ -38,16 +39,17 @@ void settle(HeadlessShellRunner& runner, const WorkbenchApp& app) {
 
 }  // namespace
 
-TEST_CASE("every preset's plots are readable at 1280x720 and 1280x800: data areas and whole legends") {
+TEST_CASE(
+    "every preset's plots are readable at 1280x720, 1280x800 and 1920x1080: data areas, whole legends") {
 #ifdef SOFTGRAD_HAVE_MJCF
   sg::mjcf::register_importer();  // the robot presets import MJCF
 #endif
   auto app = make_scene_app("toy_point_mass.json", {});
-  for (const int height : {720, 800}) {
+  for (const auto& [width, height] : {std::pair{1280, 720}, std::pair{1280, 800}, std::pair{1920, 1080}}) {
     AppShell shell(app->make_workbench(), AppSettings{});
-    auto runner = make_runner(shell, 1280, height);
+    auto runner = make_runner(shell, width, height);
     for (const Preset& preset : preset_table()) {
-      INFO(std::string(preset.name) << " at 1280x" << height);
+      INFO(std::string(preset.name) << " at " << width << "x" << height);
       REQUIRE(app->apply_preset(preset.name));
       settle(*runner, *app);
       const auto& drawn = sg::plot::plots_drawn_this_frame();
