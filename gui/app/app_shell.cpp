@@ -110,6 +110,8 @@ void AppShell::frame() {
   draw_help_overlay(&state_.show_help, io.DisplaySize);
   if (state_.show_frame_stats)
     draw_frame_stats(frame_stats_, ImGui::GetTime(), redraw_mode(), io.DisplaySize);
+  // A plot maximised or restored during this frame changes the next frame's layout.
+  layout_pending_ = (workbench_.plots_only && workbench_.plots_only()) != plots_only_;
 }
 
 bool AppShell::matches_saved_window(ImVec2 display) const {

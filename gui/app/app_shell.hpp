@@ -55,6 +55,9 @@ class AppShell {
   const render::Scene3D& last_scene() const { return scene_; }
   const ViewportPanel& viewport() const { return viewport_; }
   bool plots_only() const { return plots_only_; }
+  // Whether the next frame lays the panels out differently (a plot was maximised or restored): the host
+  // draws it even when idle.
+  bool layout_pending() const { return layout_pending_; }
 
  private:
   void fill_scene();
@@ -69,6 +72,7 @@ class AppShell {
   ImVec2 last_display_{0.0f, 0.0f};
   FrameStats frame_stats_;   // the display size of the last frame, to re-layout on resize
   bool plots_only_ = false;  // last frame: a maximised plot, the plot panel filling the window
+  bool layout_pending_ = false;
 };
 
 }  // namespace sg::gui

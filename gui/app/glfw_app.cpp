@@ -117,9 +117,9 @@ int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
     std::fprintf(stderr, "softgrad-gui: %s\n", error.c_str());
     return 1;
   }
-  // Idle: sleep until input arrives (waking every 5 s as a safety net), then draw one more frame after each
-  // input so ImGui settles hover and focus. Busy or playing: redraw continuously, and twice more once it
-  // stops so the finished job's result is shown at once, paced by AppShell::animating_frame_seconds.
+  // Idle: sleep until input arrives (waking every 5 s as a safety net), then draw two more frames after each
+  // input so ImGui settles hover, focus and popups. Busy or playing: redraw continuously, and twice more once
+  // it stops so the finished job's result is shown at once, paced by AppShell::animating_frame_seconds.
   constexpr double kIdleWakeSeconds = 5.0;
   int extra_frames = 0;
   while (!window->should_close() && !shell.state().quit_requested) {
@@ -130,7 +130,9 @@ int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
     } else {
       const double before = glfwGetTime();
       glfwWaitEventsTimeout(kIdleWakeSeconds);
-      if (glfwGetTime() - before < 0.9 * kIdleWakeSeconds) extra_frames = 1;  // woken by input
+      // Woken by input: two more frames, as a popup opened on a button's release is measured (hidden) in its
+      // first frame and shown in the next.
+      if (glfwGetTime() - before < 0.9 * kIdleWakeSeconds) extra_frames = 2;
     }
     const double frame_start = glfwGetTime();
     draw_frame(shell, imgui, *window);
@@ -141,6 +143,7 @@ int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
     if (animating && spare > 0.0) glfwWaitEventsTimeout(spare);
     DeferredKeyReleases& releases = DeferredKeyReleases::instance();
     if (releases.count > 0) extra_frames = extra_frames > 1 ? extra_frames : 1;  // let ImGui see them
+    if (shell.layout_pending()) extra_frames = extra_frames > 1 ? extra_frames : 1;
     releases.release(window->window());
   }
   save_on_exit(shell, *window, config_dir);
