@@ -56,6 +56,14 @@ void register_screenshot(CLI::App& app, int& exit_code) {
   cmd->add_flag("--mpc", args->request.mpc,
                 "Also run model-predictive control (gradient and sampling planners) and show the MPC tab and "
                 "the first run's executed motion");
+  cmd->add_option(
+         "--replay-toss", args->request.replay_toss,
+         "Also replay this measured toss (a rigid scene, e.g. scenes/contactnets_cube.json) in the Identify "
+         "tab and the 3-D view, the measured body beside the simulated one")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option(
+      "--tosses", args->request.tosses,
+      "--replay-toss: the toss file (default ../shared/data/contactnets/tosses.csv beside the source tree)");
   cmd->add_option("--out", args->request.out, "PNG file to write")->check(output_path())->required();
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }

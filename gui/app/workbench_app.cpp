@@ -64,7 +64,8 @@ WorkbenchApp::WorkbenchApp(WorkbenchOptions options)
       controls_(resolve_folder(options_.scenes_folder), options_.out_folder),
       sweeper_(options_.sweep_threads),
       mapper_(options_.sweep_threads),
-      descender_(options_.sweep_threads) {
+      descender_(options_.sweep_threads),
+      toss_panel_(default_tosses_file(resolve_folder(options_.scenes_folder))) {
   options_.scenes_folder = resolve_folder(options_.scenes_folder);
 }
 
@@ -82,6 +83,7 @@ bool WorkbenchApp::open_scene_text(const std::string& text, const std::string& s
 
 void WorkbenchApp::after_open() {
   active_preset_.clear();
+  identify_view_ = -1;
   edits_since_open_ = 0;
   plots_.set_note("");
   if (doc_.problem()) plots_.prefer_body(scored_body(*doc_.problem()));
@@ -296,6 +298,7 @@ void WorkbenchApp::update(float delta_seconds) {
                            fit.stopped + ")" + identification_note(fit.paths, fit.not_identified);
   }
   update_mpc();
+  update_toss_replay();
   if (sweeper_.snapshot(&snapshot_)) {
     plots_.set_sweep(snapshot_);
     if (snapshot_.phase == SweepPhase::finished && snapshot_.problem != recorded_problem_) {
@@ -324,7 +327,8 @@ bool WorkbenchApp::wait_until_idle(std::chrono::milliseconds timeout) {
   const auto rest = [&] { return std::max(left(), std::chrono::milliseconds(0)); };
   const bool ok = sweeper_.wait_idle(left()) && simulator_.wait_idle(rest()) && mapper_.wait_idle(rest()) &&
                   descender_.wait_idle(rest()) && identifier_.wait_idle(rest()) &&
-                  tradeoffer_.wait_idle(rest()) && mpcer_.wait_idle(rest());
+                  tradeoffer_.wait_idle(rest()) && mpcer_.wait_idle(rest()) &&
+                  toss_replayer_.wait_idle(rest());
   update(0.0f);
   return ok;
 }
@@ -549,6 +553,19 @@ void WorkbenchApp::draw_map(ImVec2 size) {
 }
 
 void WorkbenchApp::draw_identify(ImVec2 size) {
+  const ImVec2 top_left = ImGui::GetCursorScreenPos();
+  // Rigid scenes can also replay measured tosses; the view starts there when the scene fits nothing itself.
+  const bool rigid = doc_.problem() && doc_.problem()->data.type == ModelType::rigid;
+  if (rigid) {
+    if (identify_view_ < 0) identify_view_ = doc_.problem()->identify.paths.empty() ? 1 : 0;
+    ImGui::RadioButton("the scene's numbers", &identify_view_, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("measured tosses", &identify_view_, 1);
+    if (identify_view_ == 1) {
+      draw_measured_tosses(size, top_left);
+      return;
+    }
+  }
   identify_panel_.set_problem(doc_.problem());
   const IdentifyPanelEvents events = identify_panel_.draw(size);
   if (events.run) identify();
@@ -629,6 +646,7 @@ void WorkbenchApp::fill_scene(render::Scene3D& scene) const {
     build_scene_view(*doc_.problem(), view, scene);
   else
     build_scene_view(doc_.config(), view, scene);
+  add_measured_body(scene);
 }
 
 Workbench WorkbenchApp::make_workbench() {

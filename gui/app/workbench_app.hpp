@@ -17,6 +17,7 @@
 #include "gui/panels/map_panel.hpp"
 #include "gui/panels/mpc_panel.hpp"
 #include "gui/panels/plot_panel.hpp"
+#include "gui/panels/toss_replay_panel.hpp"
 #include "gui/panels/tradeoff_panel.hpp"
 #include "gui/view3d/scene_bounds.hpp"
 #include "gui/view3d/trajectory_player.hpp"
@@ -78,6 +79,15 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // The MPC tab (gui/app/workbench_mpc.cpp): the runs on a worker (cancel() stops them); a finished run's
   // executed motion replaces the trajectory in the 3-D view until the next sweep point is clicked.
   void run_mpc(std::vector<MpcRunSpec> runs);
+  // The Identify tab's measured tosses (gui/app/workbench_tosses.cpp): replays toss `toss` of `file` from its
+  // first measured frame with the live scene; the result plays in the 3-D view beside the measurement.
+  void replay_toss(const std::string& file, int toss);
+  const TossReplay& toss_replay() const { return toss_replay_; }
+  // Brings the Identify tab to the front on the next frame, showing the measured tosses.
+  void show_measured_tosses() {
+    show_identify_ = true;
+    identify_view_ = 1;
+  }
   void show_mpc_tab() { show_mpc_ = true; }
   void play_motion(std::shared_ptr<const Trajectory> motion);
   void pin();
@@ -106,7 +116,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // A sweep or trajectory job waits or runs, or the trajectory plays.
   bool animating() const {
     return sweeper_.busy() || simulator_.busy() || mapper_.busy() || descender_.busy() ||
-           identifier_.busy() || tradeoffer_.busy() || mpcer_.busy() || player_.playing();
+           identifier_.busy() || tradeoffer_.busy() || mpcer_.busy() || toss_replayer_.busy() ||
+           player_.playing();
   }
   bool playing() const { return player_.playing(); }
 
@@ -147,7 +158,11 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void draw_identify(ImVec2 size);
   void draw_tradeoff(ImVec2 size);
   void draw_mpc(ImVec2 size);
-  void update_mpc();  // per frame: the MPC worker's snapshot into the tab
+  void update_mpc();          // per frame: the MPC worker's snapshot into the tab
+  void update_toss_replay();  // per frame: a finished replay into the tab and the 3-D view
+  void draw_measured_tosses(ImVec2 size, ImVec2 top_left);
+  // The measured pose of the replayed toss at the shown frame, as a translucent copy of body 0.
+  void add_measured_body(render::Scene3D& scene) const;
   void export_figure(ExportKind kind, const plot::Figure& figure, ImVec2 min, ImVec2 max);
   void draw_player_toolbar();
   void fill_scene(render::Scene3D& scene) const;
@@ -201,6 +216,10 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   MpcPanel mpc_panel_;
   MpcSnapshot mpc_snapshot_;
   MpcWorker mpcer_;
+  int identify_view_ = -1;  // the Identify tab's view: 0 the scene's own fit, 1 measured tosses; -1 by scene
+  TossReplayPanel toss_panel_;
+  TossReplay toss_replay_;
+  TossReplayWorker toss_replayer_;
 };
 
 // The default scene (the 1-D toy) in the given (or default) scenes folder.

@@ -105,6 +105,15 @@ bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* 
     app->run_mpc(app->mpc_panel().chosen_runs());
     app->show_mpc_tab();
   }
+  if (request.replay_toss >= 0) {
+    if (!app->wait_until_idle(std::chrono::seconds(request.timeout_seconds))) {
+      *error = "the sweep did not finish within " + std::to_string(request.timeout_seconds) + " s";
+      return false;
+    }
+    app->replay_toss(request.tosses.empty() ? default_tosses_file(app->scenes_folder()) : request.tosses,
+                     request.replay_toss);
+    app->show_measured_tosses();
+  }
   if (!app->wait_until_idle(std::chrono::seconds(request.timeout_seconds))) {
     *error = std::string(request.identify   ? "the fit"
                          : request.mpc      ? "MPC"
@@ -112,6 +121,13 @@ bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* 
                                             : "the sweep") +
              " did not finish within " + std::to_string(request.timeout_seconds) + " s";
     return false;
+  }
+  if (request.replay_toss >= 0) {
+    if (!app->toss_replay().error.empty()) {
+      *error = "--replay-toss: " + app->toss_replay().error;
+      return false;
+    }
+    if (app->player().playing()) app->player().toggle();  // a still: the frame chosen below
   }
   if (request.mpc && !app->mpc().motions.empty()) {
     app->play_motion(app->mpc().motions.front());

@@ -22,6 +22,8 @@ struct ScreenshotRequest {
   float ui_scale = 1.0f;      // the user's UI scale (Ctrl+- / Ctrl+=), 0.5 to 3
   bool mpc = false;  // also run the MPC tab's planners (gradient and sampling), show the tab and the first
                      // run's executed motion
+  int replay_toss = -1;  // >= 0: replay this measured toss in the Identify tab and the 3-D view
+  std::string tosses;  // its file; empty: the Identify tab's default (../shared/data/contactnets/tosses.csv)
 };
 
 bool render_workbench_screenshot(const ScreenshotRequest& request, std::string* error);

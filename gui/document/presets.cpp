@@ -252,8 +252,10 @@ std::span<const Preset> preset_table() {
        "and the loss is where it ends along x. The fit of the side length to all 400 measured tosses "
        "(DiffMJX "
        "Fig. 9) runs from the command line: softgrad fit scenes/contactnets_cube.json --tosses "
-       "../shared/data/contactnets/tosses.csv --wrt model.bodies.0.size (docs/identification.md); the "
-       "Identify tab does not read measured tosses yet."},
+       "../shared/data/contactnets/tosses.csv --wrt model.bodies.0.size (docs/identification.md). In the "
+       "Identify tab, 'measured tosses' replays any toss from its first measured frame: the measurement "
+       "against the simulation, and the measured cube (translucent green) beside the simulated one in the "
+       "3-D view."},
       {"robot_pendulum_floor",
        "Robots: pendulum strikes the floor",
        "pendulum_floor.json",

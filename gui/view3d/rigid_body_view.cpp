@@ -18,14 +18,6 @@ constexpr std::array<std::array<float, 4>, 4> k_body_colors = {{
     {0.45f, 0.8f, 0.4f, 1.0f},
 }};
 
-render::Shape shape_of(const std::string& name) {
-  if (name == "box") return render::Shape::kBox;
-  if (name == "capsule") return render::Shape::kCapsule;
-  if (name == "cylinder") return render::Shape::kCylinder;
-  if (name == "ellipsoid") return render::Shape::kEllipsoid;
-  return render::Shape::kSphere;
-}
-
 // (w, x, y, z) Hamilton product a * b.
 std::array<double, 4> multiply(const std::array<double, 4>& a, const std::array<double, 4>& b) {
   return {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
@@ -71,6 +63,14 @@ std::vector<RigidBodyDescription> rigid_bodies(const nlohmann::json& model) {
     bodies.push_back(d);
   }
   return bodies;
+}
+
+render::Shape shape_of(const std::string& name) {
+  if (name == "box") return render::Shape::kBox;
+  if (name == "capsule") return render::Shape::kCapsule;
+  if (name == "cylinder") return render::Shape::kCylinder;
+  if (name == "ellipsoid") return render::Shape::kEllipsoid;
+  return render::Shape::kSphere;
 }
 
 void add_rigid_bodies(const nlohmann::json& model, const SceneViewOptions& options, render::Scene3D& out) {

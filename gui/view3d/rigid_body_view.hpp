@@ -21,6 +21,8 @@ struct RigidBodyDescription {
 };
 
 std::vector<RigidBodyDescription> rigid_bodies(const nlohmann::json& model);
+// The renderer's shape for a scene's shape name ("box", ...; a sphere for anything else).
+render::Shape shape_of(const std::string& name);
 
 // Intrinsic x-y-z Euler angles in degrees (MuJoCo's default eulerseq "xyz") to a (w, x, y, z) quaternion.
 void quat_from_euler_xyz_degrees(const double euler[3], float quat[4]);

@@ -97,6 +97,31 @@ TEST_CASE("screenshot --identify runs the scene's fit and shows the Identify tab
   CHECK(none.output.find("identify.parameters") != std::string::npos);
 }
 
+TEST_CASE("screenshot --replay-toss shows a measured toss beside its simulation, or says why it cannot") {
+  const std::string out = sg::test::binary_dir() + "/cli_replay_toss.png";
+  std::remove(out.c_str());
+  // A one-toss file in the ContactNets format, 3 frames 1/148 s apart.
+  const std::string file = sg::test::binary_dir() + "/cli_one_toss.csv";
+  std::ofstream(file) << "toss,t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+                         "7,0,0,0,0.2,1,0,0,0,0.5,0,0,0,0,1\n"
+                         "7,0.006756756756756757,0.0034,0,0.1998,1,0,0,0,0.5,0,-0.07,0,0,1\n"
+                         "7,0.013513513513513514,0.0068,0,0.1993,1,0,0,0,0.5,0,-0.13,0,0,1\n";
+  const std::string scene = sg::test::scene("contactnets_cube.json");
+  const auto r = run_softgrad("screenshot " + scene + " --replay-toss 7 --tosses " + file +
+                              " --set sweep.points=10 --size 800x500 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  std::ifstream png(out, std::ios::binary);
+  png.seekg(0, std::ios::end);
+  CHECK(png.tellg() > 10000);
+  const auto unknown = run_softgrad("screenshot " + scene + " --replay-toss 8 --tosses " + file +
+                                    " --set sweep.points=10 --out " + out + ".never.png");
+  CHECK(unknown.exit_code != 0);
+  CHECK(unknown.output.find("--replay-toss: toss 8: not in") != std::string::npos);
+  std::ifstream never(out + ".never.png");
+  CHECK_FALSE(never.good());
+}
+
 TEST_CASE("screenshot --ui-scale renders the workbench at a reduced scale, and refuses one out of range") {
   const std::string out = sg::test::binary_dir() + "/cli_ui_scale.png";
   std::remove(out.c_str());
