@@ -161,6 +161,7 @@ void WorkbenchApp::cancel() {
   stop(identifier_, "fit");
   stop(tradeoffer_, "study");
   stop(mpcer_, "MPC");
+  stop(toss_fitter_, "fit to the tosses");
   if (!stopped.empty()) message_ = "cancelled: " + stopped;
 }
 
@@ -328,7 +329,7 @@ bool WorkbenchApp::wait_until_idle(std::chrono::milliseconds timeout) {
   const bool ok = sweeper_.wait_idle(left()) && simulator_.wait_idle(rest()) && mapper_.wait_idle(rest()) &&
                   descender_.wait_idle(rest()) && identifier_.wait_idle(rest()) &&
                   tradeoffer_.wait_idle(rest()) && mpcer_.wait_idle(rest()) &&
-                  toss_replayer_.wait_idle(rest());
+                  toss_replayer_.wait_idle(rest()) && toss_fitter_.wait_idle(rest());
   update(0.0f);
   return ok;
 }

@@ -83,6 +83,11 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   // first measured frame with the live scene; the result plays in the 3-D view beside the measurement.
   void replay_toss(const std::string& file, int toss);
   const TossReplay& toss_replay() const { return toss_replay_; }
+  // Fits numbers of the live scene to measured tosses on a worker (cancel() stops it); apply_toss_fit sets
+  // the last fit's values in the scene.
+  void fit_tosses(const TossFitRequest& request);
+  bool apply_toss_fit();
+  const TossFitSnapshot& toss_fit() const { return toss_fit_; }
   // Brings the Identify tab to the front on the next frame, showing the measured tosses.
   void show_measured_tosses() {
     show_identify_ = true;
@@ -117,7 +122,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   bool animating() const {
     return sweeper_.busy() || simulator_.busy() || mapper_.busy() || descender_.busy() ||
            identifier_.busy() || tradeoffer_.busy() || mpcer_.busy() || toss_replayer_.busy() ||
-           player_.playing();
+           toss_fitter_.busy() || player_.playing();
   }
   bool playing() const { return player_.playing(); }
 
@@ -159,7 +164,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   void draw_tradeoff(ImVec2 size);
   void draw_mpc(ImVec2 size);
   void update_mpc();          // per frame: the MPC worker's snapshot into the tab
-  void update_toss_replay();  // per frame: a finished replay into the tab and the 3-D view
+  void update_toss_replay();  // per frame: a finished replay into the tab and the 3-D view, and the fit
+  void update_toss_fit();
   void draw_measured_tosses(ImVec2 size, ImVec2 top_left);
   // The measured pose of the replayed toss at the shown frame, as a translucent copy of body 0.
   void add_measured_body(render::Scene3D& scene) const;
@@ -220,6 +226,8 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   TossReplayPanel toss_panel_;
   TossReplay toss_replay_;
   TossReplayWorker toss_replayer_;
+  TossFitSnapshot toss_fit_;
+  TossFitWorker toss_fitter_;
 };
 
 // The default scene (the 1-D toy) in the given (or default) scenes folder.

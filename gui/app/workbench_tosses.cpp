@@ -16,7 +16,38 @@ void WorkbenchApp::replay_toss(const std::string& file, int toss) {
   message_ = "replaying toss " + std::to_string(toss);
 }
 
+void WorkbenchApp::fit_tosses(const TossFitRequest& request) {
+  if (!doc_.problem()) return;
+  toss_fitter_.submit(doc_.problem(), request);
+  message_ = "fitting to the tosses";
+}
+
+bool WorkbenchApp::apply_toss_fit() {
+  const TossFitSnapshot& fit = toss_fit_;
+  if (fit.phase != SweepPhase::finished || !fit.error.empty() || fit.steps.empty()) return false;
+  const std::vector<double>& values = fit.steps.back().values;
+  bool ok = true;
+  for (std::size_t j = 0; j < fit.paths.size() && j < values.size(); ++j)
+    for (const std::string& path : fit.paths[j]) ok = set_path(path, values[j]) && ok;
+  message_ = ok ? "fitted values set in the scene" : "could not set the fitted values: " + doc_.error();
+  return ok;
+}
+
+void WorkbenchApp::update_toss_fit() {
+  if (!toss_fitter_.snapshot(&toss_fit_)) return;
+  toss_panel_.set_fit(toss_fit_);
+  const TossFitSnapshot& fit = toss_fit_;
+  if (fit.phase == SweepPhase::cancelled) message_ = "fit to the tosses: cancelled";
+  if (fit.phase != SweepPhase::finished) return;
+  message_ = !fit.error.empty() ? "fit to the tosses: " + fit.error.substr(0, fit.error.find('\n'))
+             : fit.steps.empty()
+                 ? "fit to the tosses: no steps"
+                 : "fit to the tosses: done in " + std::to_string(fit.steps.back().iteration) + " steps (" +
+                       fit.stopped + ")";
+}
+
 void WorkbenchApp::update_toss_replay() {
+  update_toss_fit();
   if (!toss_replayer_.snapshot(&toss_replay_)) return;
   toss_panel_.set_result(toss_replay_);
   if (!toss_replay_.error.empty()) {
@@ -33,6 +64,9 @@ void WorkbenchApp::update_toss_replay() {
 void WorkbenchApp::draw_measured_tosses(ImVec2 size, ImVec2 top_left) {
   const TossReplayEvents events = toss_panel_.draw(size, top_left, toss_replayer_.busy());
   if (events.replay) replay_toss(events.replay->first, events.replay->second);
+  if (events.fit) fit_tosses(*events.fit);
+  if (events.cancel_fit) toss_fitter_.cancel();
+  if (events.apply_fit) apply_toss_fit();
 }
 
 void WorkbenchApp::add_measured_body(render::Scene3D& scene) const {

@@ -58,7 +58,8 @@ TEST_CASE("a measured toss replays from its first frame, as the fits' rollouts r
   sg::ProblemLoad load = sg::load_problem_file(sg::test::source_dir() + "/scenes/contactnets_cube.json");
   REQUIRE(load.ok());
   // One fitted number at the scene's own value (an objective needs one): the scene as it is.
-  sg::TossObjective whole(*load.problem, set, {3}, 0, sg::fit_numbers(*load.problem, {"model.bodies.0.mass"}));
+  sg::TossObjective whole(*load.problem, set, {3}, 0,
+                          sg::fit_numbers(*load.problem, {"model.bodies.0.mass"}));
   const sg::ResidualJacobian rj = whole.residuals(whole.initial_values());
   REQUIRE(rj.status == "ok");
   REQUIRE(rj.r.size() == 12 * (r.measured.size() - 1));
@@ -138,4 +139,53 @@ TEST_CASE("a missing file, an unknown toss, a malformed row or a scene without f
     replay(*other_dt, kTosses, 0);
     CHECK(other_dt->toss_replay().error.rfind("integrator.dt", 0) == 0);
   }
+}
+
+TEST_CASE("the tab fits the cube's half side to measured tosses on its worker, and applies the result") {
+  if (data_missing()) return;
+  // A 90 mm cube where the measured one is 104.8 mm: Levenberg-Marquardt on ten tosses.
+  auto app = make_scene_app("contactnets_cube.json", {"model.bodies.0.size=[0.045,0.045,0.045]"});
+  REQUIRE(app->wait_until_idle(60s));
+  TossFitRequest request;
+  request.file = kTosses;
+  request.select = "0-9";
+  request.wrt = {"model.bodies.0.size"};
+  request.steps = 10;
+  app->fit_tosses(request);
+  REQUIRE(app->wait_until_idle(300s));
+  const TossFitSnapshot& fit = app->toss_fit();
+  REQUIRE_MESSAGE(fit.error.empty(), fit.error);
+  CHECK(fit.phase == SweepPhase::finished);
+  REQUIRE(fit.steps.size() >= 2);
+  REQUIRE(fit.paths.size() == 1);
+  CHECK(fit.paths[0].size() == 3);  // the three half sides move as one number
+  for (std::size_t i = 1; i < fit.steps.size(); ++i) CHECK(fit.steps[i].loss <= fit.steps[i - 1].loss);
+  const double fitted = fit.steps.back().values[0];
+  MESSAGE("half side from 0.045: " << fitted << " m after " << fit.steps.back().iteration << " steps ("
+                                   << fit.stopped << "), error " << fit.steps.front().loss << " -> "
+                                   << fit.steps.back().loss);
+  CHECK(std::fabs(fitted - 0.0524) < std::fabs(0.045 - 0.0524));
+  CHECK(app->message().find("fit to the tosses: done") != std::string::npos);
+  REQUIRE(app->apply_toss_fit());
+  for (int k = 0; k < 3; ++k)
+    CHECK(app->document().config()["model"]["bodies"][0]["size"][k].get<double>() == doctest::Approx(fitted));
+}
+
+TEST_CASE("a fit to tosses with a number the scene lacks or a bad selection says why and fits nothing") {
+  if (data_missing()) return;
+  auto app = make_scene_app("contactnets_cube.json", {});
+  REQUIRE(app->wait_until_idle(60s));
+  TossFitRequest request;
+  request.file = kTosses;
+  request.wrt = {"model.bodies.0.no_such_key"};
+  app->fit_tosses(request);
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->toss_fit().error.find("no_such_key") != std::string::npos);
+  CHECK(app->toss_fit().steps.empty());
+  CHECK_FALSE(app->apply_toss_fit());
+  request.wrt = {"model.bodies.0.size"};
+  request.select = "0-3,99999";
+  app->fit_tosses(request);
+  REQUIRE(app->wait_until_idle(60s));
+  CHECK(app->toss_fit().error.rfind("tosses: ", 0) == 0);
 }
