@@ -249,13 +249,12 @@ std::span<const Preset> preset_table() {
        {},
        "Real measurements (DiffMJX Sec. 5.1): the ContactNets acrylic cube's first toss, simulated from its "
        "measured start with MJX's Euler at the 148 Hz sampling step; the sweep moves the cube's friction "
-       "and the loss is where it ends along x. The fit of the side length to all 400 measured tosses "
-       "(DiffMJX "
-       "Fig. 9) runs from the command line: softgrad fit scenes/contactnets_cube.json --tosses "
-       "../shared/data/contactnets/tosses.csv --wrt model.bodies.0.size (docs/identification.md). In the "
-       "Identify tab, 'measured tosses' replays any toss from its first measured frame: the measurement "
-       "against the simulation, and the measured cube (translucent green) beside the simulated one in the "
-       "3-D view."},
+       "and the loss is where it ends along x. In the Identify tab, 'measured tosses' replays any toss "
+       "from its first measured frame (the measurement against the simulation; in the 3-D view the "
+       "measured cube translucent green beside the simulated one) and fits the side length to the tosses "
+       "(DiffMJX Fig. 9; set the size smaller first, Fit, Apply, Replay). All 400 tosses and the paper's "
+       "configurations: softgrad fit scenes/contactnets_cube.json --tosses "
+       "../shared/data/contactnets/tosses.csv --wrt model.bodies.0.size (docs/identification.md)."},
       {"robot_pendulum_floor",
        "Robots: pendulum strikes the floor",
        "pendulum_floor.json",
