@@ -29,6 +29,7 @@ struct PlotViewState {
   // A right drag over the data draws a box to zoom into; a right click without drag opens the menu.
   bool box_active = false;
   ImVec2 box_from;
+  bool right_pressed = false;  // the right button went down over this plot and is not yet released
 };
 
 struct PlotInteraction {

@@ -147,14 +147,17 @@ bool handle_zoom_and_pan(const ItemInput& in, const Plot& plot, PlotViewState& s
 }
 
 bool handle_box_zoom(const ItemInput& in, PlotViewState& state, const PlotLayout& layout, bool* open_menu) {
-  if (in.hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right) &&
-      zone_of(in.mouse, layout) == PlotZone::data) {
-    state.box_active = true;
+  if (in.hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
+    state.right_pressed = true;  // on this plot: a release here may open its menu
+    state.box_active = zone_of(in.mouse, layout) == PlotZone::data;
     state.box_from = in.mouse;
   }
   const bool released = ImGui::IsMouseReleased(ImGuiMouseButton_Right);
+  const bool pressed_here = state.right_pressed;
+  if (released || !ImGui::IsMouseDown(ImGuiMouseButton_Right)) state.right_pressed = false;
   if (!state.box_active) {
-    *open_menu = in.hovered && released;  // a right click on the margins
+    // A right click on the margins; a drag that began on another plot opens nothing here.
+    *open_menu = in.hovered && released && pressed_here;
     return false;
   }
   if (ImGui::IsMouseDown(ImGuiMouseButton_Right)) return false;  // still drawing the box

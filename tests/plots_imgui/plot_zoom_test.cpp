@@ -100,6 +100,26 @@ TEST_CASE("a right click without drag opens the menu and leaves the view") {
   CHECK(state.autofit);
 }
 
+TEST_CASE("a right drag that began on another plot opens no menu here") {
+  ImGuiHarness ui;
+  const Plot plot = sine_plot();
+  PlotViewState state;
+  const auto first = ui.frame(plot, state);
+  // Pressed outside this widget (another plot), released over its tick labels.
+  const ImVec2 outside(first.layout.widget_max.x + 50, first.layout.area_min.y + 20);
+  const ImVec2 margin(first.layout.area_min.x - 10, area_center(first.layout).y);
+  ui.frame(plot, state, {outside});
+  ui.frame(plot, state, {outside, false, true});
+  ui.frame(plot, state, {margin, false, true});
+  ui.frame(plot, state, {margin, false, false});
+  const auto after = ui.frame(plot, state, {margin});
+  CHECK_FALSE(after.any_popup_open);
+  // Pressed and released on the margin: the menu.
+  ui.frame(plot, state, {margin, false, true});
+  ui.frame(plot, state, {margin, false, false});
+  CHECK(ui.frame(plot, state, {margin}).any_popup_open);
+}
+
 TEST_CASE("a drag from an axis's tick labels pans that axis only, a double-click there fits it only") {
   ImGuiHarness ui;
   const Plot plot = sine_plot();
