@@ -11,7 +11,6 @@
 #include "cli/fit_bound_args.hpp"
 #include "cli/fit_output.hpp"
 #include "cli/scene_args.hpp"
-#include "engine/core/quat.hpp"
 #include "engine/optimize/identify.hpp"
 #include "engine/optimize/toss_segments.hpp"
 #include "plots/svg.hpp"
@@ -52,16 +51,6 @@ void print_error(const char* when, const TrajectoryError& e, std::size_t tosses)
       when, tosses, e.frames, e.mean_abs, 1e3 * e.mean_abs_position);
 }
 
-// A measured frame as the figure's state: the position, then the rotation matrix of its normalised
-// quaternion.
-TossState measured_state(const TossFrame& f) {
-  const Mat3<double> r = to_mat3(normalized(Quat<double>(f.quat[0], f.quat[1], f.quat[2], f.quat[3])));
-  TossState s{};
-  for (int k = 0; k < 12; ++k)
-    s[static_cast<std::size_t>(k)] = k < 3 ? f.pos[k] : r.m[(k - 3) / 3][(k - 3) % 3];
-  return s;
-}
-
 // The toss's whole rollout at `values` (measured + residual), frame 1 on.
 bool rollout_states(const Problem& problem, const TossSet& set, int toss,
                     const std::vector<FitNumber>& numbers, const std::vector<double>& values,
@@ -75,7 +64,7 @@ bool rollout_states(const Problem& problem, const TossSet& set, int toss,
   out->assign(rj.r.size() / 12, TossState{});
   const Toss& measured = *set.find(toss);
   for (std::size_t i = 0; i < out->size(); ++i) {
-    const TossState m = measured_state(measured.frames[i + 1]);
+    const TossState m = toss_state(measured.frames[i + 1].pos, measured.frames[i + 1].quat);
     for (std::size_t k = 0; k < 12; ++k) (*out)[i][k] = m[k] + rj.r[12 * i + k];
   }
   return true;
@@ -94,7 +83,7 @@ bool write_replay(const TossFitRequest& request, const Problem& problem, const T
   std::vector<TossState> states;
   for (std::size_t i = 1; i < measured.frames.size(); ++i) {
     t.push_back(measured.frames[i].t);
-    states.push_back(measured_state(measured.frames[i]));
+    states.push_back(toss_state(measured.frames[i].pos, measured.frames[i].quat));
   }
   const plot::Figure figure =
       toss_replay_figure("toss " + std::to_string(toss) + " of " + set.source, t, states, {before, after});

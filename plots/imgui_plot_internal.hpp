@@ -8,6 +8,7 @@
 #include "plots/axis_math.hpp"
 #include "plots/heatmap.hpp"
 #include "plots/imgui_plot.hpp"
+#include "plots/imgui_text_fit.hpp"
 
 namespace sg::plot::imgui_detail {
 
@@ -35,13 +36,10 @@ struct PlotLayout {
   ColorBar bar;                     // a heatmap's colour bar, right of the data area
 };
 
-// The longest tail of text that fits in width pixels, prefixed by "..." when shortened; "" if nothing fits.
-std::string fit_tail(const std::string& text, float width);
-// The longest head of text that fits, followed by "..." when shortened.
-std::string fit_head(const std::string& text, float width);
-// Both ends of text with "..." between, as many characters as fit (3/5 from the front): legend labels, whose
-// end holds what differs ("pin 1: kappa (hard contact) 300" -> "pin 1: kap...300").
-std::string fit_middle(const std::string& text, float width);
+// Text shortened to a width (plots/imgui_text_fit.hpp).
+using plot::fit_head;
+using plot::fit_middle;
+using plot::fit_tail;
 
 // What the plot widget's mouse state was right after it was submitted (before the context menu).
 struct ItemInput {

@@ -45,38 +45,6 @@ void sync_view(const Plot& plot, PlotViewState& state, const std::vector<bool>& 
   }
 }
 
-std::string fit_tail(const std::string& text, float width) {
-  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-  for (std::size_t skip = 1; skip < text.size(); ++skip) {
-    std::string shortened = "..." + text.substr(skip);
-    if (ImGui::CalcTextSize(shortened.c_str()).x <= width) return shortened;
-  }
-  return "";
-}
-
-std::string fit_head(const std::string& text, float width) {
-  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-  for (std::size_t keep = text.size(); keep-- > 0;) {
-    std::string shortened = text.substr(0, keep) + "...";
-    if (ImGui::CalcTextSize(shortened.c_str()).x <= width) return shortened;
-  }
-  return "";
-}
-
-std::string fit_middle(const std::string& text, float width) {
-  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-  const auto shortened = [&text](std::size_t keep) {  // 3/5 of what is kept from the front
-    const std::size_t head = (keep * 3 + 4) / 5;
-    return text.substr(0, head) + "..." + text.substr(text.size() - (keep - head));
-  };
-  std::size_t fits = 0, too_long = text.size();  // bisect the most characters kept
-  while (too_long - fits > 1) {
-    const std::size_t mid = (fits + too_long) / 2;
-    (ImGui::CalcTextSize(shortened(mid).c_str()).x <= width ? fits : too_long) = mid;
-  }
-  return fits == 0 ? "" : shortened(fits);
-}
-
 namespace {
 
 // Places title and y label (see PlotLayout); returns whether the label needs a row of its own.

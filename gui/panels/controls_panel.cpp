@@ -1,4 +1,5 @@
 #include "gui/panels/controls_panel.hpp"
+#include "gui/panels/error_text.hpp"
 
 #include <imgui.h>
 
@@ -10,6 +11,7 @@
 #include "engine/scene/scene.hpp"
 #include "gui/document/presets.hpp"
 #include "gui/document/scenes_folder.hpp"
+#include "gui/panels/error_text.hpp"
 #include "gui/panels/field_visibility.hpp"
 #include "gui/panels/field_widget.hpp"
 
@@ -70,9 +72,7 @@ ControlsRequest ControlsPanel::draw(const SceneDocument& doc, const std::string&
   draw_scene_row(doc, request);
   // At the top, under the scene row: below the presets it was off-screen at 720p.
   if (!doc.error().empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", doc.error().c_str());
-    ImGui::PopStyleColor();
+    error_text(doc.error());
     ImGui::TextDisabled("(the last valid configuration keeps running)");
   }
   draw_presets(request, active_preset);

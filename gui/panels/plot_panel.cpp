@@ -10,6 +10,7 @@
 #include "gui/panels/export_buttons.hpp"
 #include "gui/panels/plot_decimation.hpp"
 #include "gui/panels/wrapped_tooltip.hpp"
+#include "plots/imgui_text_fit.hpp"
 #include "plots/sweep_figures/sweep_figure.hpp"
 #include "plots/sweep_figures/trajectory_figure.hpp"
 
@@ -41,17 +42,6 @@ int display_points(float width) {
 // Widths within a few pixels reuse the cached copy (panel resizes drag through many widths).
 bool width_matches(int cached, float width) {
   return cached >= 0 && std::abs(cached - static_cast<int>(width)) < 4;
-}
-
-// The longest head of text that fits in width pixels, with "..." when shortened.
-std::string one_line(const std::string& text, float width) {
-  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
-  std::size_t fits = 0, too_long = text.size();  // bisect the longest head that fits
-  while (too_long - fits > 1) {
-    const std::size_t mid = (fits + too_long) / 2;
-    (ImGui::CalcTextSize((text.substr(0, mid) + "...").c_str()).x <= width ? fits : too_long) = mid;
-  }
-  return text.substr(0, fits) + "...";
 }
 
 ExportKind requested_export(const plot::PlotInteraction& in) {
@@ -258,7 +248,7 @@ void PlotPanel::draw_note(float panel_height) {
   if (panel_height >= 30.0f * ImGui::GetTextLineHeightWithSpacing()) {
     ImGui::TextWrapped("%s", text.c_str());
   } else {
-    ImGui::TextUnformatted(one_line(text, ImGui::GetContentRegionAvail().x).c_str());
+    ImGui::TextUnformatted(plot::fit_head(text, ImGui::GetContentRegionAvail().x).c_str());
     if (ImGui::IsItemHovered()) wrapped_tooltip(text.c_str(), 40.0f);
   }
   ImGui::PopStyleColor();

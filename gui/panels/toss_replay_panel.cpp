@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gui/panels/error_text.hpp"
 #include "gui/panels/figure_row.hpp"
 #include "gui/panels/wrapped_tooltip.hpp"
 #include "plots/sweep_figures/toss_fit_figure.hpp"
@@ -80,9 +81,7 @@ void TossReplayPanel::draw_replay_row(TossReplayEvents& events, bool busy) {
         "(dashed) against the simulation, and both in the 3-D view (the measured body translucent)");
   ImGui::SameLine();
   if (!result_.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", result_.error.c_str());
-    ImGui::PopStyleColor();
+    error_text(result_.error);
   } else if (result_.simulated) {
     ImGui::Text("toss %d: %zu frames, mean distance between measured and simulated centres %.1f mm",
                 result_.toss, result_.t.size(), 1e3 * result_.mean_position_error);
@@ -141,9 +140,7 @@ void TossReplayPanel::draw_fit_row(TossReplayEvents& events) {
 
 void TossReplayPanel::draw_fit_status() const {
   if (!fit_.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("fit: %s", fit_.error.c_str());
-    ImGui::PopStyleColor();
+    error_text("fit: " + fit_.error);
     return;
   }
   if (fit_.steps.empty()) return;

@@ -13,25 +13,6 @@ namespace {
 
 constexpr double kDtTolerance = 1e-6;  // relative, as the fits' (engine/optimize/toss_segments.cpp)
 
-// Position, then the rotation matrix row by row, of a pose given as position and unit quaternion (w, x, y,
-// z).
-TossState state_of(const double* pos, const double* quat) {
-  const double n = std::sqrt(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3]);
-  const double w = quat[0] / n, x = quat[1] / n, y = quat[2] / n, z = quat[3] / n;
-  return {pos[0],
-          pos[1],
-          pos[2],
-          1 - 2 * (y * y + z * z),
-          2 * (x * y - w * z),
-          2 * (x * z + w * y),
-          2 * (x * y + w * z),
-          1 - 2 * (x * x + z * z),
-          2 * (y * z - w * x),
-          2 * (x * z - w * y),
-          2 * (y * z + w * x),
-          1 - 2 * (x * x + y * y)};
-}
-
 TossReplay failed(std::string file, int toss, std::string error) {
   TossReplay r;
   r.file = std::move(file);
@@ -124,8 +105,8 @@ void TossReplayWorker::run(const nlohmann::json& config, const std::string& sour
         if (i == 0) continue;
         const std::vector<double>& q = simulated->q[i];
         t.push_back(f.t);
-        measured.push_back(state_of(f.pos, f.quat));
-        sim.push_back(state_of(q.data(), q.data() + 3));
+        measured.push_back(toss_state(f.pos, f.quat));
+        sim.push_back(toss_state(q.data(), q.data() + 3));
         error_sum += std::sqrt((q[0] - f.pos[0]) * (q[0] - f.pos[0]) + (q[1] - f.pos[1]) * (q[1] - f.pos[1]) +
                                (q[2] - f.pos[2]) * (q[2] - f.pos[2]));
       }

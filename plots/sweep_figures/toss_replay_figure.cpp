@@ -3,7 +3,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/core/quat.hpp"
+
 namespace sg {
+
+TossState toss_state(const double pos[3], const double quat[4]) {
+  const Mat3<double> r = to_mat3(normalized(Quat<double>(quat[0], quat[1], quat[2], quat[3])));
+  TossState s{};
+  for (int k = 0; k < 12; ++k)
+    s[static_cast<std::size_t>(k)] = k < 3 ? pos[k] : r.m[(k - 3) / 3][(k - 3) % 3];
+  return s;
+}
+
 namespace {
 
 // The angle (degrees) of the rotation from `first` to `now`: acos((trace(first^T now) - 1) / 2).

@@ -13,6 +13,10 @@ namespace sg {
 
 using TossState = std::array<double, 12>;
 
+// A pose as the figure's state: the position, then the rotation matrix of the normalised quaternion
+// (w, x, y, z).
+TossState toss_state(const double pos[3], const double quat[4]);
+
 struct TossRollout {
   std::string label;
   std::vector<TossState> states;  // one per time, as the measured ones
