@@ -11,10 +11,14 @@
 // With Contacts From Distance in the forward simulation a contact has rows from margin + width on (level
 // band: the CFD spline's impedance) and switches law where it touches (level contact), as the free bodies'
 // ModeLaws (engine/rigid/contact_solver.hpp): two switching distances, surfaces 1 and 0 of its events.
+// A grazing contact (level grazing, engine/model/tree_grazing.hpp) has its rows, but its force is scaled so
+// that its distance stays 0; its margins are the weight's bounds (lift below 0, press above 1; surfaces 2
+// and 3 with row -1, as the free bodies').
 #include <cmath>
 
 #include "engine/articulated/constraint_solve_fixed.hpp"
 #include "engine/articulated/forward_actuated.hpp"
+#include "engine/model/tree_grazing.hpp"
 #include "engine/model/tree_mode.hpp"
 
 namespace sg {
@@ -53,7 +57,9 @@ class TreeModeSolver {
       active[r] = cd.efc_type[r] == EfcType::kContactElliptic ? zone[r] != ConeZone::top
                                                               : mode.row_on(row_entry_[r], row_k_[r]);
     }
-    if (!tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, active, derivatives, zone)) {
+    const int ng = grazing_contacts(mode);
+    if (!solve_without_each(ng, active, zone, derivatives) ||
+        !tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, active, derivatives, zone)) {
       tracker.note(-1.0, EventId{});  // H = M + J' D J with D > 0: only a singular M gets here
       return TreeForwardStatus::kSolverFailed;
     }
@@ -69,8 +75,17 @@ class TreeModeSolver {
       tracker.note(active[r] ? -jar : jar,
                    contact_event(key, active[r] ? EventKind::row_off : EventKind::row_on, row_k_[r]));
     }
+    if (ng > 0) hold_grazing(mode, ng, tracker);
     return TreeForwardStatus::kOk;
   }
+
+  // The curvature term J_n' qvel of grazing entry e's distance, for the next evaluation (the system measures
+  // it: TreeSystem::grazing_curvature).
+  void set_curvature(int e, double c) const { curvature_[e] = c; }
+
+  // Whether contacts can graze: pyramidal and frictionless cones (an elliptic cone's piece is held by its
+  // zones, which the combination of two fields does not follow yet).
+  bool grazing_allowed() const { return !s_.cm->opt.elliptic; }
 
   // Newton's active set over the mode's rows at the loaded state, written into the mode; held contacts no
   // longer reported (beyond the look-ahead) are dropped first.
@@ -255,7 +270,9 @@ class TreeModeSolver {
         if (tracker) tracker->note(w - r, contact_event(key, EventKind::separation, -1, 1));
         c.law = RowLaw::cfd_band;
       } else {
-        if (tracker) tracker->note(-r, contact_event(key, EventKind::separation));
+        // A grazing contact's distance is held at 0: its weight's bounds end the mode, not the distance.
+        if (tracker && entry.level != ContactLevel::grazing)
+          tracker->note(-r, contact_event(key, EventKind::separation));
         c.law = forward_cfd() ? RowLaw::cfd_touching : RowLaw::plain;
       }
       c.exclude = false;
@@ -308,7 +325,79 @@ class TreeModeSolver {
     }
   }
 
+  // The grazing entries' contacts (into graze_, with their entries); their count.
+  int grazing_contacts(const TreeMode& mode) const {
+    if (!grazing_allowed()) return 0;
+    int ng = 0;
+    const TreeConstraintData<S>& cd = *s_.cd;
+    for (int i = 0; i < cd.ncon && ng < kMaxGrazing; ++i) {
+      if (cd.contact[i].exclude || cd.contact[i].efc_address < 0) continue;
+      const int e = contact_entry_[i];
+      if (mode.entries[e].level != ContactLevel::grazing) continue;
+      graze_[ng].entry = e;
+      graze_[ng].contact = i;
+      ++ng;
+    }
+    return ng;
+  }
+
+  // qacc without each grazing contact's rows (the other rows' forces solved for it), into delta_.
+  bool solve_without_each(int ng, const bool* active, const ConeZone* zone, bool derivatives) const {
+    TreeConstraintData<S>& cd = *s_.cd;
+    for (int k = 0; k < ng; ++k) {
+      bool without[kMaxEfc];
+      for (int r = 0; r < cd.nefc; ++r) {
+        const bool own = cd.efc_type[r] != EfcType::kLimitJoint && cd.efc_id[r] == graze_[k].contact;
+        without[r] = active[r] && !own;
+      }
+      if (!tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, without, derivatives, zone)) return false;
+      for (int i = 0; i < s_.m->nv; ++i) delta_[k][i] = s_.d->qacc[i];
+    }
+    return true;
+  }
+
+  // The grazing combination of the full-force qacc in d (engine/model/tree_grazing.hpp), and the weights'
+  // margins.
+  void hold_grazing(const TreeMode& mode, int ng, MarginTracker& tracker) const {
+    const TreeModel<S>& m = *s_.m;
+    TreeData<S>& d = *s_.d;
+    for (int k = 0; k < ng; ++k) {
+      TreeGrazingContact<S>& g = graze_[k];
+      const TreeContact<S>& c = s_.cd->contact[g.contact];
+      bool moves[kMaxDofs] = {};
+      if (kTreeSparseRows<S>)
+        tree_dofs_moving(m, s_.cm->geom[c.geom1].body, s_.cm->geom[c.geom2].body, moves);
+      tree_contact_frame_rows(m, *s_.cm, d, c, 1, moves, g.normal);
+      g.rate = 0.0;
+      for (int i = 0; i < m.nv; ++i) g.rate += g.normal[i] * d.qvel[i];
+      g.dist = c.dist - c.includemargin;
+      g.omega = stabilisation_rate(c);
+      g.curvature = curvature_[g.entry];
+      for (int i = 0; i < m.nv; ++i) delta_[k][i] = d.qacc[i] - delta_[k][i];
+    }
+    double physical[kMaxGrazing];
+    const bool solved = apply_tree_grazing(graze_, ng, delta_, m.nv, d.qacc, physical);
+    for (int k = 0; k < ng; ++k) {
+      const ContactKey& key = mode.entries[graze_[k].entry].key;
+      const double s = solved ? physical[k] : -1.0;
+      tracker.note(s, contact_event(key, EventKind::lift, -1, 2));
+      tracker.note(1.0 - s, contact_event(key, EventKind::press, -1, 3));
+    }
+  }
+
+  // 1 / the contact's time constant (refsafe's, as its rows'); for a direct stiffness -k, sqrt(k).
+  double stabilisation_rate(const TreeContact<S>& c) const {
+    double tc = value(c.solref[0]);
+    if (!(tc > 0.0)) return std::sqrt(std::fabs(tc));
+    if (s_.cm->opt.refsafe && tc < 2.0 * s_.cm->opt.timestep) tc = 2.0 * s_.cm->opt.timestep;
+    return 1.0 / tc;
+  }
+
   TreeStage<S> s_;
+  // Grazing scratch: the contacts, what each one's force adds to qacc, each entry's curvature term.
+  mutable TreeGrazingContact<S> graze_[kMaxGrazing];
+  mutable S delta_[kMaxGrazing][kMaxDofs];
+  mutable double curvature_[kMaxTreeModeEntries] = {};
   // Scratch of the last stage: each row's mode entry and its index within the entry's rows; each contact's
   // entry.
   mutable int row_entry_[kMaxEfc] = {};

@@ -12,11 +12,10 @@
 // s < 0 the free motion lifts off, at s > 1 even the full contact force cannot hold the body at r = 0 and the
 // contact presses in.
 #include "engine/contact/constraint_rows.hpp"
+#include "engine/contact/grazing_weights.hpp"
 #include "engine/model/rigid_model.hpp"
 
 namespace sg {
-
-inline constexpr int kMaxGrazing = 8;
 
 template <class S>
 struct GrazingContact {
@@ -27,42 +26,6 @@ struct GrazingContact {
   int first_row, row_count;  // the contact's rows in the solver's row array
   int entry;                 // its mode entry
 };
-
-namespace grazing_detail {
-
-// Solves A x = b in place (b becomes x) by Gaussian elimination with partial pivoting; false if singular.
-template <class S>
-SG_HD inline bool solve_small(S (*A)[kMaxGrazing], S* b, int m) {
-  for (int c = 0; c < m; ++c) {
-    int p = c;
-    for (int r = c + 1; r < m; ++r)
-      if (abs(value(A[r][c])) > abs(value(A[p][c]))) p = r;
-    if (!(abs(value(A[p][c])) > 1e-300)) return false;
-    if (p != c) {
-      for (int k = 0; k < m; ++k) {
-        const S t = A[c][k];
-        A[c][k] = A[p][k];
-        A[p][k] = t;
-      }
-      const S t = b[c];
-      b[c] = b[p];
-      b[p] = t;
-    }
-    for (int r = c + 1; r < m; ++r) {
-      const S f = A[r][c] / A[c][c];
-      for (int k = c; k < m; ++k) A[r][k] -= f * A[c][k];
-      b[r] -= f * b[c];
-    }
-  }
-  for (int c = m - 1; c >= 0; --c) {
-    S s = b[c];
-    for (int k = c + 1; k < m; ++k) s -= A[c][k] * b[k];
-    b[c] = s / A[c][c];
-  }
-  return true;
-}
-
-}  // namespace grazing_detail
 
 // The acceleration a grazing contact's force adds on its own: M^-1 J' f over its rows. Exact as the
 // difference of the two vector fields when nothing else acts on its bodies; with other contacts on them
@@ -86,7 +49,6 @@ SG_HD void own_force_acceleration(const GrazingContact<S>& g, const ConstraintRo
 template <class S>
 SG_HD bool apply_grazing(const GrazingContact<S>* g, int m, const BodyVelocity<S> (*delta)[kMaxBodies],
                          int bodies, BodyVelocity<S>* acc, S* weights, double* physical) {
-  using namespace grazing_detail;
   // With u_j = 1 - s_j: sum_j (J_nk delta_j) u_j = J_nk acc - target_k.
   S A[kMaxGrazing][kMaxGrazing], u[kMaxGrazing];
   double A0[kMaxGrazing][kMaxGrazing], u0[kMaxGrazing];
@@ -100,7 +62,7 @@ SG_HD bool apply_grazing(const GrazingContact<S>* g, int m, const BodyVelocity<S
     u[k] = na - target;
     u0[k] = value(na);
   }
-  if (!solve_small(A, u, m) || !solve_small(A0, u0, m)) return false;
+  if (!solve_grazing_weights(A, u, A0, u0, m)) return false;
   for (int k = 0; k < m; ++k) {
     weights[k] = 1.0 - u[k];
     physical[k] = 1.0 - u0[k];
