@@ -15,7 +15,6 @@
 #include "cli/scene_args.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
 #include "engine/problem/json_number.hpp"
-#include "engine/sweep/sweep.hpp"
 
 namespace sg::cli {
 namespace {
@@ -60,22 +59,6 @@ void warn_if_not_retraced(const std::vector<std::string>& modes,
       "gradient follows another path and may be wrong; reverse mode (--mode reverse) is exact for "
       "the discrete run\n",
       e);
-}
-
-// Forward mode through thousands of resolved micro-hops: the saltation terms compound, and the derivative of
-// the hybrid system is one no finite step sees.
-void warn_if_saltation_amplified(const std::vector<std::string>& modes,
-                                 const std::vector<ObjectiveGradient>& results) {
-  const auto it = std::find(modes.begin(), modes.end(), "forward");
-  if (it == modes.end()) return;
-  const SolveStats& st = results[static_cast<std::size_t>(it - modes.begin())].stats;
-  if (!(st.saltation_log10 > kSaltationUnreliableLog10)) return;
-  std::fprintf(stderr,
-               "warning: forward: %ld contact switches multiplied the tangents 1e%.0f-fold: resolved micro-hops "
-               "(a sliding contact on MuJoCo's pyramidal cone) whose saltation terms compound; this gradient "
-               "is no guide (compare --mode both; run with integrator.events=false or a fixed-step integrator; "
-               "docs/engine.md, \"Grazing of tree contacts\")\n",
-               st.events, st.saltation_log10);
 }
 
 int run(const GradientArgs& args) {
@@ -177,7 +160,6 @@ int run(const GradientArgs& args) {
     if (results[c].status != "ok") status = modes[c] + ": " + results[c].status;
   if (status != "ok") std::fprintf(stderr, "%s\n", status.c_str());
   warn_if_not_retraced(modes, results, *eval);
-  warn_if_saltation_amplified(modes, results);
   if (!args.out.empty()) {
     nlohmann::json out = {
         {"scene", problem->name}, {"mode", args.mode},  {"loss", number_or_null(main.loss)}, {"fd_eps", eps},

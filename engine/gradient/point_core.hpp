@@ -54,7 +54,6 @@ struct PointNumbers {
   double value = 0.0, loss = 0.0, grad = 0.0, grad_fd = 0.0;
   double grad_ref = NAN;                     // NaN with the default reference (grad_fd is the reference)
   long steps = 0, rejected = 0, events = 0;  // of the AD run
-  double saltation_log10 = 0.0;              // of the AD run (SolveStats::saltation_log10)
   PointFailure failure = PointFailure::none;
   SolveStats failed;  // the failed run's statistics
 };
@@ -122,7 +121,6 @@ SG_HD inline PointNumbers combine_point(double x, const PointSettings& s, const 
   n.steps = main.stats.accepted;
   n.rejected = main.stats.rejected;
   n.events = main.stats.events;
-  n.saltation_log10 = main.stats.saltation_log10;
   if (main.stats.status != Status::ok) fail(PointFailure::ad, main.stats);
 
   const double eps = s.fd_eps;

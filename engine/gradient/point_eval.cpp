@@ -160,7 +160,6 @@ PointResult point_result(const PointNumbers& n, const GradientSettings& gradient
   r.steps = n.steps;
   r.rejected = n.rejected;
   r.events = n.events;
-  r.saltation_log10 = n.saltation_log10;
   // Most points succeed: their status is the default "ok", and the failure texts are not built (on a GPU
   // sweep of 2000 toy points they took longer than the kernels).
   if (n.failure == PointFailure::none) return r;

@@ -28,8 +28,6 @@ struct PointResult {
   long steps = 0;     // accepted steps of the AD run
   long rejected = 0;  // rejected attempts of the AD run
   long events = 0;    // contact switches located in the AD run (integrator.events)
-  // Decades by which the AD run's saltation terms multiplied its tangents (forward mode; 0 otherwise).
-  double saltation_log10 = 0.0;
   // Randomized smoothing (when gradient.smoothing.samples > 0), NaN otherwise.
   double loss_smoothed = 0.0;
   double grad_zeroth = 0.0;  // zeroth order: E[(L(x+w) - L(x)) w] / sigma^2

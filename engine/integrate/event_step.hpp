@@ -8,8 +8,6 @@
 // once. Chatter (a run of switches without progress, or too many switches within one output interval) falls
 // back to stepping without fixed modes until the next output time, and after a few such intervals for the
 // whole solve.
-#include <cmath>
-
 #include "engine/integrate/event_locate.hpp"
 #include "engine/integrate/observer.hpp"
 #include "engine/integrate/rk_step.hpp"
@@ -238,18 +236,6 @@ class EventStepper {
 
   SG_HD bool active() const { return on_ && !fallback_; }
 
-  // The norm of the state's forward-mode tangents, all lanes together (0 for other scalars).
-  SG_HD static double tangent_norm(const S* y, int n) {
-    double sum = 0.0;
-    if constexpr (is_dual_v<S>) {
-      for (int i = 0; i < n; ++i)
-        for (int l = 0; l < ScalarTraits<S>::lanes; ++l) sum += y[i].d[l] * y[i].d[l];
-    } else {
-      (void)y, (void)n;
-    }
-    return std::sqrt(sum);
-  }
-
   // f(y) whose values alone are read: nothing on a tape.
   SG_HD void rhs_values(const S* y, S* f) const {
     const TapePause<S> values_only(true);
@@ -299,10 +285,7 @@ class EventStepper {
         evaluate_after_switch(y, ws.k[0], values_first);
       }
       // f(y) depends on y's tangents: after a saltation its derivatives are evaluated again.
-      const double before = tangent_norm(y, sys_.dim());
-      const bool jumped = apply_saltation(sys_, y, ws.f_event, ws.k[0], done);
-      if (jumped && before > 0.0) st.saltation_log10 += std::log10(tangent_norm(y, sys_.dim()) / before);
-      if (jumped || values_first) sys_.rhs(y, ws.k[0]);
+      if (apply_saltation(sys_, y, ws.f_event, ws.k[0], done) || values_first) sys_.rhs(y, ws.k[0]);
       ++st.events;
       if constexpr (requires { obs.on_event(t, done); }) obs.on_event(t, done);
       if (++interval_events_ > kMaxEventsPerInterval) {  // chatter that no mode resolves (a two-fold the

@@ -16,11 +16,6 @@ struct SolveStats {
   // continuous extension, and counts as accepted.
   long events = 0;
   long truncated = 0;
-  // Forward mode: the decades by which the saltation terms multiplied the tangents' norm over the run (the
-  // sum of log10 |s+| / |s-| over the switches; 0 for other scalars). Thousands of resolved micro-hops
-  // compound theirs into a derivative of the hybrid system that no finite step sees (docs/engine.md,
-  // "Grazing of tree contacts"); SweepStats::saltation_amplified flags them.
-  double saltation_log10 = 0.0;
   double t = 0.0;  // time reached
 };
 

@@ -92,12 +92,6 @@ std::string agreement_text(const SweepStats& st, const std::string& ref) {
                   kCfdUnreliableFactor);
     text += buf + share_text(st.cfd_unreliable, st.points) + " points (docs/engine.md)";
   }
-  if (st.saltation_amplified > 0) {
-    std::snprintf(buf, sizeof buf, "; UNRELIABLE: contact switches multiplied the tangents over 1e%g-fold at ",
-                  kSaltationUnreliableLog10);
-    text += buf + share_text(st.saltation_amplified, st.points) +
-            " points (resolved micro-hops; docs/engine.md, \"Grazing of tree contacts\")";
-  }
   return text;
 }
 

@@ -52,12 +52,11 @@ long count_cfd_unreliable(const std::vector<PointResult>& points) {
 void summarize_sweep(SweepResult& result) {
   SweepStats& st = result.stats;
   st.points = static_cast<long>(result.points.size());
-  st.steps_total = st.rejected_total = st.events_total = st.failed = st.saltation_amplified = 0;
+  st.steps_total = st.rejected_total = st.events_total = st.failed = 0;
   for (const PointResult& r : result.points) {
     st.steps_total += r.steps;
     st.rejected_total += r.rejected;
     st.events_total += r.events;
-    if (r.status == "ok" && r.saltation_log10 > kSaltationUnreliableLog10) ++st.saltation_amplified;
     if (r.status != "ok") ++st.failed;
     if (r.status == "cancelled") st.cancelled = true;
   }
@@ -136,7 +135,6 @@ nlohmann::json sweep_to_json(const Problem& problem, const SweepResult& result) 
                 {"steps_total", st.steps_total},
                 {"rejected_total", st.rejected_total},
                 {"events_total", st.events_total},
-                {"saltation_amplified", st.saltation_amplified},
                 {"failed", st.failed},
                 {"cfd_unreliable", st.cfd_unreliable}}},
               {"config", problem.config}};

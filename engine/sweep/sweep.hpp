@@ -43,13 +43,9 @@ struct SweepStats {
   // |FD| (FD runs the plain model, so this is the plain gradient's scale), where the surrogate's tangents
   // have blown up (docs/engine.md, "Straight-through CFD"); -1 for other sweeps.
   long cfd_unreliable = -1;
-  // Points whose contact switches multiplied the AD run's tangents more than kSaltationUnreliableLog10
-  // decades (PointResult::saltation_log10): resolved micro-hops whose saltation terms compound.
-  long saltation_amplified = 0;
 };
 
 inline constexpr double kCfdUnreliableFactor = 10.0;
-inline constexpr double kSaltationUnreliableLog10 = 6.0;
 
 struct SweepResult {
   std::vector<PointResult> points;
