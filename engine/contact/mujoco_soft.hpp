@@ -45,14 +45,19 @@ struct MujocoSpring {
   S K, B;
 };
 
-// timestep is used by refsafe (tc <- max(tc, 2 timestep)).
+// A positive solref[0], the contact's time constant, as MuJoCo's refsafe bounds it: at least 2 timestep.
+template <class S>
+SG_HD inline S refsafe_time_constant(const S& timeconst, bool refsafe, double timestep) {
+  return refsafe && timeconst < 2.0 * timestep ? S(2.0 * timestep) : timeconst;
+}
+
+// timestep is used by refsafe (refsafe_time_constant).
 template <class S>
 SG_HD inline MujocoSpring<S> mujoco_spring(const S solref[2], const S solimp[5], bool refsafe,
                                            double timestep) {
   const S dmax = clamp(solimp[1], 1e-4, 0.9999);
   if (solref[0] > 0.0) {
-    S tc = solref[0];
-    if (refsafe && tc < 2.0 * timestep) tc = S(2.0 * timestep);
+    const S tc = refsafe_time_constant(solref[0], refsafe, timestep);
     const S z = solref[1];
     return {1.0 / (dmax * dmax * tc * tc * z * z), 2.0 / (dmax * tc)};
   }

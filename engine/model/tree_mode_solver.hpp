@@ -387,10 +387,9 @@ class TreeModeSolver {
 
   // 1 / the contact's time constant (refsafe's, as its rows'); for a direct stiffness -k, sqrt(k).
   double stabilisation_rate(const TreeContact<S>& c) const {
-    double tc = value(c.solref[0]);
+    const double tc = value(c.solref[0]);
     if (!(tc > 0.0)) return std::sqrt(std::fabs(tc));
-    if (s_.cm->opt.refsafe && tc < 2.0 * s_.cm->opt.timestep) tc = 2.0 * s_.cm->opt.timestep;
-    return 1.0 / tc;
+    return 1.0 / refsafe_time_constant(tc, s_.cm->opt.refsafe, s_.cm->opt.timestep);
   }
 
   TreeStage<S> s_;

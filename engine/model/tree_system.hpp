@@ -357,8 +357,9 @@ class TreeSystem {
     load_dynamics(y);
     modes_->rederive(mode_);
     // A crossing of CFD's laws is no free flight's take-off or landing (as the free bodies' events).
-    if (!cfd) done.tangential = tangential_crossing(y, key);
-    if (done.tangential) maybe_graze(y, key, &done);
+    double free_accel = 0.0;
+    if (!cfd) done.tangential = tangential_crossing(y, key, &free_accel);
+    if (done.tangential) maybe_graze(y, key, free_accel, &done);
     return done;
   }
 
@@ -435,14 +436,15 @@ class TreeSystem {
   static constexpr double kRateStep = 1e-7;
 
   // Whether the onset or separation of `key` just switched at y is tangential: its rate against the
-  // acceleration of its switching function under the mode without it (the free motion).
-  SG_HD bool tangential_crossing(const S* y, const ContactKey& key) const {
+  // acceleration of its switching function under the mode without it (the free motion), left in *accel.
+  SG_HD bool tangential_crossing(const S* y, const ContactKey& key, double* accel_out) const {
     TreeMode free = mode_;
     const int e = free.find(key);
     if (e >= 0) free.remove(e);
     load_state(y);
     const double rate = modes_->switching_rate(key), scale = modes_->switching_scale(key);
     const double accel = switching_acceleration(y, key, free);
+    *accel_out = accel;
     return rate * rate <= 2.0 * std::fabs(accel) * kCrossingScale * (1.0 + scale);
   }
 
@@ -457,12 +459,19 @@ class TreeSystem {
     S f[kMaxDim], moved[kMaxDim];
     rhs(y, f);
     for (int i = 0; i < dim(); ++i) moved[i] = y[i] + kRateStep * f[i];
+    const double accel = rate_change(y, moved, key);
+    mode_ = held;
+    tracker_ = tracked;
+    return accel;
+  }
+
+  // The rate of key's switching function at `moved` (y carried kRateStep along a field) less its rate at y,
+  // over kRateStep: the function's second derivative along that field.
+  SG_HD double rate_change(const S* y, const S* moved, const ContactKey& key) const {
     load_state(moved);
     const double later = modes_->switching_rate(key);
     load_state(y);
     const double now = modes_->switching_rate(key);
-    mode_ = held;
-    tracker_ = tracked;
     return (later - now) / kRateStep;
   }
 
@@ -472,13 +481,11 @@ class TreeSystem {
   // of the crossing scale, every tangential two-fold grazes: a pushed box's corner in scenes/finger_push.json
   // hops 8e-11 m high every 0.1 ms, each hop 1% lower than the last (hundreds of hops, each a ladder of
   // rejected steps, before any 1e-13 m threshold), and such hops get no saltation term either way.
-  SG_HD void maybe_graze(const S* y, const ContactKey& key, EventId* done) const {
+  // `falls`: the free motion's acceleration of the switching function (tangential_crossing's).
+  SG_HD void maybe_graze(const S* y, const ContactKey& key, double falls, EventId* done) const {
     if (is_tree_limit_key(key) || !modes_->grazing_allowed()) return;
-    TreeMode with = mode_, without = mode_;
+    TreeMode with = mode_;
     if (with.find(key) < 0 && with.add(key, ContactLevel::contact) < 0) return;
-    const int e = without.find(key);
-    if (e >= 0) without.remove(e);
-    const double falls = switching_acceleration(y, key, without);
     const double pushes = switching_acceleration(y, key, with);
     if (!(falls < 0.0 && pushes > 0.0)) return;
     load_dynamics(y);
@@ -518,11 +525,7 @@ class TreeSystem {
     for (int i = 0; i < dim(); ++i) moved[i] = S(value(y[i]) + kRateStep * value(moved[i]));
     for (int e = 0; e < mode_.count; ++e) {
       if (mode_.entries[e].level != ContactLevel::grazing) continue;
-      load_state(moved);
-      const double later = modes_->switching_rate(mode_.entries[e].key);
-      load_state(y);
-      const double now = modes_->switching_rate(mode_.entries[e].key);
-      modes_->set_curvature(e, (later - now) / kRateStep);
+      modes_->set_curvature(e, rate_change(y, moved, mode_.entries[e].key));
     }
   }
 
