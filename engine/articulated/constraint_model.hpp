@@ -3,6 +3,8 @@
 // the inverse weights MuJoCo's compiler computes at qpos0 (mj_setConst: body_invweight0, dof_invweight0, the
 // diagonal approximation R starts from) and the solver options. A separate struct, so that TreeModel and
 // everything built on it stay as they are.
+#include <cmath>
+
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/geom_type.hpp"
 #include "engine/contact/cfd.hpp"
@@ -67,6 +69,26 @@ struct TreeConstraintModel {
   // Contacts From Distance: the laws a CFD stage (tree_forward_constrained's `cfd`) gives contact rows.
   CfdParams<S> cfd;
 };
+
+// MuJoCo's geom_rbound, the bounding-sphere radius its compiler gives a geom (a plane: 0, no bound): a filter
+// before the narrow phase, so a value without derivatives.
+inline double tree_geom_rbound(GeomType t, const Vec3<double>& s) {
+  switch (t) {
+    case GeomType::sphere:
+      return s.x;
+    case GeomType::capsule:
+      return s.x + s.y;
+    case GeomType::cylinder:
+      return std::sqrt(s.x * s.x + s.y * s.y);
+    case GeomType::box:
+      return std::sqrt(dot(s, s));
+    case GeomType::ellipsoid:
+      return std::fmax(s.x, std::fmax(s.y, s.z));
+    case GeomType::plane:
+      break;
+  }
+  return 0.0;
+}
 
 // MuJoCo's body_weldid: the body itself if it has dofs, else the body it is welded to (0: the world).
 template <class S>

@@ -339,9 +339,11 @@ template <class Observer, class LossFn>
 BacksolveRun backsolve_adjoint(const ProblemData<Rev>& pd, const IntegratorSettings& cfg,
                                SimWorkspace<Rev>& ws, Observer& obs, LossFn loss_of,
                                const std::vector<int>& leaves) {
-  if (pd.type == ModelType::tree) {
+  if (pd.type == ModelType::tree || (pd.type == ModelType::rigid && pd.rigid.as_tree)) {
     if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<Rev>>>();
-    auto sys = std::make_unique<TreeSystem<Rev>>(&pd.tree, cfg.fixed_step());
+    const bool rigid = pd.type == ModelType::rigid;  // free bodies run as a tree (model.run_as tree)
+    const auto tree = rigid ? tree_of_rigid(pd.rigid) : nullptr;
+    auto sys = std::make_unique<TreeSystem<Rev>>(rigid ? tree.get() : &pd.tree, cfg.fixed_step());
     return backsolve_detail::run_method(*sys, cfg, ws.y, *ws.tree, obs, loss_of, leaves);
   }
   if (pd.type == ModelType::rigid) {

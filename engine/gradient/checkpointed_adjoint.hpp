@@ -196,11 +196,16 @@ AdjointRun checkpointed_adjoint(const ProblemData<Rev>& pd, ValuesTwin<ValuesObs
                                 int threads = 1) {
   using adjoint_detail::Pair;
   SimWorkspace<double>& vws = *twin.ws;
-  if (pd.type == ModelType::tree) {
+  if (pd.type == ModelType::tree || (pd.type == ModelType::rigid && pd.rigid.as_tree)) {
     if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<Rev>>>();
     if (!vws.tree) vws.tree = std::make_unique<RkWorkspace<TreeSystem<double>>>();
-    auto sys = std::make_unique<TreeSystem<Rev>>(&pd.tree, cfg.fixed_step());
-    auto values_sys = std::make_unique<TreeSystem<double>>(&twin.pd->tree, cfg.fixed_step());
+    // Free bodies run as a tree (model.run_as tree): their trees are built here, the Rev one on the tape.
+    const bool rigid = pd.type == ModelType::rigid;
+    const auto tree = rigid ? tree_of_rigid(pd.rigid) : nullptr;
+    const auto values_tree = rigid ? tree_of_rigid(twin.pd->rigid) : nullptr;
+    auto sys = std::make_unique<TreeSystem<Rev>>(rigid ? tree.get() : &pd.tree, cfg.fixed_step());
+    auto values_sys =
+        std::make_unique<TreeSystem<double>>(rigid ? values_tree.get() : &twin.pd->tree, cfg.fixed_step());
     return adjoint_detail::run_method(
         Pair<TreeSystem<Rev>, TreeSystem<double>, Observer, LossFn, ValuesObserver, ValuesLossFn>{
             *sys, *values_sys, ws.y, *ws.tree, vws.y, *vws.tree, obs, loss_of, *twin.obs, twin.loss_of},

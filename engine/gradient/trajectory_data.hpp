@@ -70,8 +70,9 @@ struct DataMismatch {
     if (i < 0 || i >= static_cast<long>(data->by_step.size())) return;
     for (const PositionSample& s : data->by_step[static_cast<std::size_t>(i)]) {
       for (int axis = 0; axis < 3; ++axis) add(position(y, s.body, axis) - s.pos[axis]);
-      if (!s.has_rotation || !rigid) continue;  // the readers refuse rotations for other models
-      const Mat3<S> r = decode_body(y, s.body).rot;
+      if (!s.has_rotation || !(rigid || tree)) continue;  // the readers refuse rotations of particles
+      // A tree's pose is loaded by position() above (free bodies run as a tree: model.run_as tree).
+      const Mat3<S> r = rigid ? decode_body(y, s.body).rot : to_mat3(tree->data().xquat[s.body + 1]);
       for (int k = 0; k < 9; ++k) add(r.m[k / 3][k % 3] - s.rot[k]);
     }
   }

@@ -68,6 +68,10 @@ struct RigidModel {
   HardParams<S> hard;     // contact.model "hard": kappa and Gauss-Seidel iterations (friction is per pair)
   double softness = 0.0;  // smooth collision detection (0: exact), or softjax's softness for diffmjx
   Detector detector = Detector::softgrad;  // collision.mode diffmjx: DiffMJX's soft box manifold
+  // model.run_as "tree": runs as a joint tree of one free joint per body (engine/model/tree_from_rigid.hpp),
+  // which also takes contact.mujoco.cone "elliptic".
+  bool as_tree = false;
+  bool elliptic = false;
 
   // ODE state per body: pos (3), quat (4, held fixed within a step), phi (3, rotation accumulated in the
   // step), v (3, world), w (3, body).
@@ -127,6 +131,8 @@ RigidModel<T> convert_model(const RigidModel<S>& m) {
   r.hard = {T(value(m.hard.kappa)), m.hard.iterations, T(value(m.hard.friction))};
   r.softness = m.softness;
   r.detector = m.detector;
+  r.as_tree = m.as_tree;
+  r.elliptic = m.elliptic;
   return r;
 }
 
@@ -161,7 +167,8 @@ void visit_model_params(RigidModel<S>& m, F&& f) {
       vec(p + ".forces." + std::to_string(k) + ".torque", b.forces[k].torque);
     }
   }
-  f("contact.mujoco.impratio", m.impratio);
+  // A tree's impratio is a solver option (a double): not differentiable there.
+  if (!m.as_tree) f("contact.mujoco.impratio", m.impratio);
   visit_cfd_params(m.cfd, f);
 }
 

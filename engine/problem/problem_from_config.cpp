@@ -2,6 +2,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "engine/articulated/constraint_collision.hpp"
+#include "engine/model/tree_from_rigid.hpp"
 #include "engine/problem/cfd_from_config.hpp"
 #include "engine/problem/problem.hpp"
 #include "engine/problem/tree_from_config.hpp"
@@ -126,14 +128,33 @@ RigidModel<double> read_rigid(const json& c) {
   m.impratio = mj.at("impratio").get<double>();
   m.iterations = mj.at("iterations").get<int>();
   m.refsafe = mj.at("refsafe").get<bool>();
-  if (mj.at("cone").get<std::string>() != "pyramidal")
-    throw std::invalid_argument("contact.mujoco.cone: only \"pyramidal\" is implemented so far");
+  m.as_tree = model.at("run_as").get<std::string>() == "tree";
+  m.elliptic = mj.at("cone").get<std::string>() == "elliptic";
+  if (m.elliptic && !m.as_tree)
+    throw std::invalid_argument(
+        "contact.mujoco.cone: free bodies take \"pyramidal\" only; \"elliptic\" runs with model.run_as=tree");
   m.cfd = read_cfd(ct);
   m.softness = c.at("collision").at("softness").get<double>();
   // auto, exact and smooth are all softgrad's detector, told apart by the softness (the scene rules
   // reject exact with a softness and smooth without one).
   if (c.at("collision").at("mode").get<std::string>() == "diffmjx") m.detector = Detector::diffmjx;
   return m;
+}
+
+// model.run_as "tree": a pair of bodies the tree's narrow phase has no collider for (the free bodies' own
+// list is checked by the scene rules), named by the bodies' key paths.
+void check_rigid_as_tree(const RigidModel<double>& r) {
+  const auto tree = tree_of_rigid(r);
+  int g1 = 0, g2 = 0;
+  if (!tree->con.opt.contact || !tree_unsupported_pair(tree->tree, tree->con, &g1, &g2)) return;
+  const auto name = [&](int g) {
+    const std::string shape = geom_type_name(tree->con.geom[g].type);
+    return (g < r.count ? "model.bodies." + std::to_string(g) : std::string("model.plane")) + " (" + shape +
+           ")";
+  };
+  throw std::invalid_argument("model.run_as: " + name(g1) + " and " + name(g2) +
+                              " may touch, and the joint tree has no collider for the pair; set "
+                              "model.run_as=free_bodies or model.collide_bodies=false");
 }
 
 IntegratorSettings read_integrator(const json& c) {
@@ -310,6 +331,7 @@ Problem problem_from_config(const json& c) {
   if (type == "rigid") {
     p.data.type = ModelType::rigid;
     p.data.rigid = read_rigid(c);
+    if (p.data.rigid.as_tree) check_rigid_as_tree(p.data.rigid);
   } else if (type == "tree") {
     p.data.type = ModelType::tree;
     p.data.tree = read_tree(c);

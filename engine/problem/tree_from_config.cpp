@@ -102,25 +102,6 @@ GeomType geom_type(const std::string& word) {
   return GeomType::sphere;
 }
 
-// The geom's bounding-sphere radius, as MuJoCo's compiler computes geom_rbound (a plane: 0, no bound).
-double geom_rbound(GeomType t, const Vec3<double>& s) {
-  switch (t) {
-    case GeomType::sphere:
-      return s.x;
-    case GeomType::capsule:
-      return s.x + s.y;
-    case GeomType::cylinder:
-      return std::sqrt(s.x * s.x + s.y * s.y);
-    case GeomType::box:
-      return std::sqrt(dot(s, s));
-    case GeomType::ellipsoid:
-      return std::fmax(s.x, std::fmax(s.y, s.z));
-    case GeomType::plane:
-      return 0.0;
-  }
-  return 0.0;
-}
-
 // model.tree.bodies.N.geoms.M or model.tree.world_geoms.M on tree body `body`; `paths` gets its key path.
 void read_geom(const json& j, int body, const std::string& path, JointTreeModel<double>& m,
                std::vector<std::string>& paths) {
@@ -137,7 +118,7 @@ void read_geom(const json& j, int body, const std::string& path, JointTreeModel<
   g.size = vec3(j.at("size"));
   g.pos = vec3(j.at("pos"));
   g.quat = unit_quat(j.at("quat"));
-  g.rbound = geom_rbound(g.type, g.size);
+  g.rbound = tree_geom_rbound(g.type, g.size);
   for (int k = 0; k < 3; ++k) g.friction[k] = j.at("friction").at(k).get<double>();
   g.solmix = j.at("solmix").get<double>();
   for (int k = 0; k < 2; ++k) g.solref[k] = j.at("solref").at(k).get<double>();

@@ -161,6 +161,28 @@ void collision_mode(const RuleContext& ctx, std::vector<Issue>& errors) {
   if (*mode == "diffmjx") diffmjx_shapes(ctx, errors);
 }
 
+// model.run_as "tree": what the joint tree has no counterpart for yet (docs/engine.md, "One model").
+void run_as_tree(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto run_as = ctx.text("model.run_as");
+  if (!run_as || *run_as != "tree") return;
+  const std::string why = " has no joint-tree counterpart yet; set model.run_as=free_bodies";
+  if (const auto model = ctx.text("contact.model"); model && *model == "hard")
+    errors.push_back({"model.run_as", "contact.model \"hard\" (Moreau's time stepping)" + why});
+  const auto mode = ctx.text("collision.mode");
+  const auto softness = ctx.number("collision.softness");
+  if ((mode && *mode == "diffmjx") || (softness && *softness > 0.0))
+    errors.push_back({"model.run_as", "smooth and DiffMJX collision (collision.softness > 0)" + why});
+  for (std::size_t i = 0; i < ctx.count("model.bodies"); ++i)
+    if (ctx.count(body_path(i) + ".forces") > 0) {
+      errors.push_back({body_path(i) + ".forces", "timed forces" + why});
+      break;
+    }
+  if (const auto swept = ctx.text("sweep.parameter"); swept && *swept == "contact.mujoco.impratio")
+    errors.push_back({"sweep.parameter",
+                      "contact.mujoco.impratio is a solver option of a joint tree, not "
+                      "differentiable there; sweep it with model.run_as=free_bodies"});
+}
+
 }  // namespace
 
 void check_rigid_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
@@ -178,6 +200,7 @@ void check_rigid_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   rigid_contact_model(ctx, errors);
   body_pairs_supported(ctx, errors);
   collision_mode(ctx, errors);
+  run_as_tree(ctx, errors);
 }
 
 }  // namespace sg::scene

@@ -62,6 +62,10 @@ std::vector<FieldSpec> build_table() {
   append(
       t,
       {
+          rigid_only(choice("model.run_as", {"free_bodies", "tree"}, "free_bodies",
+                            "Which engine runs the free bodies: free_bodies (their own code) or tree (each a "
+                            "joint tree of one free joint, MuJoCo's pipeline; takes contact.mujoco.cone "
+                            "elliptic; not yet hard contact, smooth or diffmjx collision, timed forces).")),
           boolean(
               "model.collide_bodies", true,
               "Whether rigid bodies collide with each other (plane contacts follow model.plane.enabled)."),
@@ -84,7 +88,8 @@ std::vector<FieldSpec> build_table() {
           rigid_only(number("contact.mujoco.impratio", 1, above(0), diff,
                             "Ratio of frictional to normal constraint impedance (MuJoCo impratio).")),
           choice("contact.mujoco.cone", {"pyramidal", "elliptic"}, "pyramidal",
-                 "MuJoCo friction cone type (free bodies: pyramidal only; trees: both)."),
+                 "MuJoCo friction cone type (free bodies: pyramidal only, elliptic with model.run_as=tree; "
+                 "trees: both)."),
           integer(
               "contact.mujoco.iterations", 100, closed(1, 10000),
               "Fixed number of constraint solver iterations (fixed so that forward AD differentiates them)."),

@@ -9,6 +9,7 @@
 #include "engine/integrate/fixed_solve.hpp"
 #include "engine/model/particle_system.hpp"
 #include "engine/model/rigid_system.hpp"
+#include "engine/model/tree_from_rigid.hpp"
 #include "engine/model/tree_system.hpp"
 #include "engine/problem/problem.hpp"
 
@@ -58,6 +59,12 @@ SG_HD RunOutput<S> solve_system(const System& sys, const ProblemData<S>& pd, con
 template <class S, class Observer>
 RunOutput<S> run_simulation(const ProblemData<S>& pd, const IntegratorSettings& cfg, SimWorkspace<S>& ws,
                             Observer& obs) {
+  if (pd.type == ModelType::rigid && pd.rigid.as_tree) {
+    if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<S>>>();
+    const auto tree = tree_of_rigid(pd.rigid);  // built in S: derivatives flow from the bodies' numbers
+    auto sys = std::make_unique<TreeSystem<S>>(tree.get(), cfg.fixed_step());
+    return solve_system(*sys, pd, cfg, ws.y, *ws.tree, obs);
+  }
   if (pd.type == ModelType::rigid) {
     if (!ws.rigid) ws.rigid = std::make_unique<RkWorkspace<RigidSystem<S>>>();
     // The system carries per-run contact scratch: build it on the heap once per run, outside the steps.

@@ -23,6 +23,7 @@ std::vector<double> values_of(const Dual1* x, int n) {
 struct Recorder {
   Trajectory* out;
   std::function<void(const Dual1*)> decode;
+  bool body_frame_angular = false;  // free bodies run as a tree: angular velocities as the rigid layout's
 
   void bind(const ParticleSystem<Dual1>& sys) {
     decode = [this, &sys](const Dual1* y) {
@@ -53,7 +54,8 @@ struct Recorder {
     };
   }
   // Tree bodies as rigid ones (the same layout, so plots and the 3-D view read them alike): the body
-  // frame's pose and the world velocities of its origin, angular in the world frame.
+  // frame's pose and the world velocities of its origin, angular in the world frame (in the body frame for
+  // free bodies run as a tree, as their own layout has it).
   void bind(const TreeSystem<Dual1>& sys) {
     decode = [this, &sys](const Dual1* y) {
       const int n = sys.model().bodies();
@@ -61,7 +63,8 @@ struct Recorder {
       sys.coordinate(y, 1, 0, 0);  // fills the poses and velocities of every body
       const TreeData<Dual1>& d = sys.data();
       for (int b = 1; b <= n; ++b) {
-        const Vec3<Dual1> vel = sys.point_velocity(b), w = sys.angular_velocity(b);
+        const Vec3<Dual1> vel = sys.point_velocity(b), world_w = sys.angular_velocity(b);
+        const Vec3<Dual1> w = body_frame_angular ? mul_transpose(to_mat3(d.xquat[b]), world_w) : world_w;
         for (const Dual1& x :
              {d.xpos[b].x, d.xpos[b].y, d.xpos[b].z, d.xquat[b].w, d.xquat[b].x, d.xquat[b].y, d.xquat[b].z})
           q.push_back(x.v);
@@ -142,6 +145,7 @@ Trajectory simulate_trajectory(const Problem& problem, double value) {
   tr.v.reserve(outputs);
   tr.force.reserve(outputs);
   Recorder rec{&tr, {}};
+  rec.body_frame_angular = problem.data.type == ModelType::rigid;
   SimWorkspace<Dual1> ws;
   const RunOutput<Dual1> run = run_simulation(pd, problem.integrator, ws, rec);
   const SolveStats& st = run.stats;
