@@ -99,6 +99,8 @@ int check_against_mujoco(const Problem& problem, const std::string& scene_file, 
       "state; MuJoCo's solver Newton to tolerance %g (at most %d iterations)\n",
       file.c_str(), version / 100, version / 10 % 10, version % 10, c.steps, c.timestep,
       mjcf::StepComparison::kTolerance, c.solver_iterations);
+  if (problem.data.rigid.as_tree)
+    std::printf("  (softgrad runs the bodies as joint trees of one free joint each: model.run_as tree)\n");
   const IntegratorSettings& s = problem.integrator;
   if (s.method != Method::euler || s.dt != c.timestep || s.substeps != 1)
     std::printf(

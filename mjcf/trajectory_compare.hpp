@@ -31,12 +31,23 @@ inline BodyFrame frame_from_state(const double* s) {  // our ODE state of one bo
   return {{s[0], s[1], s[2]}, {s[3], s[4], s[5], s[6]}, {s[10], s[11], s[12]}, {s[13], s[14], s[15]}};
 }
 
+// tree_velocities: the state is a tree of one free joint per body (model.run_as tree): qpos (pos, quat) per
+// body, then phi, then qvel (world linear, body angular) per body from tree_velocities on.
 struct RecordingObserver {
   Trajectory* out;
   int bodies;
+  int tree_velocities = -1;
   void on_output(long, double, const double* y, int) {
-    for (int b = 0; b < bodies; ++b)
-      out->frames.push_back(frame_from_state(y + RigidModel<double>::kStride * b));
+    for (int b = 0; b < bodies; ++b) {
+      if (tree_velocities < 0) {
+        out->frames.push_back(frame_from_state(y + RigidModel<double>::kStride * b));
+        continue;
+      }
+      const double* q = y + 7 * b;
+      const double* v = y + tree_velocities + 6 * b;
+      out->frames.push_back(
+          {{q[0], q[1], q[2]}, {q[3], q[4], q[5], q[6]}, {v[0], v[1], v[2]}, {v[3], v[4], v[5]}});
+    }
   }
   void on_accept(double) {}
   void on_reject(double) {}
@@ -53,6 +64,15 @@ inline Trajectory our_trajectory(const RigidModel<double>& model, double timeste
   Trajectory t;
   t.bodies = model.count;
   RecordingObserver obs{&t, model.count};
+  if (model.as_tree) {  // the joint-tree engine runs the bodies (model.run_as tree)
+    const auto tree = tree_of_rigid(model);
+    obs.tree_velocities = tree->vel_offset();
+    auto sys = std::make_unique<TreeSystem<double>>(tree.get(), timestep);
+    auto ws = std::make_unique<RkWorkspace<TreeSystem<double>>>();
+    std::vector<double> y(JointTreeModel<double>::kMaxDim);
+    solve_system(*sys, pd, cfg, y.data(), *ws, obs);
+    return t;
+  }
   auto sys = std::make_unique<RigidSystem<double>>(&pd.rigid, timestep);
   auto ws = std::make_unique<RkWorkspace<RigidSystem<double>>>();
   std::vector<double> y(RigidModel<double>::kMaxDim);

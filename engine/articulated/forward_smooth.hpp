@@ -4,6 +4,7 @@
 // qfrc_applied) by a dense Cholesky (mj_fwdAcceleration). Also mj_integratePos, the position half of a step.
 #include "engine/articulated/bias_forces.hpp"
 #include "engine/articulated/implicit_solve.hpp"
+#include "engine/articulated/jacobian.hpp"
 #include "engine/articulated/kinematics.hpp"
 #include "engine/articulated/mass_matrix.hpp"
 #include "engine/articulated/passive.hpp"
@@ -31,8 +32,9 @@ void tree_fwd_velocity(const TreeModel<S>& m, TreeData<S>& d) {
 }
 
 // mj_fwdAcceleration: qacc of the unconstrained system. False if qM is not positive definite (a massless
-// dof without armature); qacc is then left zero. qfrc_actuator (actuation.hpp) is added last, as MuJoCo
-// does, when given. qM's values are factorised into qLD; derivatives of qacc by implicit differentiation.
+// dof without armature); qacc is then left zero. qfrc_actuator (actuation.hpp) is added, as MuJoCo does,
+// when given, then the bodies' xfrc_applied (mj_xfrcAccumulate). qM's values are factorised into qLD;
+// derivatives of qacc by implicit differentiation.
 template <class S>
 bool tree_fwd_acceleration(const TreeModel<S>& m, TreeData<S>& d, const S* qfrc_actuator = nullptr) {
   const int nv = m.nv;
@@ -41,6 +43,7 @@ bool tree_fwd_acceleration(const TreeModel<S>& m, TreeData<S>& d, const S* qfrc_
     if (qfrc_actuator) d.qfrc_smooth[i] += qfrc_actuator[i];
     d.qacc[i] = 0.0;
   }
+  tree_xfrc_accumulate(m, d, d.qfrc_smooth);
   return spd_solve_implicit(d.qM, static_cast<const S*>(nullptr), 0.0, nv, d.qfrc_smooth, d.qLD, d.qacc);
 }
 

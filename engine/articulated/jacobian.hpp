@@ -31,6 +31,28 @@ void tree_jac(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& point,
   }
 }
 
+// mj_applyFT: qfrc += J' (force, torque) for a world-frame force and torque at `point` on `body`, walking the
+// body's dof path as tree_jac does (without forming J).
+template <class S>
+void tree_apply_ft(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& force, const Vec3<S>& torque,
+                   const Vec3<S>& point, int body, S* qfrc) {
+  const Vec3<S> offset = point - d.subtree_com[m.body[body].root];
+  while (body > 0 && m.body[body].dof_num == 0) body = m.body[body].parent;
+  if (body == 0) return;
+  for (int i = m.body[body].dof_adr + m.body[body].dof_num - 1; i >= 0; i = m.dof_parent[i]) {
+    const Spatial<S>& c = d.cdof[i];
+    qfrc[i] += dot(c.tran + cross(c.rot, offset), force) + dot(c.rot, torque);
+  }
+}
+
+// mj_xfrcAccumulate: every body's xfrc_applied, at its centre of mass, into qfrc.
+template <class S>
+void tree_xfrc_accumulate(const TreeModel<S>& m, const TreeData<S>& d, S* qfrc) {
+  if (!d.xfrc_any) return;
+  for (int b = 1; b < m.nbody; ++b)
+    tree_apply_ft(m, d, d.xfrc_force[b], d.xfrc_torque[b], d.xipos[b], b, qfrc);
+}
+
 // moves[i]: whether dof i is on the path from body b1's or b2's dofs (those of the body they are welded to)
 // to the world, the only dofs a Jacobian of points on them can be nonzero on (tree_jac's path).
 template <class S>

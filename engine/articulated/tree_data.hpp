@@ -16,6 +16,11 @@ struct TreeData {
   S qpos[kMaxQpos] = {};
   S qvel[kMaxDofs] = {};
   S qfrc_applied[kMaxDofs] = {};
+  // xfrc_applied: a world-frame force and torque at each body's centre of mass (xfrc_any: whether any is
+  // set, so that runs without them skip the accumulation).
+  Vec3<S> xfrc_force[kMaxTreeBodies];
+  Vec3<S> xfrc_torque[kMaxTreeBodies];
+  bool xfrc_any = false;
 
   // mj_kinematics: body and inertial frames in the world, joint anchors and axes.
   Vec3<S> xpos[kMaxTreeBodies];
@@ -54,6 +59,7 @@ template <class S>
 void tree_reset(const TreeModel<S>& m, TreeData<S>& d) {
   for (int i = 0; i < m.nq; ++i) d.qpos[i] = m.qpos0[i];
   for (int i = 0; i < m.nv; ++i) d.qvel[i] = 0.0, d.qfrc_applied[i] = 0.0;
+  d.xfrc_any = false;
 }
 
 }  // namespace sg

@@ -23,6 +23,16 @@ struct TreeJointParams {
   Vec3<S> free_vel{};   // free: world linear velocity (qvel 0..2); its start position is the body's pos
 };
 
+// A world-frame force and torque at tree body `body`'s centre of mass (MuJoCo's xfrc_applied) during output
+// steps from_step <= i < to_step: the free bodies' timed forces (engine/model/tree_from_rigid.hpp).
+inline constexpr int kMaxTreeTimedForces = 32;
+template <class S>
+struct TreeTimedForce {
+  int body = 0;
+  Vec3<S> force{}, torque{};
+  int from_step = 0, to_step = 1;
+};
+
 template <class S>
 struct JointTreeModel {
   // The ODE state: qpos (quaternions held fixed within a step), a rotation vector per ball or free joint,
@@ -39,6 +49,8 @@ struct JointTreeModel {
   S act0[kMaxActuators] = {};
   // The control section: knots that replace an actuator's constant ctrl, output step by output step.
   TreeControls<S> controls;
+  int nforce = 0;
+  TreeTimedForce<S> force[kMaxTreeTimedForces];
   // Hinge and slide limits (model.tree.bodies.N.joints.M.limited, range, ...) by joint, with the inverse
   // weights at qpos0 that their rows start from (computed in double when the model is built).
   TreeConstraintModel<S> con;
@@ -176,6 +188,11 @@ JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
     b.qpos0[q] = T(value(a.qpos0[q])), b.qpos_spring[q] = T(value(a.qpos_spring[q]));
   b.gravity = vec<T>(a.gravity);
   out.rot_count = in.rot_count;
+  out.nforce = in.nforce;
+  for (int k = 0; k < in.nforce; ++k) {
+    const TreeTimedForce<S>& f = in.force[k];
+    out.force[k] = {f.body, vec<T>(f.force), vec<T>(f.torque), f.from_step, f.to_step};
+  }
   convert_actuators(in, out);
   convert_constraints(in, out);
   return out;

@@ -56,7 +56,8 @@ SG_HD void set_free_weights(TreeConstraintModel<S>& cm, int body, int dof, const
 // start is the body's pos, Euler orientation, world velocity and body-frame angular velocity, and whose
 // damping is the body's (MuJoCo's joint damping acts on all six dofs as the free bodies' damping does).
 // Contacts follow contact.model mujoco (none: no contacts) with contact.mujoco's options and contact.cfd;
-// the scene rules refuse what a tree cannot run (hard contact, smooth or DiffMJX collision, timed forces).
+// timed forces become xfrc_applied; the scene rules refuse what a tree cannot run (hard contact, smooth or
+// DiffMJX collision).
 template <class S>
 void tree_from_rigid(const RigidModel<S>& r, JointTreeModel<S>& m) {
   using namespace rigid_tree_detail;
@@ -77,6 +78,10 @@ void tree_from_rigid(const RigidModel<S>& r, JointTreeModel<S>& m) {
     p.free_vel = rb.vel;
     p.ball_qvel = rb.angvel;
     set_geom(m.con.geom[m.con.ngeom++], rb.shape, id, rb.size, rb.surface, r.collide_bodies);
+    for (int k = 0; k < rb.force_count && m.nforce < kMaxTreeTimedForces; ++k) {
+      const TimedForce<S>& f = rb.forces[k];
+      m.force[m.nforce++] = {id, f.force, f.torque, f.from_step, f.to_step};
+    }
     set_free_weights(m.con, id, m.tree.joint[j].dof_adr, mass);
   }
   tree_index_rotations(m);

@@ -64,7 +64,11 @@ class TreeSystem {
   // Output step i begins: the control sequences read it. Mutable on purpose, as RigidSystem's: the solvers
   // hold the system const and tell it where they are.
   SG_HD void begin_interval(long i) const { interval_ = i; }
-  SG_HD bool forces_change_at(long i) const { return controls_change_at(model_->controls, i); }
+  SG_HD bool forces_change_at(long i) const {
+    for (int k = 0; k < model_->nforce; ++k)
+      if (model_->force[k].from_step == i || model_->force[k].to_step == i) return true;
+    return controls_change_at(model_->controls, i);
+  }
 
   SG_HD void initial_state(S* y) const {
     const TreeModel<S>& m = tree_;
@@ -109,6 +113,21 @@ class TreeSystem {
     for (int i = 0; i < m.nv; ++i) data_.qvel[i] = v[i], data_.qfrc_applied[i] = S(0.0);
     const S* act = y + model_->act_offset();
     for (int i = 0; i < model_->act.na; ++i) act_data_.act[i] = act[i];
+    load_timed_forces();
+  }
+
+  // The timed forces of the output step the solver is in, as the bodies' xfrc_applied.
+  SG_HD void load_timed_forces() const {
+    if (model_->nforce == 0) return;
+    for (int b = 0; b < tree_.nbody; ++b) data_.xfrc_force[b] = data_.xfrc_torque[b] = Vec3<S>{};
+    data_.xfrc_any = false;
+    for (int k = 0; k < model_->nforce; ++k) {
+      const TreeTimedForce<S>& f = model_->force[k];
+      if (interval_ < f.from_step || interval_ >= f.to_step) continue;
+      data_.xfrc_force[f.body] += f.force;
+      data_.xfrc_torque[f.body] += f.torque;
+      data_.xfrc_any = true;
+    }
   }
 
   // qacc at y (in data_.qacc), every smooth quantity of mj_forward on the way. Straight-through Contacts

@@ -172,11 +172,6 @@ void run_as_tree(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto softness = ctx.number("collision.softness");
   if ((mode && *mode == "diffmjx") || (softness && *softness > 0.0))
     errors.push_back({"model.run_as", "smooth and DiffMJX collision (collision.softness > 0)" + why});
-  for (std::size_t i = 0; i < ctx.count("model.bodies"); ++i)
-    if (ctx.count(body_path(i) + ".forces") > 0) {
-      errors.push_back({body_path(i) + ".forces", "timed forces" + why});
-      break;
-    }
   if (const auto swept = ctx.text("sweep.parameter"); swept && *swept == "contact.mujoco.impratio")
     errors.push_back({"sweep.parameter",
                       "contact.mujoco.impratio is a solver option of a joint tree, not "
