@@ -52,6 +52,21 @@ double worst_difference(const sg::ObjectiveGradient& a, const sg::ObjectiveGradi
   return worst;
 }
 
+// Both evaluators' forward-mode runs at 7 points across p's sweep (the swept number first in the paths):
+// f(x, free bodies' result, tree's result) at each.
+template <class F>
+void across_sweep(const sg::Problem& p, sg::ParameterGradient& gr, sg::ParameterGradient& gt, F&& f) {
+  for (int k = 0; k < 7; ++k) {
+    std::vector<double> x = gr.initial_values();
+    x[0] = p.sweep.from + (p.sweep.to - p.sweep.from) * k / 6.0;
+    CAPTURE(x[0]);
+    const sg::ObjectiveGradient a = gr.forward(x), b = gt.forward(x);
+    REQUIRE(a.status == "ok");
+    REQUIRE(b.status == "ok");
+    f(x, a, b);
+  }
+}
+
 TEST_CASE("free bodies run as joint trees keep every shipped free-body scene's loss and gradient") {
   // Two implementations of the same MuJoCo laws: the free bodies' rows in body coordinates and the tree's
   // mj_forward pipeline in joint coordinates, so the same numbers up to rounding. At 7 points across each
@@ -77,15 +92,9 @@ TEST_CASE("free bodies run as joint trees keep every shipped free-body scene's l
     sg::ParameterGradient gr(rigid, paths, nullptr), gt(tree, paths, nullptr);
     const bool fixed = !sg::is_adaptive(rigid.integrator.method);
     double tree_worst = 0.0, self_spread = 0.0;
-    for (int k = 0; k < 7; ++k) {
-      std::vector<double> x = gr.initial_values();
-      x[0] = rigid.sweep.from + (rigid.sweep.to - rigid.sweep.from) * k / 6.0;
-      CAPTURE(x[0]);
-      const sg::ObjectiveGradient a = gr.forward(x), b = gt.forward(x);
-      REQUIRE(a.status == "ok");
-      REQUIRE(b.status == "ok");
+    across_sweep(rigid, gr, gt, [&](const std::vector<double>& x, const auto& a, const auto& b) {
       tree_worst = std::max(tree_worst, worst_difference(a, b));
-      if (fixed) continue;
+      if (fixed) return;
       for (const double toward : {-INFINITY, INFINITY}) {
         std::vector<double> nudged = x;
         nudged[0] = std::nextafter(x[0], toward);
@@ -93,7 +102,7 @@ TEST_CASE("free bodies run as joint trees keep every shipped free-body scene's l
         REQUIRE(c.status == "ok");
         self_spread = std::max(self_spread, worst_difference(a, c));
       }
-    }
+    });
     MESSAGE(name << ": tree against free bodies " << tree_worst << " relative at worst"
                  << (fixed ? std::string(" (fixed steps)")
                            : "; the free bodies' own spread under one ulp " + std::to_string(self_spread)));
@@ -117,15 +126,9 @@ TEST_CASE("free bodies run as joint trees: the adaptive scenes under fixed RK4 s
     const std::vector<std::string> paths = compared_paths(rigid);
     sg::ParameterGradient gr(rigid, paths, nullptr), gt(tree, paths, nullptr);
     double worst = 0.0;
-    for (int k = 0; k < 7; ++k) {
-      std::vector<double> x = gr.initial_values();
-      x[0] = rigid.sweep.from + (rigid.sweep.to - rigid.sweep.from) * k / 6.0;
-      CAPTURE(x[0]);
-      const sg::ObjectiveGradient a = gr.forward(x), b = gt.forward(x);
-      REQUIRE(a.status == "ok");
-      REQUIRE(b.status == "ok");
+    across_sweep(rigid, gr, gt, [&](const std::vector<double>&, const auto& a, const auto& b) {
       worst = std::max(worst, worst_difference(a, b));
-    }
+    });
     MESSAGE(name << " under RK4: tree against free bodies " << worst << " relative at worst");
     CHECK(worst < 1e-7);
   }

@@ -465,3 +465,63 @@ TEST_CASE("a tree trajectory's contact force on each body is MuJoCo's, output by
   CHECK(largest > 1.0);
   CHECK(worst <= 1e-6 * largest);
 }
+
+TEST_CASE("forces applied to a tree's bodies (xfrc_applied) follow mj_step over 400 Euler steps") {
+  // MuJoCo's xfrc_applied (mj_xfrcAccumulate: J' (force, torque) at each body's centre of mass), which
+  // carries the free bodies' timed forces when they run as trees (model.run_as tree). Two forces on the arm
+  // and the hand of the mixed tree during steps [50, 250) and [120, 400), a third on the arm for one step
+  // only; softgrad's Euler (implicit damping) against mj_step with d->xfrc_applied set per step. Tolerance
+  // 1e-10 in qpos and 1e-9 in qvel, as above; the forces must move the end state.
+  const std::string xml = sg::test::write_mjcf("xfrc_mixed", kMixedTree);
+  sg::Problem p = load(write_scene("xfrc_mixed", mixed_scene(xml, "euler", 400)));
+  const sg::Problem plain = p;
+  sg::JointTreeModel<double>& tree = p.data.tree;
+  REQUIRE(tree.tree.nbody == 4);
+  struct Applied {
+    int body;
+    double force[3], torque[3];
+    int from, to;
+  };
+  const Applied applied[] = {{2, {1.5, -0.7, 3.0}, {0.2, 0.1, -0.3}, 50, 250},
+                             {3, {-0.4, 2.0, 0.5}, {0.0, -0.05, 0.08}, 120, 400},
+                             {2, {0.0, 0.0, 40.0}, {0.0, 0.0, 0.0}, 300, 301}};
+  for (const Applied& a : applied)
+    tree.force[tree.nforce++] = {
+        a.body, {a.force[0], a.force[1], a.force[2]}, {a.torque[0], a.torque[1], a.torque[2]}, a.from, a.to};
+  StateRecorder rec{tree.tree.nq, tree.tree.nv, tree.vel_offset(), {}, {}};
+  sg::SimWorkspace<double> ws;
+  REQUIRE(sg::run_simulation(p.data, p.integrator, ws, rec).stats.status == sg::Status::ok);
+  StateRecorder without{tree.tree.nq, tree.tree.nv, tree.vel_offset(), {}, {}};
+  REQUIRE(sg::run_simulation(plain.data, plain.integrator, ws, without).stats.status == sg::Status::ok);
+
+  std::string error;
+  const auto sim = sg::mjcmp::load_mujoco_file(xml, &error);
+  INFO(error);
+  REQUIRE(sim);
+  mjModel* m = sim->m;
+  mjData* d = sim->d;
+  m->opt.timestep = p.integrator.dt;
+  mj_resetData(m, d);
+  for (int i = 0; i < m->nq; ++i) d->qpos[i] = rec.qpos[0][static_cast<std::size_t>(i)];
+  for (int i = 0; i < m->nv; ++i) d->qvel[i] = rec.qvel[0][static_cast<std::size_t>(i)];
+  Difference worst;
+  for (std::size_t k = 1; k < rec.qpos.size(); ++k) {
+    const int step = static_cast<int>(k) - 1;
+    mju_zero(d->xfrc_applied, 6 * m->nbody);
+    for (const Applied& a : applied)
+      if (step >= a.from && step < a.to)
+        for (int c = 0; c < 3; ++c)
+          d->xfrc_applied[6 * a.body + c] += a.force[c], d->xfrc_applied[6 * a.body + 3 + c] += a.torque[c];
+    mj_step(m, d);
+    for (int i = 0; i < m->nq; ++i)
+      worst.qpos = std::max(worst.qpos, std::fabs(d->qpos[i] - rec.qpos[k][static_cast<std::size_t>(i)]));
+    for (int i = 0; i < m->nv; ++i)
+      worst.qvel = std::max(worst.qvel, std::fabs(d->qvel[i] - rec.qvel[k][static_cast<std::size_t>(i)]));
+  }
+  const double moved = max_diff(without.qpos.back(), rec.qpos.back());
+  MESSAGE("xfrc_applied against mj_step: qpos " << worst.qpos << ", qvel " << worst.qvel
+                                                << "; the forces move qpos by " << moved);
+  CHECK(moved > 1e-2);
+  CHECK(worst.qpos < 1e-10);
+  CHECK(worst.qvel < 1e-9);
+}
