@@ -43,8 +43,6 @@ double relative(double a, double b) {
   return std::fabs(a - b) / std::max(std::fabs(b), 1e-3);
 }
 
-}  // namespace
-
 // The largest relative difference of b from a in the loss and every gradient component.
 double worst_difference(const sg::ObjectiveGradient& a, const sg::ObjectiveGradient& b) {
   double worst = relative(b.loss, a.loss);
@@ -52,13 +50,14 @@ double worst_difference(const sg::ObjectiveGradient& a, const sg::ObjectiveGradi
   return worst;
 }
 
-// Both evaluators' forward-mode runs at 7 points across p's sweep (the swept number first in the paths):
-// f(x, free bodies' result, tree's result) at each.
+// Both evaluators' forward-mode runs at `points` points across p's sweep, its ends included (the swept
+// number first in the paths): f(x, free bodies' result, tree's result) at each.
 template <class F>
-void across_sweep(const sg::Problem& p, sg::ParameterGradient& gr, sg::ParameterGradient& gt, F&& f) {
-  for (int k = 0; k < 7; ++k) {
+void across_sweep(const sg::Problem& p, int points, sg::ParameterGradient& gr, sg::ParameterGradient& gt,
+                  F&& f) {
+  for (int k = 0; k < points; ++k) {
     std::vector<double> x = gr.initial_values();
-    x[0] = p.sweep.from + (p.sweep.to - p.sweep.from) * k / 6.0;
+    x[0] = p.sweep.from + (p.sweep.to - p.sweep.from) * k / (points - 1.0);
     CAPTURE(x[0]);
     const sg::ObjectiveGradient a = gr.forward(x), b = gt.forward(x);
     REQUIRE(a.status == "ok");
@@ -67,7 +66,21 @@ void across_sweep(const sg::Problem& p, sg::ParameterGradient& gr, sg::Parameter
   }
 }
 
-TEST_CASE("free bodies run as joint trees keep every shipped free-body scene's loss and gradient") {
+// The shipped scenes that tree_runnable_scenes lists, split so that each test case stays short under the
+// sanitizers: "toss" (toss_*), "billiards" (billiards*), "identify" (identify_*) or "cube" (the others).
+std::vector<std::string> runnable_scenes(const std::string& group) {
+  std::vector<std::string> out;
+  for (const std::string& name : tree_runnable_scenes()) {
+    std::string of = "cube";
+    for (const std::string prefix : {"toss", "billiards", "identify"})
+      if (name.rfind(prefix, 0) == 0) of = prefix;
+    if (of == group) out.push_back(name);
+  }
+  return out;
+}
+
+// Both engines on `scenes` at their own settings.
+void check_scenes_keep_numbers(const std::vector<std::string>& scenes) {
   // Two implementations of the same MuJoCo laws: the free bodies' rows in body coordinates and the tree's
   // mj_forward pipeline in joint coordinates, so the same numbers up to rounding. At 7 points across each
   // scene's sweep, the loss and the forward-mode gradient in up to five numbers (the swept one, size, mass or
@@ -81,8 +94,6 @@ TEST_CASE("free bodies run as joint trees keep every shipped free-body scene's l
   //   one ulp moves the gradient by up to ~1e-4 relative (toss_box_diffmjx at rtol 1e-10: 0.4432, 0.4429,
   //   0.4428 for v_z = -3 and its next two doubles). The tree must stay within 10 times that spread (the free
   //   bodies' own, over the same 7 points, largest of one ulp up and one down) plus 1e-9.
-  const std::vector<std::string> scenes = tree_runnable_scenes();
-  REQUIRE(scenes.size() >= 14);  // billiards (timed forces), the toss, cube and identification scenes
   for (const std::string& name : scenes) {
     CAPTURE(name);
     const sg::Problem rigid = sg::test::shipped(name);
@@ -92,7 +103,7 @@ TEST_CASE("free bodies run as joint trees keep every shipped free-body scene's l
     sg::ParameterGradient gr(rigid, paths, nullptr), gt(tree, paths, nullptr);
     const bool fixed = !sg::is_adaptive(rigid.integrator.method);
     double tree_worst = 0.0, self_spread = 0.0;
-    across_sweep(rigid, gr, gt, [&](const std::vector<double>& x, const auto& a, const auto& b) {
+    across_sweep(rigid, 7, gr, gt, [&](const std::vector<double>& x, const auto& a, const auto& b) {
       tree_worst = std::max(tree_worst, worst_difference(a, b));
       if (fixed) return;
       for (const double toward : {-INFINITY, INFINITY}) {
@@ -110,28 +121,64 @@ TEST_CASE("free bodies run as joint trees keep every shipped free-body scene's l
   }
 }
 
-TEST_CASE("free bodies run as joint trees: the adaptive scenes under fixed RK4 steps agree to rounding") {
+// Both engines on the adaptive ones of `scenes` under fixed RK4 steps.
+void check_scenes_under_rk4(const std::vector<std::string>& scenes) {
   // The adaptive scenes' comparison above is only as tight as their step decisions are steady. With the
-  // step decisions out of the way (RK4, 20 substeps per output step) the two engines' right-hand sides,
+  // step decisions out of the way (RK4, 10 substeps per output step) the two engines' right-hand sides,
   // contacts and timed forces must give the same numbers up to rounding grown over the run: tolerance 1e-7
-  // relative at 7 points across each sweep (measured: see the messages).
-  for (const std::string& name : tree_runnable_scenes()) {
+  // relative at both ends and the middle of each sweep (measured: see the messages).
+  for (const std::string& name : scenes) {
     const sg::Problem scene = sg::test::shipped(name);
     if (!sg::is_adaptive(scene.integrator.method)) continue;
     CAPTURE(name);
-    const std::vector<std::string> rk4 = {"integrator.type=rk4", "integrator.substeps=20"};
+    const std::vector<std::string> rk4 = {"integrator.type=rk4", "integrator.substeps=10"};
     std::vector<std::string> as_tree = rk4;
     as_tree.push_back("model.run_as=tree");
     const sg::Problem rigid = sg::test::shipped(name, rk4), tree = sg::test::shipped(name, as_tree);
     const std::vector<std::string> paths = compared_paths(rigid);
     sg::ParameterGradient gr(rigid, paths, nullptr), gt(tree, paths, nullptr);
     double worst = 0.0;
-    across_sweep(rigid, gr, gt, [&](const std::vector<double>&, const auto& a, const auto& b) {
+    across_sweep(rigid, 3, gr, gt, [&](const std::vector<double>&, const auto& a, const auto& b) {
       worst = std::max(worst, worst_difference(a, b));
     });
     MESSAGE(name << " under RK4: tree against free bodies " << worst << " relative at worst");
     CHECK(worst < 1e-7);
   }
+}
+
+}  // namespace
+
+TEST_CASE("free bodies run as joint trees keep the toss scenes' loss and gradient") {
+  const std::vector<std::string> scenes = runnable_scenes("toss");
+  REQUIRE(scenes.size() >= 10);  // five primitives, MJX's Euler and DiffMJX's Tsit5
+  check_scenes_keep_numbers(scenes);
+}
+
+TEST_CASE("free bodies run as joint trees keep the billiards scenes' loss and gradient") {
+  const std::vector<std::string> scenes = runnable_scenes("billiards");
+  REQUIRE(scenes.size() >= 2);  // the cue is a timed force (xfrc_applied on the tree)
+  check_scenes_keep_numbers(scenes);
+}
+
+TEST_CASE("free bodies run as joint trees keep the identification scenes' loss and gradient") {
+  const std::vector<std::string> scenes = runnable_scenes("identify");
+  REQUIRE(scenes.size() >= 3);  // one toss, its rollouts, four cubes
+  check_scenes_keep_numbers(scenes);
+}
+
+TEST_CASE("free bodies run as joint trees keep the cube scenes' loss and gradient") {
+  const std::vector<std::string> scenes = runnable_scenes("cube");
+  REQUIRE(scenes.size() >= 2);  // cube push, the ContactNets cube
+  check_scenes_keep_numbers(scenes);
+}
+
+TEST_CASE("free bodies run as joint trees: adaptive tosses and billiards under fixed RK4 steps agree") {
+  check_scenes_under_rk4(runnable_scenes("toss"));
+  check_scenes_under_rk4(runnable_scenes("billiards"));
+}
+
+TEST_CASE("free bodies run as joint trees: the identification scenes under fixed RK4 steps agree") {
+  check_scenes_under_rk4(runnable_scenes("identify"));
 }
 
 TEST_CASE("free bodies run as a tree: reverse mode equals forward mode") {
