@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,9 @@ struct Difference {
   std::vector<double> sg_final, mj_final;  // qpos then qvel at the last output
 };
 
-Difference compare_with_mj_step(const sg::Problem& p, const std::string& xml_path) {
+// before_step(step, d), when given, runs before each mj_step (step 0 first): inputs set per step.
+Difference compare_with_mj_step(const sg::Problem& p, const std::string& xml_path,
+                                const std::function<void(int, mjData*)>& before_step = {}) {
   const sg::JointTreeModel<double>& tree = p.data.tree;
   StateRecorder rec{tree.tree.nq, tree.tree.nv, tree.vel_offset(), {}, {}};
   sg::SimWorkspace<double> ws;
@@ -68,6 +71,7 @@ Difference compare_with_mj_step(const sg::Problem& p, const std::string& xml_pat
   for (int i = 0; i < m->nu; ++i) d->ctrl[i] = tree.ctrl[i];  // the scene's controls
   Difference worst;
   for (std::size_t k = 1; k < rec.qpos.size(); ++k) {
+    if (before_step) before_step(static_cast<int>(k) - 1, d);
     mj_step(m, d);
     for (int i = 0; i < m->nq; ++i)
       worst.qpos = std::max(worst.qpos, std::fabs(d->qpos[i] - rec.qpos[k][static_cast<std::size_t>(i)]));
@@ -488,37 +492,18 @@ TEST_CASE("forces applied to a tree's bodies (xfrc_applied) follow mj_step over 
   for (const Applied& a : applied)
     tree.force[tree.nforce++] = {
         a.body, {a.force[0], a.force[1], a.force[2]}, {a.torque[0], a.torque[1], a.torque[2]}, a.from, a.to};
-  StateRecorder rec{tree.tree.nq, tree.tree.nv, tree.vel_offset(), {}, {}};
-  sg::SimWorkspace<double> ws;
-  REQUIRE(sg::run_simulation(p.data, p.integrator, ws, rec).stats.status == sg::Status::ok);
-  StateRecorder without{tree.tree.nq, tree.tree.nv, tree.vel_offset(), {}, {}};
-  REQUIRE(sg::run_simulation(plain.data, plain.integrator, ws, without).stats.status == sg::Status::ok);
-
-  std::string error;
-  const auto sim = sg::mjcmp::load_mujoco_file(xml, &error);
-  INFO(error);
-  REQUIRE(sim);
-  mjModel* m = sim->m;
-  mjData* d = sim->d;
-  m->opt.timestep = p.integrator.dt;
-  mj_resetData(m, d);
-  for (int i = 0; i < m->nq; ++i) d->qpos[i] = rec.qpos[0][static_cast<std::size_t>(i)];
-  for (int i = 0; i < m->nv; ++i) d->qvel[i] = rec.qvel[0][static_cast<std::size_t>(i)];
-  Difference worst;
-  for (std::size_t k = 1; k < rec.qpos.size(); ++k) {
-    const int step = static_cast<int>(k) - 1;
-    mju_zero(d->xfrc_applied, 6 * m->nbody);
+  const Difference worst = compare_with_mj_step(p, xml, [&](int step, mjData* d) {
+    mju_zero(d->xfrc_applied, 6 * tree.tree.nbody);
     for (const Applied& a : applied)
       if (step >= a.from && step < a.to)
         for (int c = 0; c < 3; ++c)
           d->xfrc_applied[6 * a.body + c] += a.force[c], d->xfrc_applied[6 * a.body + 3 + c] += a.torque[c];
-    mj_step(m, d);
-    for (int i = 0; i < m->nq; ++i)
-      worst.qpos = std::max(worst.qpos, std::fabs(d->qpos[i] - rec.qpos[k][static_cast<std::size_t>(i)]));
-    for (int i = 0; i < m->nv; ++i)
-      worst.qvel = std::max(worst.qvel, std::fabs(d->qvel[i] - rec.qvel[k][static_cast<std::size_t>(i)]));
-  }
-  const double moved = max_diff(without.qpos.back(), rec.qpos.back());
+  });
+  StateRecorder without{tree.tree.nq, tree.tree.nv, tree.vel_offset(), {}, {}};
+  sg::SimWorkspace<double> ws;
+  REQUIRE(sg::run_simulation(plain.data, plain.integrator, ws, without).stats.status == sg::Status::ok);
+  const std::vector<double> with_forces(worst.sg_final.begin(), worst.sg_final.begin() + tree.tree.nq);
+  const double moved = max_diff(without.qpos.back(), with_forces);
   MESSAGE("xfrc_applied against mj_step: qpos " << worst.qpos << ", qvel " << worst.qvel
                                                 << "; the forces move qpos by " << moved);
   CHECK(moved > 1e-2);
