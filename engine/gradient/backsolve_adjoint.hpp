@@ -342,9 +342,9 @@ BacksolveRun backsolve_adjoint(const ProblemData<Rev>& pd, const IntegratorSetti
   if (pd.type == ModelType::tree || (pd.type == ModelType::rigid && pd.rigid.as_tree)) {
     if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<Rev>>>();
     const bool rigid = pd.type == ModelType::rigid;  // free bodies run as a tree (model.run_as tree)
-    const auto tree = rigid ? tree_of_rigid(pd.rigid) : nullptr;
-    auto sys = std::make_unique<TreeSystem<Rev>>(rigid ? tree.get() : &pd.tree, cfg.fixed_step());
-    return backsolve_detail::run_method(*sys, cfg, ws.y, *ws.tree, obs, loss_of, leaves);
+    const JointTreeModel<Rev>* tree = rigid ? rigid_tree_for_run(pd.rigid, ws.rigid_tree) : &pd.tree;
+    TreeSystem<Rev>& sys = tree_system_for_run(ws.tree_system, tree, cfg.fixed_step());
+    return backsolve_detail::run_method(sys, cfg, ws.y, *ws.tree, obs, loss_of, leaves);
   }
   if (pd.type == ModelType::rigid) {
     if (!ws.rigid) ws.rigid = std::make_unique<RkWorkspace<RigidSystem<Rev>>>();

@@ -201,14 +201,14 @@ AdjointRun checkpointed_adjoint(const ProblemData<Rev>& pd, ValuesTwin<ValuesObs
     if (!vws.tree) vws.tree = std::make_unique<RkWorkspace<TreeSystem<double>>>();
     // Free bodies run as a tree (model.run_as tree): their trees are built here, the Rev one on the tape.
     const bool rigid = pd.type == ModelType::rigid;
-    const auto tree = rigid ? tree_of_rigid(pd.rigid) : nullptr;
-    const auto values_tree = rigid ? tree_of_rigid(twin.pd->rigid) : nullptr;
-    auto sys = std::make_unique<TreeSystem<Rev>>(rigid ? tree.get() : &pd.tree, cfg.fixed_step());
-    auto values_sys =
-        std::make_unique<TreeSystem<double>>(rigid ? values_tree.get() : &twin.pd->tree, cfg.fixed_step());
+    const JointTreeModel<Rev>* tree = rigid ? rigid_tree_for_run(pd.rigid, ws.rigid_tree) : &pd.tree;
+    const JointTreeModel<double>* values_tree =
+        rigid ? rigid_tree_for_run(twin.pd->rigid, vws.rigid_tree) : &twin.pd->tree;
+    TreeSystem<Rev>& sys = tree_system_for_run(ws.tree_system, tree, cfg.fixed_step());
+    TreeSystem<double>& values_sys = tree_system_for_run(vws.tree_system, values_tree, cfg.fixed_step());
     return adjoint_detail::run_method(
         Pair<TreeSystem<Rev>, TreeSystem<double>, Observer, LossFn, ValuesObserver, ValuesLossFn>{
-            *sys, *values_sys, ws.y, *ws.tree, vws.y, *vws.tree, obs, loss_of, *twin.obs, twin.loss_of},
+            sys, values_sys, ws.y, *ws.tree, vws.y, *vws.tree, obs, loss_of, *twin.obs, twin.loss_of},
         cfg, leaves, segment_steps, threads);
   }
   if (pd.type == ModelType::rigid) {

@@ -21,6 +21,10 @@ struct SimWorkspace {
   std::unique_ptr<RkWorkspace<ParticleSystem<S>>> particles;
   std::unique_ptr<RkWorkspace<RigidSystem<S>>> rigid;
   std::unique_ptr<RkWorkspace<TreeSystem<S>>> tree;
+  // A joint tree's run: its system (reset per run, so a sweep's points reuse its ~0.5 MB of scratch) and,
+  // for free bodies run as a tree, the tree built from them.
+  std::unique_ptr<TreeSystem<S>> tree_system;
+  std::unique_ptr<JointTreeModel<S>> rigid_tree;
   static constexpr int kMaxDim =
       std::max({RigidModel<S>::kMaxDim, ParticleModel<S>::kMaxDim, JointTreeModel<S>::kMaxDim});
   S y[kMaxDim];
@@ -56,26 +60,42 @@ SG_HD RunOutput<S> solve_system(const System& sys, const ProblemData<S>& pd, con
   return out;
 }
 
+// The slot's system, reset for a run of `model` (a new one the first time).
+template <class S>
+TreeSystem<S>& tree_system_for_run(std::unique_ptr<TreeSystem<S>>& slot, const JointTreeModel<S>* model,
+                                   double timestep) {
+  if (slot)
+    slot->reset(model, timestep);
+  else
+    slot = std::make_unique<TreeSystem<S>>(model, timestep);
+  return *slot;
+}
+
+// Free bodies as a tree (model.run_as tree), built in the slot in the run's scalar: derivatives flow from
+// the bodies' numbers.
+template <class S>
+const JointTreeModel<S>* rigid_tree_for_run(const RigidModel<S>& bodies,
+                                            std::unique_ptr<JointTreeModel<S>>& slot) {
+  renew(slot);
+  tree_from_rigid(bodies, *slot);
+  return slot.get();
+}
+
 template <class S, class Observer>
 RunOutput<S> run_simulation(const ProblemData<S>& pd, const IntegratorSettings& cfg, SimWorkspace<S>& ws,
                             Observer& obs) {
-  if (pd.type == ModelType::rigid && pd.rigid.as_tree) {
+  if (pd.type == ModelType::tree || (pd.type == ModelType::rigid && pd.rigid.as_tree)) {
     if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<S>>>();
-    const auto tree = tree_of_rigid(pd.rigid);  // built in S: derivatives flow from the bodies' numbers
-    auto sys = std::make_unique<TreeSystem<S>>(tree.get(), cfg.fixed_step());
-    return solve_system(*sys, pd, cfg, ws.y, *ws.tree, obs);
+    const JointTreeModel<S>* model =
+        pd.type == ModelType::tree ? &pd.tree : rigid_tree_for_run(pd.rigid, ws.rigid_tree);
+    TreeSystem<S>& sys = tree_system_for_run(ws.tree_system, model, cfg.fixed_step());
+    return solve_system(sys, pd, cfg, ws.y, *ws.tree, obs);
   }
   if (pd.type == ModelType::rigid) {
     if (!ws.rigid) ws.rigid = std::make_unique<RkWorkspace<RigidSystem<S>>>();
     // The system carries per-run contact scratch: build it on the heap once per run, outside the steps.
     auto sys = std::make_unique<RigidSystem<S>>(&pd.rigid, cfg.fixed_step());
     return solve_system(*sys, pd, cfg, ws.y, *ws.rigid, obs);
-  }
-  if (pd.type == ModelType::tree) {
-    if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<S>>>();
-    // The system owns the run's tree and its TreeData scratch: on the heap, once per run.
-    auto sys = std::make_unique<TreeSystem<S>>(&pd.tree, cfg.fixed_step());
-    return solve_system(*sys, pd, cfg, ws.y, *ws.tree, obs);
   }
   if (!ws.particles) ws.particles = std::make_unique<RkWorkspace<ParticleSystem<S>>>();
   const ParticleSystem<S> sys{&pd.model, cfg.fixed_step()};
