@@ -4,8 +4,8 @@
 // force, so a scene that does not give acc0 gets it here, once, when the model is built (never in a step).
 #include "engine/articulated/actuation.hpp"
 #include "engine/articulated/forward_smooth.hpp"
+#include "engine/articulated/implicit_solve.hpp"
 #include "engine/articulated/tendon.hpp"
-#include "engine/contact/dense_cholesky.hpp"
 
 namespace sg {
 
@@ -21,11 +21,11 @@ inline bool tree_actuator_acc0(const TreeModel<double>& m, const TreeActuatorMod
   tree_transmission(m, am, d, ad);
   const int nv = m.nv;
   for (int k = 0; k < nv * nv; ++k) d.qLD[k] = d.qM[k];
-  if (nv > 0 && !cholesky_factor(d.qLD, nv, nv)) return false;
+  if (nv > 0 && !envelope_factor(d.qLD, nv, d.qLD_envelope)) return false;
   for (int i = 0; i < am.nu; ++i) {
     double x[kMaxDofs];
     for (int k = 0; k < nv; ++k) x[k] = ad.actuator_moment[i * nv + k];
-    cholesky_solve_mixed(d.qLD, nv, nv, x);
+    cholesky_solve_mixed(d.qLD, nv, d.qLD_envelope, x);
     double sum = 0.0;
     for (int k = 0; k < nv; ++k) sum += x[k] * x[k];
     acc0[i] = std::sqrt(sum);

@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "engine/articulated/constraint_data.hpp"
+#include "engine/articulated/envelope_cholesky.hpp"
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
-#include "engine/contact/dense_cholesky.hpp"
 #include "engine/contact/elliptic_cone.hpp"
 #include "engine/contact/exact_line_search.hpp"
 #include "engine/core/scalar.hpp"
@@ -17,6 +17,7 @@ namespace sg {
 // The values the search needs, in double.
 struct TreeNewtonWorkspace {
   double M[kMaxDofs * kMaxDofs], H[kMaxDofs * kMaxDofs];
+  FactorEnvelope H_envelope;  // where H's factor has nonzeros
   double J[kMaxEfc * kMaxDofs];
   double D[kMaxEfc], aref[kMaxEfc], jar[kMaxEfc], jdir[kMaxEfc];
   double a0[kMaxDofs], a[kMaxDofs], grad[kMaxDofs], dir[kMaxDofs];
@@ -70,10 +71,13 @@ inline void add_row_hessian(int nv, int nefc, const bool* rows, TreeNewtonWorksp
   for (int r = 0; r < nefc; ++r) {
     if (!rows[r]) continue;
     const double* j = ws.J + r * kMaxDofs;
-    for (int p = 0; p < nv; ++p) {
-      if (j[p] == 0.0) continue;
+    int nz[kMaxDofs], count = 0;  // the row's nonzero dofs (a contact's two bodies): the rest adds zeros
+    for (int p = 0; p < nv; ++p)
+      if (j[p] != 0.0) nz[count++] = p;
+    for (int a = 0; a < count; ++a) {
+      const int p = nz[a];
       const double Dj = ws.D[r] * j[p];
-      for (int q = 0; q <= p; ++q) ws.H[p * nv + q] += Dj * j[q];
+      for (int b = 0; b <= a; ++b) ws.H[p * nv + nz[b]] += Dj * j[nz[b]];
     }
   }
 }
@@ -81,7 +85,7 @@ inline void add_row_hessian(int nv, int nefc, const bool* rows, TreeNewtonWorksp
 // H = M + sum over active rows of D J' J, factorised in place. False if not positive definite.
 inline bool factor_hessian(int nv, int nefc, TreeNewtonWorkspace& ws) {
   add_row_hessian(nv, nefc, ws.active, ws);
-  return cholesky_factor(ws.H, nv, nv);
+  return envelope_factor(ws.H, nv, ws.H_envelope);
 }
 
 // The Gauss term's gradient M (a - a0) into ws.grad (the rows' terms are added by the caller).
@@ -114,7 +118,7 @@ inline void newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
     for (int p = 0; p < nv; ++p) ws.grad[p] += Dj * ws.J[r * kMaxDofs + p];
   }
   for (int p = 0; p < nv; ++p) ws.dir[p] = -ws.grad[p];
-  cholesky_solve(ws.H, nv, nv, ws.dir);
+  envelope_solve(ws.H, nv, ws.H_envelope, ws.dir);
 }
 
 // Exact line search: 1-D Newton on phi(alpha) = cost(a + alpha dir), piecewise quadratic and convex; its

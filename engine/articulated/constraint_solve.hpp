@@ -64,7 +64,7 @@ void write_qacc(const TreeModel<S>& m, TreeData<S>& d, const TreeConstraintData<
     for (int p = 0; p < nv; ++p)
       res[p] = minus_dot_values(d.qfrc_smooth[p], d.qM + p * nv, 1, ws.a, nv) +
                dot_gather(cd.efc_J + p, kMaxDofs, rows, w, n);
-    cholesky_solve_mixed(ws.H, nv, nv, res);
+    cholesky_solve_mixed(ws.H, nv, ws.H_envelope, res);
     for (int i = 0; i < nv; ++i) d.qacc[i] = with_value(res[i], ws.a[i]);
   }
 }

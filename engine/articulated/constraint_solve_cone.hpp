@@ -76,14 +76,14 @@ inline bool newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
   tree_newton_detail::add_row_hessian(nv, nefc, ws.quad, ws);
   for (int c = 0; c < ws.ncone; ++c)
     if (ws.zone[c] == ConeZone::middle) add_cone_hessian(nv, c, ws);
-  if (!cholesky_factor(ws.H, nv, nv)) return false;
+  if (!envelope_factor(ws.H, nv, ws.H_envelope)) return false;
   tree_newton_detail::gauss_gradient(nv, ws);
   for (int r = 0; r < nefc; ++r) {
     if (ws.force[r] == 0.0) continue;
     for (int p = 0; p < nv; ++p) ws.grad[p] -= ws.force[r] * ws.J[r * kMaxDofs + p];
   }
   for (int p = 0; p < nv; ++p) ws.dir[p] = -ws.grad[p];
-  cholesky_solve(ws.H, nv, nv, ws.dir);
+  envelope_solve(ws.H, nv, ws.H_envelope, ws.dir);
   return true;
 }
 

@@ -24,7 +24,7 @@ inline void solve_piece(int nv, int nefc, TreeNewtonWorkspace& ws) {
     const double Da = ws.D[r] * ws.aref[r];
     for (int p = 0; p < nv; ++p) ws.a[p] += Da * ws.J[r * kMaxDofs + p];
   }
-  cholesky_solve(ws.H, nv, nv, ws.a);
+  envelope_solve(ws.H, nv, ws.H_envelope, ws.a);
   for (int r = 0; r < nefc; ++r)
     ws.jar[r] = tree_newton_detail::row_dot(ws.J + r * kMaxDofs, ws.a, nv) - ws.aref[r];
 }

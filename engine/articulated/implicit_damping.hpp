@@ -18,7 +18,7 @@ bool tree_damp_implicitly(const TreeModel<S>& m, TreeData<S>& d, const H& h) {
   if (!any) return true;
   S rhs[kMaxDofs];
   for (int i = 0; i < nv; ++i) rhs[i] = dot_strided(d.qM + i * nv, 1, d.qacc, 1, nv);
-  return spd_solve_implicit(d.qM, m.damping, h, nv, rhs, d.qLD, d.qacc);
+  return spd_solve_implicit(d.qM, m.damping, h, nv, rhs, d.qLD, d.qLD_envelope, d.qacc);
 }
 
 }  // namespace sg

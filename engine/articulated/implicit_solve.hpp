@@ -6,25 +6,25 @@
 // residual with the same factor (a dual's lanes together, or a fused tape node per entry), instead of a
 // factorisation in dual numbers (three times the double's multiplications) or on the tape (thousands of
 // nodes per solve).
+#include "engine/articulated/envelope_cholesky.hpp"
 #include "engine/articulated/tree_model.hpp"
-#include "engine/contact/dense_cholesky.hpp"
 #include "engine/core/fused_sums.hpp"
 #include "engine/core/scalar.hpp"
 
 namespace sg {
 
-// Solves L L' x = r in place, L a double factor (cholesky_factor) and r in S: cholesky_solve, and on the
+// Solves L L' x = r in place, L a double factor (envelope_factor) and r in S: envelope_solve, and on the
 // tape (below) the same arithmetic as fused nodes.
 template <class S>
-void cholesky_solve_mixed(const double* L, int n, int ld, S* r) {
-  cholesky_solve(L, n, ld, r);
+void cholesky_solve_mixed(const double* L, int n, const FactorEnvelope& env, S* r) {
+  envelope_solve(L, n, env, r);
 }
 
 // On the tape: each entry of each substitution one fused node (links to r_i and the entries solved before).
-inline void cholesky_solve_mixed(const double* L, int n, int ld, Rev* r) {
+inline void cholesky_solve_mixed(const double* L, int n, const FactorEnvelope& env, Rev* r) {
   RevTape& tape = RevTape::current();
   auto entry = [&](int i, int from, int to, int row_step, int col_step) {
-    const double inv = 1.0 / L[i * ld + i];
+    const double inv = 1.0 / L[i * n + i];
     const int first = tape.link_count();
     double s = r[i].v;
     tape.link(r[i].i, inv);
@@ -33,32 +33,33 @@ inline void cholesky_solve_mixed(const double* L, int n, int ld, Rev* r) {
       s -= l * r[k].v;
       if (l != 0.0) tape.link(r[k].i, -l * inv);
     }
-    r[i].v = s / L[i * ld + i];
+    r[i].v = s / L[i * n + i];
     r[i].i = tape.fuse(first);
   };
-  for (int i = 0; i < n; ++i) entry(i, 0, i, ld, 1);           // L y = r: row i of L
-  for (int i = n - 1; i >= 0; --i) entry(i, i + 1, n, 1, ld);  // L' x = y: column i of L
+  for (int i = 0; i < n; ++i) entry(i, env.first[i], i, n, 1);              // L y = r: row i of L
+  for (int i = n - 1; i >= 0; --i) entry(i, i + 1, env.last[i] + 1, 1, n);  // L' x = y: column i of L
 }
 
 // x = A^-1 b for A + h diag(D) symmetric positive definite (A n x n, leading dimension n; D may be null).
-// L (n x n doubles) receives the factor of the values. x may not alias b. False, x untouched, if the values
-// are not positive definite.
+// L (n x n doubles) receives the factor of the values, env its envelope. x may not alias b. False, x
+// untouched, if the values are not positive definite.
 template <class S, class H>
-bool spd_solve_implicit(const S* A, const S* D, const H& h, int n, const S* b, double* L, S* x) {
+bool spd_solve_implicit(const S* A, const S* D, const H& h, int n, const S* b, double* L, FactorEnvelope& env,
+                        S* x) {
   for (int k = 0; k < n * n; ++k) L[k] = value(A[k]);
   if (D)
     for (int i = 0; i < n; ++i) L[i * n + i] += value(h) * value(D[i]);
-  if (!cholesky_factor(L, n, n)) return false;
+  if (!envelope_factor(L, n, env)) return false;
   double xv[kMaxDofs];
   for (int i = 0; i < n; ++i) xv[i] = value(b[i]);
-  cholesky_solve(L, n, n, xv);
+  envelope_solve(L, n, env, xv);
   if constexpr (has_derivatives_v<S>) {
     S r[kMaxDofs];  // b - (A + h D) xv: only its derivatives matter
     for (int p = 0; p < n; ++p) {
       r[p] = minus_dot_values(b[p], A + p * n, 1, xv, n);
       if (D) r[p] -= (h * D[p]) * xv[p];
     }
-    cholesky_solve_mixed(L, n, n, r);
+    cholesky_solve_mixed(L, n, env, r);
     for (int i = 0; i < n; ++i) x[i] = with_value(r[i], xv[i]);
   } else {
     for (int i = 0; i < n; ++i) x[i] = xv[i];

@@ -8,16 +8,15 @@
 #include "engine/articulated/forward_smooth.hpp"
 #include "engine/articulated/implicit_solve.hpp"
 #include "engine/articulated/jacobian.hpp"
-#include "engine/contact/dense_cholesky.hpp"
 
 namespace sg {
 
-// row' M^-1 row, with qLD the Cholesky factor of M's values (rows of length nv).
+// row' M^-1 row, with d.qLD the Cholesky factor of M's values.
 template <class S>
-S tree_inverse_quadratic(const double* qLD, int nv, const S* row) {
+S tree_inverse_quadratic(const TreeData<S>& d, int nv, const S* row) {
   S x[kMaxDofs];
   for (int i = 0; i < nv; ++i) x[i] = row[i];
-  cholesky_solve_mixed(qLD, nv, nv, x);
+  cholesky_solve_mixed(d.qLD, nv, d.qLD_envelope, x);
   S sum = S(0.0);
   for (int i = 0; i < nv; ++i) sum += row[i] * x[i];
   return sum;
@@ -31,7 +30,7 @@ void tree_body_invweight0(const TreeModel<S>& m, const TreeData<S>& d, int b, S 
   tree_jac(m, d, d.xipos[b], b, jac, jac + 3 * nv);
   for (int k = 0; k < 2; ++k) {
     S sum = S(0.0);
-    for (int r = 0; r < 3; ++r) sum += tree_inverse_quadratic(d.qLD, nv, jac + (3 * k + r) * nv);
+    for (int r = 0; r < 3; ++r) sum += tree_inverse_quadratic(d, nv, jac + (3 * k + r) * nv);
     out[k] = sum / S(3.0);
   }
 }
@@ -43,7 +42,7 @@ S tree_mean_inverse_diagonal(const TreeData<S>& d, int nv, int first, int count)
   for (int i = first; i < first + count; ++i) {
     S e[kMaxDofs] = {};
     e[i] = S(1.0);
-    sum += tree_inverse_quadratic(d.qLD, nv, e);
+    sum += tree_inverse_quadratic(d, nv, e);
   }
   return sum / S(count);
 }
@@ -68,7 +67,7 @@ bool tree_inverse_weights(const TreeModel<S>& m, TreeConstraintModel<S>& cm, Tre
   tree_fwd_position(m, d);
   const int nv = m.nv;
   for (int k = 0; k < nv * nv; ++k) d.qLD[k] = value(d.qM[k]);
-  if (nv > 0 && !cholesky_factor(d.qLD, nv, nv)) return false;
+  if (nv > 0 && !envelope_factor(d.qLD, nv, d.qLD_envelope)) return false;
   cm.body_invweight0[0][0] = cm.body_invweight0[0][1] = S(0.0);
   for (int b = 1; b < m.nbody; ++b) tree_body_invweight0(m, d, b, cm.body_invweight0[b]);
   for (int j = 0; j < m.njnt; ++j) tree_joint_invweight0(m, d, j, cm.dof_invweight0);

@@ -2,6 +2,7 @@
 // The state and every intermediate of the smooth articulated pipeline, named after mjData's fields so a
 // reader can set the two side by side. Fixed capacity like TreeModel; matrices are dense nv x nv, row-major
 // with leading dimension nv.
+#include "engine/articulated/envelope_cholesky.hpp"
 #include "engine/articulated/spatial.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/core/mat3.hpp"
@@ -52,6 +53,7 @@ struct TreeData {
   // The Cholesky factor of qM's values (in double for every scalar: derivatives come from implicit
   // differentiation, engine/articulated/implicit_solve.hpp).
   double qLD[kMaxDofs * kMaxDofs] = {};
+  FactorEnvelope qLD_envelope;  // where qLD's nonzeros are (engine/articulated/envelope_cholesky.hpp)
 };
 
 // qpos at the model's rest configuration qpos0 and zero velocity.

@@ -15,7 +15,7 @@
 
 #include "engine/articulated/forward_actuated.hpp"
 #include "engine/articulated/implicit_damping.hpp"
-#include "engine/contact/dense_cholesky.hpp"
+#include "engine/articulated/implicit_solve.hpp"
 #include "engine/model/joint_tree_model.hpp"
 
 namespace sg {
@@ -78,8 +78,8 @@ inline bool step(Setup& s, int index, int side, const LengthRangeOptions& o, dou
   double x[kMaxDofs];
   for (int i = 0; i < nv; ++i) x[i] = moment[i];
   for (int k = 0; k < nv * nv; ++k) s.d.qLD[k] = s.d.qM[k];
-  if (nv > 0 && !cholesky_factor(s.d.qLD, nv, nv)) return false;
-  cholesky_solve_mixed(s.d.qLD, nv, nv, x);
+  if (nv > 0 && !envelope_factor(s.d.qLD, nv, s.d.qLD_envelope)) return false;
+  cholesky_solve_mixed(s.d.qLD, nv, s.d.qLD_envelope, x);
   double norm = 0.0;
   for (int i = 0; i < nv; ++i) norm += x[i] * x[i];
   const double scale = (2 * side - 1) * o.accel / std::max(1e-15, std::sqrt(norm));
