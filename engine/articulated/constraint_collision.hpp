@@ -84,7 +84,7 @@ bool tree_unsupported_pair(const TreeModel<S>& m, const TreeConstraintModel<S>& 
     for (int j = i + 1; j < cm.ngeom; ++j) {
       const GeomType a = cm.geom[i].type, b = cm.geom[j].type;
       if (a == GeomType::plane && b == GeomType::plane) continue;
-      if (tree_geoms_filtered(m, cm, i, j) || pair_supported(a, b)) continue;
+      if (tree_geoms_filtered(m, cm, i, j) || pair_supported(a, b, cm.opt.detector)) continue;
       *g1 = i, *g2 = j;
       return true;
     }
@@ -173,6 +173,8 @@ int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData
   const TreeGeom<S>& b = cm.geom[g2];
   CollisionOptions opt;
   opt.margin = margin;
+  opt.softness = cm.opt.collision_softness;
+  opt.detector = cm.opt.detector;
   opt.mujoco_sphere_in_box = true;
   const Pose<S> pa{cd.geom_xpos[g1], cd.geom_xquat[g1], &cd.geom_xmat[g1]};
   const Pose<S> pb{cd.geom_xpos[g2], cd.geom_xquat[g2], &cd.geom_xmat[g2]};

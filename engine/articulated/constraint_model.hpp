@@ -7,6 +7,7 @@
 
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/geom_type.hpp"
+#include "engine/collision/shapes.hpp"
 #include "engine/contact/cfd.hpp"
 #include "engine/core/quat.hpp"
 #include "engine/core/vec3.hpp"
@@ -54,6 +55,10 @@ struct TreeConstraintOptions {
   bool elliptic = false;  // MuJoCo's cone="elliptic": a contact's rows are its frame's, one cone per contact
   int iterations = 100;
   double tolerance = 1e-8;
+  // The narrow phase's detector (engine/collision/shapes.hpp): MuJoCo's exact one unless free bodies run as a
+  // tree with smooth (softness > 0) or DiffMJX collision.
+  double collision_softness = 0.0;
+  Detector detector = Detector::softgrad;
 };
 
 template <class S>

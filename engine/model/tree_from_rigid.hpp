@@ -56,8 +56,8 @@ SG_HD void set_free_weights(TreeConstraintModel<S>& cm, int body, int dof, const
 // start is the body's pos, Euler orientation, world velocity and body-frame angular velocity, and whose
 // damping is the body's (MuJoCo's joint damping acts on all six dofs as the free bodies' damping does).
 // Contacts follow contact.model mujoco (none: no contacts) with contact.mujoco's options and contact.cfd;
-// timed forces become xfrc_applied; the scene rules refuse what a tree cannot run (hard contact, smooth or
-// DiffMJX collision).
+// timed forces become xfrc_applied; smooth and DiffMJX collision are the narrow phase's detector; the scene
+// rules refuse what a tree cannot run (hard contact).
 template <class S>
 void tree_from_rigid(const RigidModel<S>& r, JointTreeModel<S>& m) {
   using namespace rigid_tree_detail;
@@ -97,6 +97,8 @@ void tree_from_rigid(const RigidModel<S>& r, JointTreeModel<S>& m) {
   o.iterations = r.iterations;
   o.refsafe = r.refsafe;
   o.elliptic = r.elliptic;
+  o.collision_softness = r.softness;
+  o.detector = r.detector;
   m.con.cfd = r.cfd;
 }
 

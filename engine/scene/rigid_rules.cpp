@@ -168,10 +168,6 @@ void run_as_tree(const RuleContext& ctx, std::vector<Issue>& errors) {
   const std::string why = " has no joint-tree counterpart yet; set model.run_as=free_bodies";
   if (const auto model = ctx.text("contact.model"); model && *model == "hard")
     errors.push_back({"model.run_as", "contact.model \"hard\" (Moreau's time stepping)" + why});
-  const auto mode = ctx.text("collision.mode");
-  const auto softness = ctx.number("collision.softness");
-  if ((mode && *mode == "diffmjx") || (softness && *softness > 0.0))
-    errors.push_back({"model.run_as", "smooth and DiffMJX collision (collision.softness > 0)" + why});
   if (const auto swept = ctx.text("sweep.parameter"); swept && *swept == "contact.mujoco.impratio")
     errors.push_back({"sweep.parameter",
                       "contact.mujoco.impratio is a solver option of a joint tree, not "
