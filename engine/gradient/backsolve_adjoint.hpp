@@ -339,11 +339,9 @@ template <class Observer, class LossFn>
 BacksolveRun backsolve_adjoint(const ProblemData<Rev>& pd, const IntegratorSettings& cfg,
                                SimWorkspace<Rev>& ws, Observer& obs, LossFn loss_of,
                                const std::vector<int>& leaves) {
-  if (pd.type == ModelType::tree || (pd.type == ModelType::rigid && pd.rigid.as_tree)) {
+  if (runs_as_tree(pd)) {
     if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<Rev>>>();
-    const bool rigid = pd.type == ModelType::rigid;  // free bodies run as a tree (model.run_as tree)
-    const JointTreeModel<Rev>* tree = rigid ? rigid_tree_for_run(pd.rigid, ws.rigid_tree) : &pd.tree;
-    TreeSystem<Rev>& sys = tree_system_for_run(ws.tree_system, tree, cfg.fixed_step());
+    TreeSystem<Rev>& sys = tree_system_for_run(ws.tree_system, tree_model_for_run(pd, ws), cfg.fixed_step());
     return backsolve_detail::run_method(sys, cfg, ws.y, *ws.tree, obs, loss_of, leaves);
   }
   if (pd.type == ModelType::rigid) {

@@ -196,16 +196,13 @@ AdjointRun checkpointed_adjoint(const ProblemData<Rev>& pd, ValuesTwin<ValuesObs
                                 int threads = 1) {
   using adjoint_detail::Pair;
   SimWorkspace<double>& vws = *twin.ws;
-  if (pd.type == ModelType::tree || (pd.type == ModelType::rigid && pd.rigid.as_tree)) {
+  if (runs_as_tree(pd)) {
     if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<Rev>>>();
     if (!vws.tree) vws.tree = std::make_unique<RkWorkspace<TreeSystem<double>>>();
     // Free bodies run as a tree (model.run_as tree): their trees are built here, the Rev one on the tape.
-    const bool rigid = pd.type == ModelType::rigid;
-    const JointTreeModel<Rev>* tree = rigid ? rigid_tree_for_run(pd.rigid, ws.rigid_tree) : &pd.tree;
-    const JointTreeModel<double>* values_tree =
-        rigid ? rigid_tree_for_run(twin.pd->rigid, vws.rigid_tree) : &twin.pd->tree;
-    TreeSystem<Rev>& sys = tree_system_for_run(ws.tree_system, tree, cfg.fixed_step());
-    TreeSystem<double>& values_sys = tree_system_for_run(vws.tree_system, values_tree, cfg.fixed_step());
+    TreeSystem<Rev>& sys = tree_system_for_run(ws.tree_system, tree_model_for_run(pd, ws), cfg.fixed_step());
+    TreeSystem<double>& values_sys =
+        tree_system_for_run(vws.tree_system, tree_model_for_run(*twin.pd, vws), cfg.fixed_step());
     return adjoint_detail::run_method(
         Pair<TreeSystem<Rev>, TreeSystem<double>, Observer, LossFn, ValuesObserver, ValuesLossFn>{
             sys, values_sys, ws.y, *ws.tree, vws.y, *vws.tree, obs, loss_of, *twin.obs, twin.loss_of},

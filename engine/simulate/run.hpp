@@ -81,14 +81,24 @@ const JointTreeModel<S>* rigid_tree_for_run(const RigidModel<S>& bodies,
   return slot.get();
 }
 
+// Whether the problem runs on the joint-tree engine: a tree scene, or free bodies with model.run_as tree.
+template <class S>
+bool runs_as_tree(const ProblemData<S>& pd) {
+  return pd.type == ModelType::tree || (pd.type == ModelType::rigid && pd.rigid.as_tree);
+}
+
+// The tree a run steps: the scene's own, or the free bodies' built in the workspace's slot.
+template <class S>
+const JointTreeModel<S>* tree_model_for_run(const ProblemData<S>& pd, SimWorkspace<S>& ws) {
+  return pd.type == ModelType::tree ? &pd.tree : rigid_tree_for_run(pd.rigid, ws.rigid_tree);
+}
+
 template <class S, class Observer>
 RunOutput<S> run_simulation(const ProblemData<S>& pd, const IntegratorSettings& cfg, SimWorkspace<S>& ws,
                             Observer& obs) {
-  if (pd.type == ModelType::tree || (pd.type == ModelType::rigid && pd.rigid.as_tree)) {
+  if (runs_as_tree(pd)) {
     if (!ws.tree) ws.tree = std::make_unique<RkWorkspace<TreeSystem<S>>>();
-    const JointTreeModel<S>* model =
-        pd.type == ModelType::tree ? &pd.tree : rigid_tree_for_run(pd.rigid, ws.rigid_tree);
-    TreeSystem<S>& sys = tree_system_for_run(ws.tree_system, model, cfg.fixed_step());
+    TreeSystem<S>& sys = tree_system_for_run(ws.tree_system, tree_model_for_run(pd, ws), cfg.fixed_step());
     return solve_system(sys, pd, cfg, ws.y, *ws.tree, obs);
   }
   if (pd.type == ModelType::rigid) {
