@@ -9,11 +9,10 @@
 // becomes q (x) exp(phi) and phi 0. Hinge and slide coordinates integrate qpos' = qvel, a free joint's
 // position its world velocity, as mj_integratePos does.
 //
-// The system owns the run's TreeModel (scene numbers per joint expanded onto dofs) and the TreeData scratch:
-// built once per run outside the steps (run.hpp keeps it on the heap across a sweep's points and resets it
-// per run); the steps allocate nothing. A
-// constrained tree's constraint model (with the run's timestep, which refsafe reads), constraint data and
-// Newton workspace (~200 KB) are allocated here too, once.
+// The system owns the run's TreeModel (scene numbers per joint expanded onto dofs) and the TreeData scratch,
+// and for a constrained tree the constraint model (with the run's timestep, which refsafe reads), constraint
+// data and Newton workspace (~0.5 MB in all): set up once per run outside the steps, which allocate nothing.
+// run.hpp keeps the system on the heap across a sweep's points and resets it per run (reset()).
 //
 // For the adaptive solvers with integrator.events on it is a hybrid system (engine/integrate/events.hpp),
 // as the rigid model: the mode (engine/model/tree_mode.hpp) holds which contacts and limits have rows and
