@@ -36,7 +36,7 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
     throw std::runtime_error("the MJCF's activations differ from the scene's tree");
   m->opt.timestep = timestep;
   m->opt.integrator = rk4 ? mjINT_RK4 : mjINT_EULER;
-  apply_scene_solver_options(model.con.opt, m);
+  apply_scene_solver_options(model.con, m);
   const auto sys = std::make_unique<TreeSystem<double>>(&model, timestep);
   const auto ws = std::make_unique<RkWorkspace<TreeSystem<double>>>();
   std::vector<double> y(static_cast<std::size_t>(sys->dim()));

@@ -8,9 +8,10 @@
 
 namespace sg::mjcf {
 
-inline void apply_scene_solver_options(const TreeConstraintOptions& o, mjModel* m) {
+inline void apply_scene_solver_options(const TreeConstraintModel<double>& con, mjModel* m) {
+  const TreeConstraintOptions& o = con.opt;
   m->opt.cone = o.elliptic ? mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
-  m->opt.impratio = o.impratio;
+  m->opt.impratio = con.impratio;
   if (o.refsafe)
     m->opt.disableflags &= ~mjDSBL_REFSAFE;
   else

@@ -36,7 +36,7 @@ MjStepTiming time_mj_step(const JointTreeModel<double>& model, const std::string
     throw std::runtime_error("the MJCF's qpos, qvel or actuator count differs from the scene's tree");
   m->opt.timestep = timestep;
   m->opt.integrator = mjINT_EULER;
-  apply_scene_solver_options(model.con.opt, m);
+  apply_scene_solver_options(model.con, m);
   MjStepTiming t;
   t.seconds = 1e300;
   t.version = mj_version();

@@ -78,7 +78,7 @@ void copy_limits(const mjModel* m, TreeConstraintModel<double>& out) {
 void copy_options(const mjModel* m, TreeConstraintModel<double>& out) {
   const int off = m->opt.disableflags;
   out.opt.timestep = m->opt.timestep;
-  out.opt.impratio = m->opt.impratio;
+  out.impratio = m->opt.impratio;
   out.opt.refsafe = !(off & mjDSBL_REFSAFE);
   out.opt.filterparent = !(off & mjDSBL_FILTERPARENT);
   out.opt.contact = !(off & (mjDSBL_CONSTRAINT | mjDSBL_CONTACT)) && m->nbody > 1;

@@ -229,14 +229,14 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, T
   }
 }
 
-// mj_collision: cd.geom_* must be current (tree_geom_kinematics of the kinematics in d). band: see
+// Every pair MuJoCo's filter lets through, whether or not the options switch contacts on (hard contact
+// collects its own): cd.geom_* must be current (tree_geom_kinematics of the kinematics in d). band: see
 // tree_collide_pair.
 template <class S>
-void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
-                    TreeConstraintData<S>& cd, double band = 0.0) {
+void tree_collide_geoms(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
+                        TreeConstraintData<S>& cd, double band = 0.0) {
   cd.ncon = 0;
   cd.overflow = false;
-  if (!cm.opt.contact) return;
   bool taped[kMaxTreeGeoms] = {};
   for (int i = 0; i < cm.ngeom; ++i)
     for (int j = i + 1; j < cm.ngeom; ++j) {
@@ -245,6 +245,15 @@ void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, con
                         tree_collision_detail::mujoco_type(cm.geom[i].type);
       tree_collide_pair(cm, d, cd, swap ? j : i, swap ? i : j, taped, band);
     }
+}
+
+// mj_collision: MuJoCo's contacts when the options switch them on, else none.
+template <class S>
+void tree_collision(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
+                    TreeConstraintData<S>& cd, double band = 0.0) {
+  cd.ncon = 0;
+  cd.overflow = false;
+  if (cm.opt.contact) tree_collide_geoms(m, cm, d, cd, band);
 }
 
 // How far beyond its margin a Contacts From Distance stage collects contacts: the CFD width.

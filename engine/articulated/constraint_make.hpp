@@ -197,7 +197,7 @@ template <class S>
 int tree_friction_regularisers(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd, int r) {
   using tree_constraint_detail::kMinVal;
   TreeContact<S>& c = cd.contact[cd.efc_id[r]];
-  const S R1 = cd.efc_R[r] / (cm.opt.impratio > kMinVal ? cm.opt.impratio : kMinVal);
+  const S R1 = cd.efc_R[r] / (value(cm.impratio) > kMinVal ? cm.impratio : S(kMinVal));
   c.mu = c.friction[0] * sqrt(R1 / cd.efc_R[r]);
   if (cd.efc_type[r] == EfcType::kContactElliptic) {
     cd.efc_R[r + 1] = R1;

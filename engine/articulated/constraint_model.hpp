@@ -47,11 +47,14 @@ struct TreeLimit {
 
 struct TreeConstraintOptions {
   double timestep = 0.002;  // refsafe: solref[0] >= 2 timestep
-  double impratio = 1.0;
   bool refsafe = true;
   bool filterparent = true;  // bodies do not collide with their (welded) parent
   bool contact = true;
   bool limit = true;
+  // contact.model "hard": contacts act as impulses of Moreau's midpoint step (engine/articulated/
+  // hard_contact.hpp), not as MuJoCo's rows (contact is then false).
+  bool hard = false;
+  int hard_iterations = 10;  // Gauss-Seidel sweeps
   bool elliptic = false;  // MuJoCo's cone="elliptic": a contact's rows are its frame's, one cone per contact
   int iterations = 100;
   double tolerance = 1e-8;
@@ -71,6 +74,11 @@ struct TreeConstraintModel {
   S body_invweight0[kMaxTreeBodies][2] = {};  // translation, rotation
   S dof_invweight0[kMaxDofs] = {};
   TreeConstraintOptions opt;
+  // MuJoCo's opt.impratio (frictional over normal impedance): a number of the model, so it can be swept and
+  // differentiated like the geoms' solref.
+  S impratio = S(1.0);
+  // The hard contact's sigmoid stiffness kappa (inf: hard), a number of the model (contact.hard.kappa).
+  S hard_kappa = S(kInf);
   // Contacts From Distance: the laws a CFD stage (tree_forward_constrained's `cfd`) gives contact rows.
   CfdParams<S> cfd;
 };
@@ -106,11 +114,15 @@ int tree_weld_id(const TreeModel<S>& m, int b) {
 
 namespace sg {
 
-// The same constraint model over another scalar (a double model lifted to duals, to seed a parameter).
+// The same constraint model over another scalar, values only (a double model lifted to duals or the tape, to
+// seed a parameter; or back).
 template <class T, class S>
 void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintModel<T>& out) {
+  const auto vec = [](const Vec3<S>& v) { return Vec3<T>(T(value(v.x)), T(value(v.y)), T(value(v.z))); };
   out.ngeom = in.ngeom;
   out.opt = in.opt;
+  out.impratio = T(value(in.impratio));
+  out.hard_kappa = T(value(in.hard_kappa));
   out.cfd = convert_cfd<T>(in.cfd);
   out.nexclude = in.nexclude;
   for (int e = 0; e < in.nexclude; ++e)
@@ -120,22 +132,23 @@ void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintMod
     TreeGeom<T>& b = out.geom[g];
     b.type = a.type, b.body = a.body, b.contype = a.contype, b.conaffinity = a.conaffinity;
     b.condim = a.condim, b.priority = a.priority;
-    b.size = Vec3<T>(a.size), b.pos = Vec3<T>(a.pos), b.quat = Quat<T>(a.quat), b.rbound = T(a.rbound);
-    for (int k = 0; k < 3; ++k) b.friction[k] = T(a.friction[k]);
-    b.solmix = T(a.solmix), b.margin = T(a.margin), b.gap = T(a.gap);
-    for (int k = 0; k < 2; ++k) b.solref[k] = T(a.solref[k]);
-    for (int k = 0; k < 5; ++k) b.solimp[k] = T(a.solimp[k]);
+    b.size = vec(a.size), b.pos = vec(a.pos), b.rbound = T(value(a.rbound));
+    b.quat = Quat<T>(T(value(a.quat.w)), T(value(a.quat.x)), T(value(a.quat.y)), T(value(a.quat.z)));
+    for (int k = 0; k < 3; ++k) b.friction[k] = T(value(a.friction[k]));
+    b.solmix = T(value(a.solmix)), b.margin = T(value(a.margin)), b.gap = T(value(a.gap));
+    for (int k = 0; k < 2; ++k) b.solref[k] = T(value(a.solref[k]));
+    for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
   }
   for (int j = 0; j < kMaxJoints; ++j) {
     const TreeLimit<S>& a = in.limit[j];
     TreeLimit<T>& b = out.limit[j];
-    b.limited = a.limited, b.margin = T(a.margin);
-    for (int k = 0; k < 2; ++k) b.range[k] = T(a.range[k]), b.solref[k] = T(a.solref[k]);
-    for (int k = 0; k < 5; ++k) b.solimp[k] = T(a.solimp[k]);
+    b.limited = a.limited, b.margin = T(value(a.margin));
+    for (int k = 0; k < 2; ++k) b.range[k] = T(value(a.range[k])), b.solref[k] = T(value(a.solref[k]));
+    for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
   }
   for (int b = 0; b < kMaxTreeBodies; ++b)
-    for (int k = 0; k < 2; ++k) out.body_invweight0[b][k] = T(in.body_invweight0[b][k]);
-  for (int v = 0; v < kMaxDofs; ++v) out.dof_invweight0[v] = T(in.dof_invweight0[v]);
+    for (int k = 0; k < 2; ++k) out.body_invweight0[b][k] = T(value(in.body_invweight0[b][k]));
+  for (int v = 0; v < kMaxDofs; ++v) out.dof_invweight0[v] = T(value(in.dof_invweight0[v]));
 }
 
 }  // namespace sg

@@ -9,13 +9,18 @@
 
 namespace sg {
 
+template <class S>
+bool tree_has_damping(const TreeModel<S>& m) {
+  for (int i = 0; i < m.nv; ++i)
+    if (value(m.damping[i]) > 0.0) return true;
+  return false;
+}
+
 // True when done or nothing to do (no damping); false, qacc untouched, if qM + h D is not positive definite.
 template <class S, class H>
 bool tree_damp_implicitly(const TreeModel<S>& m, TreeData<S>& d, const H& h) {
   const int nv = m.nv;
-  bool any = false;
-  for (int i = 0; i < nv; ++i) any = any || value(m.damping[i]) > 0.0;
-  if (!any) return true;
+  if (!tree_has_damping(m)) return true;
   S rhs[kMaxDofs];
   for (int i = 0; i < nv; ++i) rhs[i] = dot_strided(d.qM + i * nv, 1, d.qacc, 1, nv);
   return spd_solve_implicit(d.qM, m.damping, h, nv, rhs, d.qLD, d.qLD_envelope, d.qacc);

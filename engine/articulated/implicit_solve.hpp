@@ -40,16 +40,12 @@ inline void cholesky_solve_mixed(const double* L, int n, const FactorEnvelope& e
   for (int i = n - 1; i >= 0; --i) entry(i, i + 1, env.last[i] + 1, 1, n);  // L' x = y: column i of L
 }
 
-// x = A^-1 b for A + h diag(D) symmetric positive definite (A n x n, leading dimension n; D may be null).
-// L (n x n doubles) receives the factor of the values, env its envelope. x may not alias b. False, x
-// untouched, if the values are not positive definite.
+// x = A^-1 b for A + h diag(D) symmetric positive definite (A n x n, leading dimension n; D may be null), L
+// (n x n doubles) the factor of its values and env its envelope (envelope_factor): one more right-hand side
+// for a factor already made. x may not alias b.
 template <class S, class H>
-bool spd_solve_implicit(const S* A, const S* D, const H& h, int n, const S* b, double* L, FactorEnvelope& env,
-                        S* x) {
-  for (int k = 0; k < n * n; ++k) L[k] = value(A[k]);
-  if (D)
-    for (int i = 0; i < n; ++i) L[i * n + i] += value(h) * value(D[i]);
-  if (!envelope_factor(L, n, env)) return false;
+void spd_solve_factored(const S* A, const S* D, const H& h, int n, const S* b, const double* L,
+                        const FactorEnvelope& env, S* x) {
   double xv[kMaxDofs];
   for (int i = 0; i < n; ++i) xv[i] = value(b[i]);
   envelope_solve(L, n, env, xv);
@@ -64,6 +60,18 @@ bool spd_solve_implicit(const S* A, const S* D, const H& h, int n, const S* b, d
   } else {
     for (int i = 0; i < n; ++i) x[i] = xv[i];
   }
+}
+
+// The same after factorising: L receives the factor of the values, env its envelope. False, x untouched, if
+// the values are not positive definite.
+template <class S, class H>
+bool spd_solve_implicit(const S* A, const S* D, const H& h, int n, const S* b, double* L, FactorEnvelope& env,
+                        S* x) {
+  for (int k = 0; k < n * n; ++k) L[k] = value(A[k]);
+  if (D)
+    for (int i = 0; i < n; ++i) L[i * n + i] += value(h) * value(D[i]);
+  if (!envelope_factor(L, n, env)) return false;
+  spd_solve_factored(A, D, h, n, b, L, env, x);
   return true;
 }
 

@@ -227,6 +227,7 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     TreeBody<S>& b = m.tree.body[i];
     const std::string p = "model.tree.bodies." + std::to_string(i - 1);
     vec(p + ".pos", b.pos);
+  f("contact.mujoco.impratio", m.con.impratio);
     f(p + ".mass", b.mass);
     vec(p + ".inertia", b.inertia);
     vec(p + ".ipos", b.ipos);

@@ -167,8 +167,7 @@ void visit_model_params(RigidModel<S>& m, F&& f) {
       vec(p + ".forces." + std::to_string(k) + ".torque", b.forces[k].torque);
     }
   }
-  // A tree's impratio is a solver option (a double): not differentiable there.
-  if (!m.as_tree) f("contact.mujoco.impratio", m.impratio);
+  f("contact.mujoco.impratio", m.impratio);
   visit_cfd_params(m.cfd, f);
 }
 

@@ -93,12 +93,15 @@ void tree_from_rigid(const RigidModel<S>& r, JointTreeModel<S>& m) {
   }
   TreeConstraintOptions& o = m.con.opt;
   o.contact = r.contact == ContactModel::mujoco;
-  o.impratio = value(r.impratio);  // a double option of the tree: the scene rules keep it from being swept
+  o.hard = r.contact == ContactModel::hard;
+  o.hard_iterations = r.hard.iterations;
+  m.con.hard_kappa = r.hard.kappa;
   o.iterations = r.iterations;
   o.refsafe = r.refsafe;
   o.elliptic = r.elliptic;
   o.collision_softness = r.softness;
   o.detector = r.detector;
+  m.con.impratio = r.impratio;
   m.con.cfd = r.cfd;
 }
 

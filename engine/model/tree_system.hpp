@@ -24,6 +24,7 @@
 #include <memory>
 
 #include "engine/articulated/forward_actuated.hpp"
+#include "engine/articulated/hard_contact.hpp"
 #include "engine/articulated/implicit_damping.hpp"
 #include "engine/core/renew.hpp"
 #include "engine/core/status.hpp"
@@ -65,6 +66,7 @@ class TreeSystem {
       newton_.reset();
       con_data_.reset();
       con_.reset();
+      hard_.reset();
       return;
     }
     renew(con_, model_->con);
@@ -73,6 +75,10 @@ class TreeSystem {
     renew(newton_);
     renew(modes_,
           TreeStage<S>{&tree_, con_.get(), act_.get(), &data_, con_data_.get(), &act_data_, newton_.get()});
+    if (con_->opt.hard)
+      renew(hard_);
+    else
+      hard_.reset();
   }
   TreeSystem(const TreeSystem&) = delete;
   TreeSystem& operator=(const TreeSystem&) = delete;
@@ -258,7 +264,10 @@ class TreeSystem {
     tree_integrate_pos(tree_, y, v, h);
   }
 
-  // Moreau's midpoint (no impulses without contacts): forces at q + h/2 v, q+ = q + h/2 (v + v+).
+  // Moreau's midpoint: forces at q + h/2 v, v+ = v + h qacc plus the hard contacts' impulses there
+  // (contact.model "hard"; none otherwise), q+ = q + h/2 (v + v+). Dof damping is implicit in the velocity
+  // update as in mj_Euler (qM + h D replaces qM, for the impulses too): stiff joint dampers, common in
+  // robots, would make the explicit update unstable at MuJoCo's usual steps (the finger push's at 5 ms).
   template <class H>
   SG_HD void step_moreau(S* y, const H& h) const {
     S mid[kMaxDim];
@@ -267,11 +276,15 @@ class TreeSystem {
     tree_integrate_pos(tree_, mid, v, 0.5 * h);
     forward(mid);
     advance_activations(y, h);
+    damp_implicitly(h);
+    S v_new[kMaxDofs];
+    for (int i = 0; i < tree_.nv; ++i) v_new[i] = v[i] + h * data_.qacc[i];
+    if (hard_ && !tree_hard_impulses(tree_, *con_, data_, *con_data_, h, v_new, *hard_))
+      for (int i = 0; i < tree_.nv; ++i) v_new[i] = std::numeric_limits<double>::quiet_NaN();
     S avg[kMaxDofs];
     for (int i = 0; i < tree_.nv; ++i) {
-      const S v_new = v[i] + h * data_.qacc[i];
-      avg[i] = 0.5 * (v[i] + v_new);
-      v[i] = v_new;
+      avg[i] = 0.5 * (v[i] + v_new[i]);
+      v[i] = v_new[i];
     }
     tree_integrate_pos(tree_, y, avg, h);
   }
@@ -628,6 +641,7 @@ class TreeSystem {
   std::unique_ptr<TreeConstraintData<S>> con_data_;
   std::unique_ptr<TreeNewtonWorkspace> newton_;
   std::unique_ptr<TreeModeSolver<S>> modes_;  // null without constraints: no modes
+  std::unique_ptr<TreeHardScratch<S>> hard_;  // contact.model "hard" only
   // The hybrid mode. Mutable: the integrators hold the system const and tell it which mode holds.
   mutable bool frozen_ = false;
   mutable TreeMode mode_;

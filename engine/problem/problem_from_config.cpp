@@ -5,6 +5,7 @@
 #include "engine/articulated/constraint_collision.hpp"
 #include "engine/model/tree_from_rigid.hpp"
 #include "engine/problem/cfd_from_config.hpp"
+#include "engine/problem/json_number.hpp"
 #include "engine/problem/problem.hpp"
 #include "engine/problem/tree_from_config.hpp"
 
@@ -35,11 +36,6 @@ std::size_t checked_count(const json& list, const char* path, int capacity, cons
     throw std::invalid_argument(std::string(path) + ": expected 1 to " + std::to_string(capacity) + " " +
                                 what);
   return list.size();
-}
-
-double read_number_or_inf(const json& j) {
-  if (j.is_string()) return j.get<std::string>() == "-inf" ? -kInf : kInf;
-  return j.get<double>();
 }
 
 ParticleModel<double> read_model(const json& c) {
@@ -146,7 +142,8 @@ RigidModel<double> read_rigid(const json& c) {
 void check_rigid_as_tree(const RigidModel<double>& r) {
   const auto tree = tree_of_rigid(r);
   int g1 = 0, g2 = 0;
-  if (!tree->con.opt.contact || !tree_unsupported_pair(tree->tree, tree->con, &g1, &g2)) return;
+  const bool collides = tree->con.opt.contact || tree->con.opt.hard;
+  if (!collides || !tree_unsupported_pair(tree->tree, tree->con, &g1, &g2)) return;
   const auto name = [&](int g) {
     const std::string shape = geom_type_name(tree->con.geom[g].type);
     return (g < r.count ? "model.bodies." + std::to_string(g) : std::string("model.plane")) + " (" + shape +

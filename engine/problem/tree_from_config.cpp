@@ -18,6 +18,7 @@
 #include "engine/model/tree_lengthrange.hpp"
 #include "engine/model/tree_system.hpp"
 #include "engine/problem/cfd_from_config.hpp"
+#include "engine/problem/json_number.hpp"
 
 namespace sg {
 namespace {
@@ -160,16 +161,21 @@ void read_excludes(const json& tree, JointTreeModel<double>& m) {
   }
 }
 
-// contact.model "mujoco" turns the geoms' contacts on ("none": geoms are drawn only; limits still act),
-// with contact.mujoco's refsafe, impratio, iterations and cone, and contact.cfd; model.tree.filterparent as
+// contact.model "mujoco" turns the geoms' contacts on ("none": geoms are drawn only; limits still act;
+// "hard": Moreau's impulses with contact.hard's kappa and iterations, the geoms' friction), with
+// contact.mujoco's refsafe, impratio, iterations and cone, and contact.cfd; model.tree.filterparent as
 // MuJoCo's flag.
 void read_contact_options(const json& c, JointTreeModel<double>& m) {
   TreeConstraintOptions& o = m.con.opt;
   const json& contact = c.at("contact");
-  o.contact = contact.at("model").get<std::string>() == "mujoco";
+  const std::string model = contact.at("model").get<std::string>();
+  o.contact = model == "mujoco";
+  o.hard = model == "hard";
+  o.hard_iterations = contact.at("hard").at("iterations").get<int>();
+  m.con.hard_kappa = read_number_or_inf(contact.at("hard").at("kappa"));
   const json& mj = contact.at("mujoco");
   o.refsafe = mj.at("refsafe").get<bool>();
-  o.impratio = mj.at("impratio").get<double>();
+  m.con.impratio = mj.at("impratio").get<double>();
   o.iterations = mj.at("iterations").get<int>();
   o.elliptic = mj.at("cone").get<std::string>() == "elliptic";
   o.filterparent = c.at("model").at("tree").at("filterparent").get<bool>();
@@ -188,7 +194,7 @@ void check_planes(const JointTreeModel<double>& m, const std::vector<std::string
 // A pair of geoms that may touch but that the narrow phase has no collider for, named by their key paths.
 void check_pairs(const JointTreeModel<double>& m, const std::vector<std::string>& paths) {
   int g1 = 0, g2 = 0;
-  if (!m.con.opt.contact || !tree_unsupported_pair(m.tree, m.con, &g1, &g2)) return;
+  if (!(m.con.opt.contact || m.con.opt.hard) || !tree_unsupported_pair(m.tree, m.con, &g1, &g2)) return;
   throw std::invalid_argument(
       paths[static_cast<std::size_t>(g1)] + " (" + geom_type_name(m.con.geom[g1].type) + ") and " +
       paths[static_cast<std::size_t>(g2)] + " (" + geom_type_name(m.con.geom[g2].type) +

@@ -161,19 +161,6 @@ void collision_mode(const RuleContext& ctx, std::vector<Issue>& errors) {
   if (*mode == "diffmjx") diffmjx_shapes(ctx, errors);
 }
 
-// model.run_as "tree": what the joint tree has no counterpart for yet (docs/engine.md, "One model").
-void run_as_tree(const RuleContext& ctx, std::vector<Issue>& errors) {
-  const auto run_as = ctx.text("model.run_as");
-  if (!run_as || *run_as != "tree") return;
-  const std::string why = " has no joint-tree counterpart yet; set model.run_as=free_bodies";
-  if (const auto model = ctx.text("contact.model"); model && *model == "hard")
-    errors.push_back({"model.run_as", "contact.model \"hard\" (Moreau's time stepping)" + why});
-  if (const auto swept = ctx.text("sweep.parameter"); swept && *swept == "contact.mujoco.impratio")
-    errors.push_back({"sweep.parameter",
-                      "contact.mujoco.impratio is a solver option of a joint tree, not "
-                      "differentiable there; sweep it with model.run_as=free_bodies"});
-}
-
 }  // namespace
 
 void check_rigid_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
@@ -191,7 +178,6 @@ void check_rigid_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   rigid_contact_model(ctx, errors);
   body_pairs_supported(ctx, errors);
   collision_mode(ctx, errors);
-  run_as_tree(ctx, errors);
 }
 
 }  // namespace sg::scene

@@ -85,8 +85,8 @@ std::vector<FieldSpec> build_table() {
               "MuJoCo solimp (dmin, dmax, width, mid, power): impedance as a function of penetration.")),
           boolean("contact.mujoco.refsafe", true,
                   "MuJoCo's safety clamp timeconst >= 2*dt (off in DiffMJX)."),
-          rigid_only(number("contact.mujoco.impratio", 1, above(0), diff,
-                            "Ratio of frictional to normal constraint impedance (MuJoCo impratio).")),
+          bodies_only(number("contact.mujoco.impratio", 1, above(0), diff,
+                             "Ratio of frictional to normal constraint impedance (MuJoCo impratio).")),
           choice("contact.mujoco.cone", {"pyramidal", "elliptic"}, "pyramidal",
                  "MuJoCo friction cone type (free bodies: pyramidal only, elliptic with model.run_as=tree; "
                  "trees: both)."),

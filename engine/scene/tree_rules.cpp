@@ -1,6 +1,6 @@
 // Cross-field rules of the joint-tree model (model.type "tree"): the tree's shape (parents before
-// children), orientations that can be normalised, the engine's capacities, and what trees do not have yet
-// (impulse steps, contact models other than MuJoCo's).
+// children), orientations that can be normalised, the engine's capacities, and what trees do not have
+// (the particles' contact models; Moreau's steps without hard contact).
 #include <cmath>
 #include <string>
 
@@ -192,14 +192,15 @@ void free_joints(const RuleContext& ctx, std::vector<Issue>& errors) {
   }
 }
 
-// Trees collide their geoms with MuJoCo's soft contacts; the other contact models are the free bodies' and
-// particles'.
+// Trees collide their geoms with MuJoCo's soft contacts or the analytic-smoothing paper's hard contact; the
+// other contact models are the particles'.
 void contact_model(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto model = ctx.text("contact.model");
-  if (model && *model != "none" && *model != "mujoco")
+  if (model && *model != "none" && *model != "mujoco" && *model != "hard")
     errors.push_back({"contact.model", "\"" + shorten(*model) +
-                                           "\": joint trees collide with MuJoCo's soft contacts; model.type "
-                                           "\"tree\" needs contact.model mujoco or none"});
+                                           "\": joint trees collide with MuJoCo's soft contacts or hard "
+                                           "contact; model.type \"tree\" needs contact.model mujoco, hard "
+                                           "or none"});
 }
 
 // The size components a geom's type reads are positive (MuJoCo's compiler refuses the others).
@@ -246,12 +247,14 @@ void controls(const RuleContext& ctx, std::vector<Issue>& errors) {
                                                std::to_string(kMaxControlKnots) + " in all"});
 }
 
-void no_moreau(const RuleContext& ctx, std::vector<Issue>& errors) {
-  const auto type = ctx.text("integrator.type");
-  if (!type || *type != "moreau") return;
+// Moreau's midpoint steps hard contact's impulses; a tree with MuJoCo's soft contacts takes the other
+// integrators.
+void moreau_with_hard_contact(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto type = ctx.text("integrator.type"), model = ctx.text("contact.model");
+  if (!type || *type != "moreau" || (model && *model == "hard")) return;
   errors.push_back({"integrator.type",
-                    "\"moreau\" steps impulsive contact, which joint trees do not have "
-                    "yet (choose euler, rk4 or an adaptive method)"});
+                    "\"moreau\" steps impulsive (hard) contact: with a joint tree it needs contact.model "
+                    "hard (or choose euler, rk4 or an adaptive method)"});
 }
 
 }  // namespace
@@ -268,7 +271,7 @@ void check_tree_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   controls(ctx, errors);
   contact_model(ctx, errors);
   geoms(ctx, errors);
-  no_moreau(ctx, errors);
+  moreau_with_hard_contact(ctx, errors);
 }
 
 }  // namespace sg::scene

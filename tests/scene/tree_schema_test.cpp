@@ -101,6 +101,7 @@ TEST_CASE("bad tree input is reported at its key path") {
   CHECK(contains(message_at(load_with({"contact.model=penalty"}), "contact.model"),
                  "joint trees collide with MuJoCo's soft contacts"));
   CHECK(contains(message_at(load_with({"integrator.type=moreau"}), "integrator.type"), "\"moreau\""));
+  CHECK(load_with({"contact.model=hard", "integrator.type=moreau"}).ok());  // hard contact's impulse steps
   CHECK(message_at(load_with({"loss.terms.0.body=2"}), "loss.terms.0.body") ==
         "body index 2 out of range (the scene has 2 bodies)");
   CHECK(message_at(load_with({"model.tree.bodies=[]"}), "model.tree.bodies") ==
@@ -299,8 +300,10 @@ TEST_CASE("bad tree geoms and contact settings are reported at their key paths")
   CHECK(load_with(with_geoms(without_events)).ok());
   CHECK(load_with(with_geoms({"contact.cfd.enabled=true", "integrator.type=tsit5"})).ok());
   CHECK(load_with(with_geoms({"contact.cfd.enabled=true", "contact.cfd.mode=forward"})).ok());
-  CHECK(contains(message_at(load_with(with_geoms({"contact.model=hard"})), "contact.model"),
-                 "needs contact.model mujoco or none"));
+  CHECK(contains(message_at(load_with(with_geoms({"contact.model=elastic"})), "contact.model"),
+                 "needs contact.model mujoco, hard or none"));
+  CHECK(load_with(with_geoms({"contact.model=hard", "integrator.type=moreau"})).ok());
+  CHECK(contains(message_at(load_with(with_geoms({"contact.model=hard"})), "integrator.type"), "moreau"));
   // Load-time checks that need the assembled tree: a plane on a moving body, a pair without a collider.
   CHECK(contains(problem_errors(load_with(with_geoms({"model.tree.bodies.1.geoms.0.type=plane"}))),
                  "model.tree.bodies.1.geoms.0.type: a plane on a body that moves"));
