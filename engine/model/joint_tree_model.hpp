@@ -116,43 +116,6 @@ void convert_actuators(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
   for (int k = 0; k < a.total; ++k) b.knot[k] = T(value(a.knot[k]));
 }
 
-// The geoms over another scalar, values only.
-template <class T, class S>
-void convert_geoms(const TreeConstraintModel<S>& in, TreeConstraintModel<T>& out) {
-  using tree_detail::quat;
-  using tree_detail::vec;
-  out.ngeom = in.ngeom;
-  for (int g = 0; g < in.ngeom; ++g) {
-    const TreeGeom<S>& a = in.geom[g];
-    TreeGeom<T>& b = out.geom[g];
-    b.type = a.type, b.body = a.body, b.contype = a.contype, b.conaffinity = a.conaffinity;
-    b.condim = a.condim, b.priority = a.priority;
-    b.size = vec<T>(a.size), b.pos = vec<T>(a.pos), b.quat = quat<T>(a.quat), b.rbound = T(value(a.rbound));
-    for (int k = 0; k < 3; ++k) b.friction[k] = T(value(a.friction[k]));
-    b.solmix = T(value(a.solmix)), b.margin = T(value(a.margin)), b.gap = T(value(a.gap));
-    for (int k = 0; k < 2; ++k) b.solref[k] = T(value(a.solref[k]));
-    for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
-  }
-}
-
-// The geoms, limits, inverse weights and options over another scalar, values only.
-template <class T, class S>
-void convert_constraints(const JointTreeModel<S>& in, JointTreeModel<T>& out) {
-  out.con.opt = in.con.opt;
-  out.con.cfd = convert_cfd<T>(in.con.cfd);
-  convert_geoms(in.con, out.con);
-  for (int j = 0; j < kMaxJoints; ++j) {
-    const TreeLimit<S>& a = in.con.limit[j];
-    TreeLimit<T>& b = out.con.limit[j];
-    b.limited = a.limited, b.margin = T(value(a.margin));
-    for (int k = 0; k < 2; ++k) b.range[k] = T(value(a.range[k])), b.solref[k] = T(value(a.solref[k]));
-    for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
-  }
-  for (int b = 0; b < kMaxTreeBodies; ++b)
-    for (int k = 0; k < 2; ++k) out.con.body_invweight0[b][k] = T(value(in.con.body_invweight0[b][k]));
-  for (int v = 0; v < kMaxDofs; ++v) out.con.dof_invweight0[v] = T(value(in.con.dof_invweight0[v]));
-}
-
 // The same model over another scalar, values only (a parameter's tangent is seeded afterwards).
 template <class T, class S>
 JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
@@ -194,7 +157,7 @@ JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
     out.force[k] = {f.body, vec<T>(f.force), vec<T>(f.torque), f.from_step, f.to_step};
   }
   convert_actuators(in, out);
-  convert_constraints(in, out);
+  tree_constraint_convert(in.con, out.con);
   return out;
 }
 
@@ -227,7 +190,6 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     TreeBody<S>& b = m.tree.body[i];
     const std::string p = "model.tree.bodies." + std::to_string(i - 1);
     vec(p + ".pos", b.pos);
-  f("contact.mujoco.impratio", m.con.impratio);
     f(p + ".mass", b.mass);
     vec(p + ".inertia", b.inertia);
     vec(p + ".ipos", b.ipos);
@@ -265,6 +227,7 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     for (int k = 0; k < 2; ++k) f(a + ".timeconst." + std::to_string(k), act.dynprm[k]);
   }
   visit_geoms(m.con, 0, "model.tree.world_geoms.", f);
+  f("contact.mujoco.impratio", m.con.impratio);
   visit_cfd_params(m.con.cfd, f);
   // The control section comes after the model and the contact section in the schema.
   for (int i = 0; i < m.act.nu; ++i)

@@ -202,6 +202,13 @@ TEST_CASE("an excluded body pair never collides, as in mj_step, and imports as m
     CHECK(c.max_contacts == (exclude ? 0 : 1));
     CHECK(c.qpos < 1e-10);
     CHECK(c.qvel < 1e-9);
+    // Forward mode runs the tree converted to dual numbers: the exclude comes along, so the loss is the
+    // double run's (it once did not, and the balls collided in the derivative's run only). Tolerance 1e-12.
+    sg::ParameterGradient g(p, {p.sweep.parameter}, nullptr);
+    const std::vector<double> x = g.initial_values();
+    const sg::ObjectiveGradient fwd = g.forward(x);
+    REQUIRE(fwd.status == "ok");
+    CHECK(fwd.loss == doctest::Approx(g.objective(x)).epsilon(1e-12));
   }
   const json keys = sg::test::imported("crossing_keys", crossing_balls(true));
   REQUIRE(keys["model"]["tree"]["excludes"].size() == 1);
