@@ -39,7 +39,9 @@ bool field_applies_to_model(const std::string& path, ModelKind model) {
   // MuJoCo's contact options and Contacts From Distance: what free bodies and joint trees both read.
   static const std::set<std::string> bodies_only = {"contact.mujoco.impratio", "contact.mujoco.cone",
                                                     "contact.mujoco.iterations"};
-  static const std::set<std::string> particles_only = {"contact.mujoco.solref", "contact.mujoco.solimp"};
+  // Free bodies and trees take their surfaces' friction under hard contact, not contact.hard.friction.
+  static const std::set<std::string> particles_only = {"contact.mujoco.solref", "contact.mujoco.solimp",
+                                                       "contact.hard.friction"};
   if (starts_with(path, "model.tree.") || starts_with(path, "mpc.")) return model == ModelKind::tree;
   if (starts_with(path, "model.particles")) return model == ModelKind::particles;
   if (starts_with(path, "model.bodies")) return model == ModelKind::rigid;

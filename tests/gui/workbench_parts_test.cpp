@@ -126,6 +126,11 @@ TEST_CASE("controls: a rigid scene shows its bodies and CFD, not the particle ke
   CHECK_FALSE(field_shown("contact.mujoco.solref", config));  // rigid scenes set solref per geom
   config["contact"]["model"] = "none";
   CHECK_FALSE(field_shown("contact.cfd.enabled", config));
+  // Hard contact: kappa and the iterations, not the particles' friction (bodies take their surfaces').
+  config["contact"]["model"] = "hard";
+  CHECK(field_shown("contact.hard.kappa", config));
+  CHECK(field_shown("contact.hard.iterations", config));
+  CHECK_FALSE(field_shown("contact.hard.friction", config));
 }
 
 TEST_CASE("controls: nested arrays expand per element, and an empty one gives no field") {
