@@ -43,12 +43,15 @@ int check_tree_against_mujoco(const Problem& problem, const std::string& file, c
   const bool rk4 = s.method == Method::rk4;
   // CFD in the forward simulation adds virtual forces MuJoCo has not: compare the model without them (the
   // one an MPC scene with mpc.execute_cfd false acts on); straight-through CFD leaves the values MuJoCo's.
+  // Hard contact (Moreau's impulses) is no MuJoCo model either: compare the model with MuJoCo's contacts.
   JointTreeModel<double> tree = problem.data.tree;
   const bool forward_cfd = tree.con.cfd.enabled && !tree.con.cfd.straight_through;
+  const bool hard = tree.con.opt.hard;
   tree.con.cfd.enabled = false;
+  if (hard) tree.con.opt.hard = false, tree.con.opt.contact = true;
   mjcf::TreeStepComparison c;
   try {
-    c = mjcf::compare_tree_with_mj_step(forward_cfd ? tree : problem.data.tree, file, args.steps,
+    c = mjcf::compare_tree_with_mj_step(forward_cfd || hard ? tree : problem.data.tree, file, args.steps,
                                         s.fixed_step(), rk4);
   } catch (const std::exception& e) {
     std::printf("mj_step comparison: not possible: %s\n", e.what());
@@ -67,6 +70,10 @@ int check_tree_against_mujoco(const Problem& problem, const std::string& file, c
     std::printf(
         "  (the scene runs Contacts From Distance in the forward simulation, which MuJoCo has not: the "
         "comparison is of its model without CFD)\n");
+  if (hard)
+    std::printf(
+        "  (the scene runs hard contact with Moreau's impulses, which MuJoCo has not: the comparison is of "
+        "its model with MuJoCo's soft contacts)\n");
   const bool ok = c.qpos <= args.tolerance && c.qvel <= args.tolerance && c.xpos <= args.tolerance &&
                   c.act <= args.tolerance;
   const std::string act = tree.act.na > 0 ? ", activations |dact| " + format_g(c.act) : "";
@@ -86,9 +93,13 @@ int check_against_mujoco(const Problem& problem, const std::string& scene_file, 
   const std::string file =
       scene::mjcf_file_path(scene_file, problem.config.at("model").at("file").get<std::string>());
   if (problem.data.type == ModelType::tree) return check_tree_against_mujoco(problem, file, args);
+  // Hard contact is no MuJoCo model: compare the bodies with MuJoCo's contacts (as for trees above).
+  RigidModel<double> bodies = problem.data.rigid;
+  const bool hard = bodies.contact == ContactModel::hard;
+  if (hard) bodies.contact = ContactModel::mujoco;
   mjcf::StepComparison c;
   try {
-    c = mjcf::compare_with_mj_step(problem.data.rigid, file, args.steps);
+    c = mjcf::compare_with_mj_step(bodies, file, args.steps);
   } catch (const std::exception& e) {
     std::printf("mj_step comparison: not possible: %s\n", e.what());
     return kExitFailed;
@@ -101,6 +112,10 @@ int check_against_mujoco(const Problem& problem, const std::string& scene_file, 
       mjcf::StepComparison::kTolerance, c.solver_iterations);
   if (problem.data.rigid.as_tree)
     std::printf("  (softgrad runs the bodies as joint trees of one free joint each: model.run_as tree)\n");
+  if (hard)
+    std::printf(
+        "  (the scene runs hard contact with Moreau's impulses, which MuJoCo has not: the comparison is of "
+        "its bodies with MuJoCo's soft contacts)\n");
   const IntegratorSettings& s = problem.integrator;
   if (s.method != Method::euler || s.dt != c.timestep || s.substeps != 1)
     std::printf(

@@ -28,6 +28,23 @@ TEST_CASE("validate never calls a trajectory that blew up 'ok'") {
   const auto fine = run_softgrad("validate " + scene("toss_box_mjcf.json"));
   CHECK(fine.exit_code == 0);
 }
+
+TEST_CASE("validate compares a hard-contact scene's model with MuJoCo's contacts, and says so") {
+  // MuJoCo has no hard contact: without contacts the finger's box fell through the floor and validate said
+  // DIFFERENT (|dqpos| 1.24; the MJCF box toss 12.6 m); it now compares the scene's model with MuJoCo's soft
+  // contacts and says why. A joint tree, free bodies, and free bodies run as a tree.
+  for (const std::string run :
+       {"finger_push.json", "toss_box_mjcf.json", "toss_box_mjcf.json --set model.run_as=tree"}) {
+    CAPTURE(run);
+    const auto r = run_softgrad(
+        "validate " + scene(run) +
+        " --set contact.model=hard --set integrator.type=moreau --set contact.cfd.enabled=false");
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("hard contact with Moreau's impulses, which MuJoCo has not") != std::string::npos);
+    CHECK(r.output.find(": ok (tolerance") != std::string::npos);
+  }
+}
 #endif
 
 TEST_CASE("number options refuse NaN, infinities and out-of-range values by name") {
