@@ -37,6 +37,13 @@ bool has_box_pair(const RigidModel<double>& m) {
   return false;
 }
 
+// Hard contact is no MuJoCo model: a hard-contact scene is compared with MuJoCo's soft contacts instead.
+void print_hard_contact_note() {
+  std::printf(
+      "  (the scene runs hard contact with Moreau's impulses, which MuJoCo has not: the comparison is of its "
+      "model with MuJoCo's soft contacts)\n");
+}
+
 // A joint tree: the scene's own fixed-step method (RK4 or Euler) at its step, else Euler at the step.
 int check_tree_against_mujoco(const Problem& problem, const std::string& file, const MujocoCheckArgs& args) {
   const IntegratorSettings& s = problem.integrator;
@@ -70,10 +77,7 @@ int check_tree_against_mujoco(const Problem& problem, const std::string& file, c
     std::printf(
         "  (the scene runs Contacts From Distance in the forward simulation, which MuJoCo has not: the "
         "comparison is of its model without CFD)\n");
-  if (hard)
-    std::printf(
-        "  (the scene runs hard contact with Moreau's impulses, which MuJoCo has not: the comparison is of "
-        "its model with MuJoCo's soft contacts)\n");
+  if (hard) print_hard_contact_note();
   const bool ok = c.qpos <= args.tolerance && c.qvel <= args.tolerance && c.xpos <= args.tolerance &&
                   c.act <= args.tolerance;
   const std::string act = tree.act.na > 0 ? ", activations |dact| " + format_g(c.act) : "";
@@ -112,10 +116,7 @@ int check_against_mujoco(const Problem& problem, const std::string& scene_file, 
       mjcf::StepComparison::kTolerance, c.solver_iterations);
   if (problem.data.rigid.as_tree)
     std::printf("  (softgrad runs the bodies as joint trees of one free joint each: model.run_as tree)\n");
-  if (hard)
-    std::printf(
-        "  (the scene runs hard contact with Moreau's impulses, which MuJoCo has not: the comparison is of "
-        "its bodies with MuJoCo's soft contacts)\n");
+  if (hard) print_hard_contact_note();
   const IntegratorSettings& s = problem.integrator;
   if (s.method != Method::euler || s.dt != c.timestep || s.substeps != 1)
     std::printf(

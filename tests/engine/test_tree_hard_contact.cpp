@@ -11,6 +11,7 @@
 #include "engine/gradient/parameter_gradient.hpp"
 #include "engine/problem/load_problem.hpp"
 #include "tests/engine/scene_helpers.hpp"
+#include "tests/gradient_agreement.hpp"
 
 namespace {
 
@@ -111,16 +112,6 @@ TEST_CASE("hard contact on a tree: reverse mode equals forward mode, AD equals c
     CAPTURE(push);
     std::vector<double> x = g.initial_values();
     x[0] = push;
-    const sg::ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x), fd = g.finite_difference(x, 1e-6);
-    REQUIRE(fwd.status == "ok");
-    REQUIRE(rev.status == "ok");
-    REQUIRE(fd.status == "ok");
-    MESSAGE("push " << push << ": AD " << fwd.grad[0] << ", " << fwd.grad[1] << "; FD " << fd.grad[0] << ", "
-                    << fd.grad[1]);
-    CHECK(std::fabs(fwd.grad[0]) > 1e-4);
-    for (std::size_t j = 0; j < x.size(); ++j) {
-      CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-10 * std::max(std::fabs(fwd.grad[j]), 1e-3));
-      CHECK(relative(fwd.grad[j], fd.grad[j]) < 1e-5);
-    }
+    sg::test::check_forward_reverse_fd(g, x, 1e-6, 1e-5, "push");
   }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/gradient/parameter_gradient.hpp"
+#include "tests/gradient_agreement.hpp"
 #include "tests/mjcf/mjcf_test_util.hpp"
 
 namespace {
@@ -60,16 +61,6 @@ TEST_CASE("hard contact on an MJCF tree: smoothed, AD equals central FD and reve
     CAPTURE(ctrl);
     std::vector<double> x = g.initial_values();
     x[0] = ctrl;
-    const sg::ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x), fd = g.finite_difference(x, 1e-6);
-    REQUIRE(fwd.status == "ok");
-    REQUIRE(rev.status == "ok");
-    REQUIRE(fd.status == "ok");
-    MESSAGE("shoulder " << ctrl << ": AD " << fwd.grad[0] << ", " << fwd.grad[1] << "; FD " << fd.grad[0]
-                        << ", " << fd.grad[1]);
-    CHECK(std::fabs(fwd.grad[0]) > 1e-4);
-    for (std::size_t j = 0; j < x.size(); ++j) {
-      CHECK(std::fabs(rev.grad[j] - fwd.grad[j]) <= 1e-10 * std::max(std::fabs(fwd.grad[j]), 1e-3));
-      CHECK(std::fabs(fwd.grad[j] - fd.grad[j]) <= 1e-5 * std::max(std::fabs(fd.grad[j]), 1e-3));
-    }
+    sg::test::check_forward_reverse_fd(g, x, 1e-6, 1e-5, "shoulder");
   }
 }
