@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tests/test_paths.hpp"
+#include "tests/time_limits.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -46,7 +47,7 @@ void expect(const std::string& args, int exit_code, const std::string& needle) {
   CHECK(r.exit_code == exit_code);
   CHECK(r.output.find(needle) != std::string::npos);
   CHECK(r.output.size() < 20000);  // errors are capped and echoed values cut
-  CHECK(seconds < 10.0);
+  CHECK(seconds < sg::test::hang_limit_seconds(10.0));
 }
 
 std::string nested(int depth) {
