@@ -1,8 +1,8 @@
 #pragma once
 // Hang guards. A test that checks "this finishes in seconds, not in minutes" (a quadratic blow-up, a hang)
-// gives sanitizer builds more time: ASan makes allocation-heavy code 5-10x slower, and CI runs those builds on a
-// busy 2-core machine (a 150,000-key scene: 0.9 s plain, 10.1 s under ASan there). These are guards against
-// pathological slowness, not performance targets; those live in bench/ and docs/benchmarks.md.
+// gives sanitizer builds more time: ASan makes allocation-heavy code 5-10x slower, and CI runs those builds
+// on a busy 2-core machine (a 150,000-key scene: 0.9 s plain, 10.1 s under ASan there). These are guards
+// against pathological slowness, not performance targets; those live in bench/ and docs/benchmarks.md.
 namespace sg::test {
 
 constexpr double sanitizer_slowdown() {
