@@ -6,6 +6,8 @@
 #include <limits>
 #include <memory>
 
+#include "engine/articulated/constraint_collision.hpp"
+#include "engine/articulated/geom_kinematics.hpp"
 #include "engine/gradient/point_eval.hpp"
 #include "engine/simulate/run.hpp"
 
@@ -82,7 +84,9 @@ struct Recorder {
   // contacts to draw (out to the CFD width when CFD is on: those beyond the margin are virtual).
   void tree_contacts(const TreeSystem<Dual1>& sys, const Dual1* y, std::vector<double>& force) {
     std::vector<ContactMark> marks;
-    if (sys.forces_by_rules(y)) {
+    if (sys.model().con.opt.hard) {
+      hard_contact_marks(sys, marks);
+    } else if (sys.forces_by_rules(y)) {
       const TreeConstraintData<Dual1>& cd = *sys.constraint_data();
       const TreeConstraintModel<Dual1>& cm = sys.model().con;
       for (int r = 0; r < cd.nefc; ++r) {
@@ -103,6 +107,23 @@ struct Recorder {
       }
     }
     out->contacts.push_back(std::move(marks));
+  }
+  // contact.model "hard": the impulses' contacts are made inside the Moreau step, so the state's touching
+  // pairs are collected here (as the free bodies' view shows them; the force stays 0 there too). Needs the
+  // state's kinematics in sys.data() (decode's coordinate() call).
+  std::unique_ptr<TreeConstraintData<Dual1>> hard_scratch;
+  void hard_contact_marks(const TreeSystem<Dual1>& sys, std::vector<ContactMark>& marks) {
+    if (!hard_scratch) hard_scratch = std::make_unique<TreeConstraintData<Dual1>>();
+    TreeConstraintData<Dual1>& cd = *hard_scratch;
+    tree_geom_kinematics(sys.model().con, sys.data(), cd);
+    tree_collide_geoms(sys.tree(), sys.model().con, sys.data(), cd);
+    for (int i = 0; i < cd.ncon; ++i) {
+      const TreeContact<Dual1>& c = cd.contact[i];
+      marks.push_back({{c.pos.x.v, c.pos.y.v, c.pos.z.v},
+                       {c.frame[0].x.v, c.frame[0].y.v, c.frame[0].z.v},
+                       c.dist.v,
+                       !(c.dist.v < c.includemargin.v)});
+    }
   }
   static std::vector<ContactMark> contact_marks(const RigidSystem<Dual1>& sys, const Dual1* y) {
     Contact<Dual1> found[kMaxRigidContacts];
