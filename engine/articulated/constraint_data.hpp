@@ -1,7 +1,8 @@
 #pragma once
 // The constraint stage's intermediates, named after mjData's (geom_xpos, contact, efc_*): geom poses,
 // contacts, and the constraint rows with their Jacobian over the nv dofs (dense, row-major, leading
-// dimension kMaxDofs), reference accelerations, regularisers and forces.
+// dimension kMaxDofs; each row's span of dofs where it can be nonzero), reference accelerations, regularisers
+// and forces.
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/contact/cfd.hpp"
 #include "engine/core/mat3.hpp"
@@ -54,6 +55,7 @@ struct TreeConstraintData {
   EfcType efc_type[kMaxEfc] = {};
   int efc_id[kMaxEfc] = {};  // joint or contact index
   S efc_J[kMaxEfc * kMaxDofs] = {};
+  int efc_lo[kMaxEfc] = {}, efc_hi[kMaxEfc] = {};  // row r's J is exact zeros outside dofs [lo, hi)
   S efc_pos[kMaxEfc] = {}, efc_margin[kMaxEfc] = {};
   S efc_diagApprox[kMaxEfc] = {}, efc_R[kMaxEfc] = {}, efc_D[kMaxEfc] = {};
   S efc_K[kMaxEfc] = {}, efc_B[kMaxEfc] = {}, efc_imp[kMaxEfc] = {};

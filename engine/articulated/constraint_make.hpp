@@ -18,16 +18,18 @@ namespace tree_constraint_detail {
 inline constexpr double kMinVal = 1e-15;  // mjMINVAL
 }
 
-// mj_addConstraint: one row; false (and the overflow flag) when the rows are full.
+// mj_addConstraint: one row, jac exact zeros outside dofs [lo, hi); false (and the overflow flag) when the
+// rows are full.
 template <class S>
 bool tree_add_row(int nv, TreeConstraintData<S>& cd, const S* jac, const S& pos, const S& margin,
-                  EfcType type, int id) {
+                  EfcType type, int id, int lo, int hi) {
   if (cd.nefc >= kMaxEfc) {
     cd.overflow = true;
     return false;
   }
   const int r = cd.nefc++;
   for (int i = 0; i < nv; ++i) cd.efc_J[r * kMaxDofs + i] = jac[i];
+  cd.efc_lo[r] = lo, cd.efc_hi[r] = hi;
   cd.efc_pos[r] = pos;
   cd.efc_margin[r] = margin;
   cd.efc_type[r] = type;
@@ -52,32 +54,38 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
       if (!(value(dist) < value(lim.margin))) continue;
       for (int i = 0; i < m.nv; ++i) jac[i] = 0.0;
       jac[jn.dof_adr] = -double(side);
-      if (!tree_add_row(m.nv, cd, jac, dist, lim.margin, EfcType::kLimitJoint, j)) return;
+      if (!tree_add_row(m.nv, cd, jac, dist, lim.margin, EfcType::kLimitJoint, j, jn.dof_adr, jn.dof_adr + 1))
+        return;
     }
   }
 }
 
 // The contact frame's rows of the relative motion at the contact (body of geom2 minus body of geom1): the
 // normal row, for condim 3 the two tangent rows, and beyond them the relative rotation about the frame's
-// axes (condim 4: about the normal, torsion; 6: also about the tangents, rolling). jac: rows x nv. On a tape
-// (kTreeSparseRows) the dofs that move neither body (`moves`, tree_dofs_moving) are left exact zeros instead
-// of taped products with zero; double and dual rows keep the plain loop, which the compiler vectorises.
+// axes (condim 4: about the normal, torsion; 6: also about the tangents, rolling). jac: rows x nv, computed
+// over the bodies' span of dofs (tree_dof_span) and exact zeros outside it. On a tape (kTreeSparseRows) the
+// dofs within the span that move neither body (`moves`, tree_dofs_moving) are left exact zeros too instead of
+// taped products with zero; double and dual rows keep the plain loop, which the compiler vectorises.
 template <class S>
 inline constexpr bool kTreeSparseRows = is_reverse_v<S>;
 
 template <class S>
 void tree_contact_frame_rows(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                              const TreeContact<S>& c, int rows, const bool* moves, S* jac) {
-  const int nv = m.nv;
+  const int nv = m.nv, b1 = cm.geom[c.geom1].body, b2 = cm.geom[c.geom2].body;
   S dif[3 * kMaxDofs], rot[3 * kMaxDofs];
-  tree_jac_dif(m, d, c.pos, cm.geom[c.geom1].body, cm.geom[c.geom2].body, dif, rows > 3 ? rot : nullptr);
+  tree_jac_dif(m, d, c.pos, b1, b2, dif, rows > 3 ? rot : nullptr);
+  int lo, hi;
+  tree_dof_span(m, b1, b2, &lo, &hi);
   for (int r = 0; r < rows; ++r) {
     const S* from = r < 3 ? dif : rot;
     const Vec3<S>& axis = c.frame[r < 3 ? r : r - 3];
-    for (int i = 0; i < nv; ++i)
-      jac[r * nv + i] = !kTreeSparseRows<S> || moves[i]
-                            ? dot(axis, Vec3<S>(from[i], from[nv + i], from[2 * nv + i]))
-                            : S(0.0);
+    S* row = jac + r * nv;
+    for (int i = 0; i < lo; ++i) row[i] = 0.0;
+    for (int i = lo; i < hi; ++i)
+      row[i] = !kTreeSparseRows<S> || moves[i] ? dot(axis, Vec3<S>(from[i], from[nv + i], from[2 * nv + i]))
+                                               : S(0.0);
+    for (int i = hi; i < nv; ++i) row[i] = 0.0;
   }
 }
 
@@ -113,24 +121,29 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
       return true;
     }
     c.efc_address = cd.nefc;
-    if (kTreeSparseRows<S>) tree_dofs_moving(m, cm.geom[c.geom1].body, cm.geom[c.geom2].body, moves);
+    const int b1 = cm.geom[c.geom1].body, b2 = cm.geom[c.geom2].body;
+    if (kTreeSparseRows<S>) tree_dofs_moving(m, b1, b2, moves);
     tree_contact_frame_rows(m, cm, d, c, c.dim, moves, jac);
+    int lo, hi;
+    tree_dof_span(m, b1, b2, &lo, &hi);
     if (c.dim == 1) {
-      tree_add_row(nv, cd, jac, c.dist, c.includemargin, EfcType::kContactFrictionless, i);
+      tree_add_row(nv, cd, jac, c.dist, c.includemargin, EfcType::kContactFrictionless, i, lo, hi);
       continue;
     }
     if (cm.opt.elliptic) {
       for (int k = 0; k < c.dim; ++k)
         tree_add_row(nv, cd, jac + k * nv, k == 0 ? c.dist : S(0.0), k == 0 ? c.includemargin : S(0.0),
-                     EfcType::kContactElliptic, i);
+                     EfcType::kContactElliptic, i, lo, hi);
       continue;
     }
     for (int k = 1; k < c.dim; ++k)
       for (int sign = 1; sign >= -1; sign -= 2) {
         const S mu = c.friction[k - 1] * double(sign);
-        for (int v = 0; v < nv; ++v)
+        for (int v = 0; v < lo; ++v) edge[v] = 0.0;
+        for (int v = lo; v < hi; ++v)
           edge[v] = !kTreeSparseRows<S> || moves[v] ? plus_product(jac[v], jac[k * nv + v], mu) : S(0.0);
-        tree_add_row(nv, cd, edge, c.dist, c.includemargin, EfcType::kContactPyramidal, i);
+        for (int v = hi; v < nv; ++v) edge[v] = 0.0;
+        tree_add_row(nv, cd, edge, c.dist, c.includemargin, EfcType::kContactPyramidal, i, lo, hi);
       }
   }
   return true;

@@ -19,6 +19,7 @@ struct TreeNewtonWorkspace {
   double M[kMaxDofs * kMaxDofs], H[kMaxDofs * kMaxDofs];
   FactorEnvelope H_envelope;  // where H's factor has nonzeros
   double J[kMaxEfc * kMaxDofs];
+  int lo[kMaxEfc], hi[kMaxEfc];  // row r is zero outside dofs [lo, hi) (TreeConstraintData's efc_lo, efc_hi)
   double D[kMaxEfc], aref[kMaxEfc], jar[kMaxEfc], jdir[kMaxEfc];
   double a0[kMaxDofs], a[kMaxDofs], grad[kMaxDofs], dir[kMaxDofs];
   bool active[kMaxEfc], next[kMaxEfc];
@@ -35,10 +36,18 @@ struct TreeNewtonWorkspace {
 
 namespace tree_newton_detail {
 
-inline double row_dot(const double* j, const double* x, int nv) {
+// J_r x over the row's span: the same sum as over all nv dofs, in the same order, without the zeros.
+inline double row_dot(const TreeNewtonWorkspace& ws, int r, const double* x) {
+  const double* j = ws.J + r * kMaxDofs;
   double s = 0.0;
-  for (int i = 0; i < nv; ++i) s += j[i] * x[i];
+  for (int i = ws.lo[r]; i < ws.hi[r]; ++i) s += j[i] * x[i];
   return s;
+}
+
+// out += f J_r over the row's span.
+inline void add_row_times(const TreeNewtonWorkspace& ws, int r, double f, double* out) {
+  const double* j = ws.J + r * kMaxDofs;
+  for (int i = ws.lo[r]; i < ws.hi[r]; ++i) out[i] += f * j[i];
 }
 
 template <class S>
@@ -49,6 +58,7 @@ void load_values(const TreeModel<S>& m, const TreeData<S>& d, const TreeConstrai
   for (int i = 0; i < nv; ++i) ws.a0[i] = value(cd.qacc_smooth[i]);
   for (int r = 0; r < cd.nefc; ++r) {
     for (int i = 0; i < nv; ++i) ws.J[r * kMaxDofs + i] = value(cd.efc_J[r * kMaxDofs + i]);
+    ws.lo[r] = cd.efc_lo[r], ws.hi[r] = cd.efc_hi[r];
     ws.D[r] = value(cd.efc_D[r]);
     ws.aref[r] = value(cd.efc_aref[r]);
     ws.cone_of[r] = -1;
@@ -72,7 +82,7 @@ inline void add_row_hessian(int nv, int nefc, const bool* rows, TreeNewtonWorksp
     if (!rows[r]) continue;
     const double* j = ws.J + r * kMaxDofs;
     int nz[kMaxDofs], count = 0;  // the row's nonzero dofs (a contact's two bodies): the rest adds zeros
-    for (int p = 0; p < nv; ++p)
+    for (int p = ws.lo[r]; p < ws.hi[r]; ++p)
       if (j[p] != 0.0) nz[count++] = p;
     for (int a = 0; a < count; ++a) {
       const int p = nz[a];
@@ -113,9 +123,7 @@ inline void gauss_line_terms(int nv, const TreeNewtonWorkspace& ws, double& base
 inline void newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
   gauss_gradient(nv, ws);
   for (int r = 0; r < nefc; ++r) {
-    if (!ws.active[r]) continue;
-    const double Dj = ws.D[r] * ws.jar[r];
-    for (int p = 0; p < nv; ++p) ws.grad[p] += Dj * ws.J[r * kMaxDofs + p];
+    if (ws.active[r]) add_row_times(ws, r, ws.D[r] * ws.jar[r], ws.grad);
   }
   for (int p = 0; p < nv; ++p) ws.dir[p] = -ws.grad[p];
   envelope_solve(ws.H, nv, ws.H_envelope, ws.dir);
@@ -126,7 +134,7 @@ inline void newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
 inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
   double base, curvature;
   gauss_line_terms(nv, ws, base, curvature);
-  for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws.J + r * kMaxDofs, ws.dir, nv);
+  for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws, r, ws.dir);
   return exact_line_search(base, curvature, ws.jar, ws.jdir, ws.D, nefc, 50, 1e-15);
 }
 
@@ -139,7 +147,7 @@ inline int search(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws)
   for (int it = 0; it < max_iterations; ++it) {
     bool same = factored;
     for (int r = 0; r < nefc; ++r) {
-      ws.jar[r] = row_dot(ws.J + r * kMaxDofs, ws.a, nv) - ws.aref[r];
+      ws.jar[r] = row_dot(ws, r, ws.a) - ws.aref[r];
       ws.next[r] = ws.jar[r] < 0.0;
       same = same && ws.next[r] == ws.active[r];
     }

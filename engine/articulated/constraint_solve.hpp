@@ -6,6 +6,8 @@
 // found on values (Newton steps with the Hessian M + J' D J over the active rows and an exact line search),
 // and derivatives come from implicit differentiation of the final piece's optimality condition
 // qfrc_smooth - M qacc + J' D (aref - J qacc) = 0 at the solution: one solve per derivative direction.
+#include <type_traits>
+
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/constraint_newton.hpp"
@@ -44,6 +46,34 @@ int pushing_forces(const TreeConstraintData<S>& cd, const TreeNewtonWorkspace& w
   return n;
 }
 
+// J' w over the packed rows, each row over its span (it is exact zeros outside), accumulated row by row from
+// zero as gather_transpose_times does, so values and derivatives are the same; the reverse scalar keeps its
+// fused sums.
+template <class S>
+void rows_transpose_times(const TreeConstraintData<S>& cd, const int* rows, const S* w, int n, int nv,
+                          S* out) {
+  if constexpr (is_reverse_v<S>) {
+    gather_transpose_times(cd.efc_J, kMaxDofs, rows, w, n, nv, out);
+  } else {
+    for (int p = 0; p < nv; ++p) out[p] = 0.0;
+    for (int k = 0; k < n; ++k) {
+      const int r = rows[k];
+      const S* j = cd.efc_J + r * kMaxDofs;
+      for (int p = cd.efc_lo[r]; p < cd.efc_hi[r]; ++p) out[p] += j[p] * w[k];
+    }
+  }
+}
+
+// J_r x over the row's span.
+template <class S, class X>
+S row_times(const TreeConstraintData<S>& cd, int r, const X* x) {
+  const int lo = cd.efc_lo[r];
+  if constexpr (std::is_same_v<X, double>)
+    return dot_values(cd.efc_J + r * kMaxDofs + lo, 1, x + lo, cd.efc_hi[r] - lo);
+  else
+    return dot_strided(cd.efc_J + r * kMaxDofs + lo, 1, x + lo, 1, cd.efc_hi[r] - lo);
+}
+
 // qacc with the values of ws.a and, when S carries derivatives, those of H^-1 res for the optimality
 // residual res = qfrc_smooth - M a + J' force(J a - aref) over the pushing rows at the fixed values a: one
 // solve of res with the factor in ws.H (implicit_solve.hpp; the Hessian at a, cones included), so that values
@@ -59,11 +89,11 @@ void write_qacc(const TreeModel<S>& m, TreeData<S>& d, const TreeConstraintData<
     int rows[kMaxEfc];
     S w[kMaxEfc];
     const int n = pushing_forces(
-        cd, ws, [&](int r) { return dot_values(cd.efc_J + r * kMaxDofs, 1, ws.a, nv); }, rows, w);
-    S res[kMaxDofs];
+        cd, ws, [&](int r) { return row_times(cd, r, ws.a); }, rows, w);
+    S res[kMaxDofs], pushed[kMaxDofs];
+    rows_transpose_times(cd, rows, w, n, nv, pushed);
     for (int p = 0; p < nv; ++p)
-      res[p] = minus_dot_values(d.qfrc_smooth[p], d.qM + p * nv, 1, ws.a, nv) +
-               dot_gather(cd.efc_J + p, kMaxDofs, rows, w, n);
+      res[p] = minus_dot_values(d.qfrc_smooth[p], d.qM + p * nv, 1, ws.a, nv) + pushed[p];
     cholesky_solve_mixed(ws.H, nv, ws.H_envelope, res);
     for (int i = 0; i < nv; ++i) d.qacc[i] = with_value(res[i], ws.a[i]);
   }
@@ -79,13 +109,13 @@ void write_solution(const TreeModel<S>& m, TreeData<S>& d, TreeConstraintData<S>
   int rows[kMaxEfc];
   S force[kMaxEfc];  // the pushing rows' forces, packed
   const int n = pushing_forces(
-      cd, ws, [&](int r) { return dot_strided(cd.efc_J + r * kMaxDofs, 1, d.qacc, 1, nv); }, rows, force);
+      cd, ws, [&](int r) { return row_times(cd, r, d.qacc); }, rows, force);
   for (int r = 0; r < cd.nefc; ++r) {
     cd.efc_active[r] = ws.active[r];
     cd.efc_force[r] = 0.0;
   }
   for (int k = 0; k < n; ++k) cd.efc_force[rows[k]] = force[k];
-  gather_transpose_times(cd.efc_J, kMaxDofs, rows, force, n, nv, cd.qfrc_constraint);
+  rows_transpose_times(cd, rows, force, n, nv, cd.qfrc_constraint);
 }
 
 }  // namespace tree_newton_detail

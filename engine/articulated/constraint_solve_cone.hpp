@@ -31,9 +31,9 @@ inline ConeZone zone_at(int c, const TreeNewtonWorkspace& ws, const TreeHeldPiec
 // jar at ws.a and the states: a scalar row pushes while jar < 0; a cone's rows push unless it is in its top
 // zone, and their cost is quadratic in its bottom zone (held: the frozen piece's states instead). The rows'
 // forces -d cost / d jar into ws.force.
-inline void update_states(int nv, int nefc, TreeNewtonWorkspace& ws, const TreeHeldPiece* held) {
+inline void update_states(int nefc, TreeNewtonWorkspace& ws, const TreeHeldPiece* held) {
   for (int r = 0; r < nefc; ++r) {
-    ws.jar[r] = row_dot(ws.J + r * kMaxDofs, ws.a, nv) - ws.aref[r];
+    ws.jar[r] = row_dot(ws, r, ws.a) - ws.aref[r];
     if (ws.cone_of[r] >= 0) continue;
     ws.active[r] = ws.quad[r] = held ? held->active[r] : ws.jar[r] < 0.0;
     ws.force[r] = ws.active[r] ? -ws.D[r] * ws.jar[r] : 0.0;
@@ -53,19 +53,20 @@ inline void update_states(int nv, int nefc, TreeNewtonWorkspace& ws, const TreeH
 // H += J_c' Hc J_c for a middle-zone cone (the lower triangle).
 inline void add_cone_hessian(int nv, int c, TreeNewtonWorkspace& ws) {
   const int r0 = ws.cone_row[c], dim = ws.cone_dim[c];
+  const int lo = ws.lo[r0], hi = ws.hi[r0];  // the cone's rows share their contact's span
   double Hc[36], HJ[6 * kMaxDofs];
   cone_hessian(dim, ws.jar + r0, ws.D[r0], ws.cone_mu[c], ws.cone_friction[c], Hc);
   for (int k = 0; k < dim; ++k)
-    for (int q = 0; q < nv; ++q) {
+    for (int q = lo; q < hi; ++q) {
       double s = 0.0;
       for (int j = 0; j < dim; ++j) s += Hc[k * dim + j] * ws.J[(r0 + j) * kMaxDofs + q];
       HJ[k * nv + q] = s;
     }
   for (int k = 0; k < dim; ++k) {
     const double* j = ws.J + (r0 + k) * kMaxDofs;
-    for (int p = 0; p < nv; ++p) {
+    for (int p = lo; p < hi; ++p) {
       if (j[p] == 0.0) continue;
-      for (int q = 0; q <= p; ++q) ws.H[p * nv + q] += j[p] * HJ[k * nv + q];
+      for (int q = lo; q <= p; ++q) ws.H[p * nv + q] += j[p] * HJ[k * nv + q];
     }
   }
 }
@@ -80,7 +81,8 @@ inline bool newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
   tree_newton_detail::gauss_gradient(nv, ws);
   for (int r = 0; r < nefc; ++r) {
     if (ws.force[r] == 0.0) continue;
-    for (int p = 0; p < nv; ++p) ws.grad[p] -= ws.force[r] * ws.J[r * kMaxDofs + p];
+    const double* j = ws.J + r * kMaxDofs;
+    for (int p = ws.lo[r]; p < ws.hi[r]; ++p) ws.grad[p] -= ws.force[r] * j[p];
   }
   for (int p = 0; p < nv; ++p) ws.dir[p] = -ws.grad[p];
   envelope_solve(ws.H, nv, ws.H_envelope, ws.dir);
@@ -113,7 +115,7 @@ inline void line_derivatives(int nefc, const TreeNewtonWorkspace& ws, const Line
 inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws, const TreeHeldPiece* held) {
   LineTerms t{0.0, 0.0, {}};
   tree_newton_detail::gauss_line_terms(nv, ws, t.base, t.curvature);
-  for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws.J + r * kMaxDofs, ws.dir, nv);
+  for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws, r, ws.dir);
   for (int c = 0; c < ws.ncone; ++c) {
     const int r0 = ws.cone_row[c];
     t.cone[c] =
@@ -154,7 +156,7 @@ inline int tree_search_cones(int nv, int nefc, int max_iterations, TreeNewtonWor
     for (int i = 0; i < nv; ++i) ws.a[i] = ws.a0[i];
   double last = INFINITY;
   for (int it = 0; it < max_iterations; ++it) {
-    update_states(nv, nefc, ws, held);
+    update_states(nefc, ws, held);
     if (!newton_direction(nv, nefc, ws)) return -1;
     double step = 0.0, size = 1.0;
     for (int i = 0; i < nv; ++i) {

@@ -20,13 +20,10 @@ inline void solve_piece(int nv, int nefc, TreeNewtonWorkspace& ws) {
     ws.a[p] = s;
   }
   for (int r = 0; r < nefc; ++r) {
-    if (!ws.active[r]) continue;
-    const double Da = ws.D[r] * ws.aref[r];
-    for (int p = 0; p < nv; ++p) ws.a[p] += Da * ws.J[r * kMaxDofs + p];
+    if (ws.active[r]) tree_newton_detail::add_row_times(ws, r, ws.D[r] * ws.aref[r], ws.a);
   }
   envelope_solve(ws.H, nv, ws.H_envelope, ws.a);
-  for (int r = 0; r < nefc; ++r)
-    ws.jar[r] = tree_newton_detail::row_dot(ws.J + r * kMaxDofs, ws.a, nv) - ws.aref[r];
+  for (int r = 0; r < nefc; ++r) ws.jar[r] = tree_newton_detail::row_dot(ws, r, ws.a) - ws.aref[r];
 }
 
 }  // namespace tree_fixed_detail
@@ -80,10 +77,11 @@ bool tree_solve_active_set(const TreeModel<S>& m, TreeData<S>& d, TreeConstraint
     cd.efc_force[r] = 0.0;
     if (!ws.active[r]) continue;
     const S* j = cd.efc_J + r * kMaxDofs;
+    const int lo = cd.efc_lo[r], hi = cd.efc_hi[r];  // J's zeros outside add nothing
     S ja = 0.0;
-    for (int q = 0; q < nv; ++q) ja += j[q] * d.qacc[q];
+    for (int q = lo; q < hi; ++q) ja += j[q] * d.qacc[q];
     cd.efc_force[r] = cd.efc_D[r] * (cd.efc_aref[r] - ja);
-    for (int p = 0; p < nv; ++p) cd.qfrc_constraint[p] += j[p] * cd.efc_force[r];
+    for (int p = lo; p < hi; ++p) cd.qfrc_constraint[p] += j[p] * cd.efc_force[r];
   }
   return true;
 }

@@ -65,6 +65,23 @@ void tree_dofs_moving(const TreeModel<S>& m, int b1, int b2, bool* moves) {
   }
 }
 
+// [lo, hi): the dofs a Jacobian of points on bodies b1 and b2 can be nonzero on lie within it, from the
+// lowest dof on their paths to the world to the highest (the bodies' own last dofs). Free bodies run as trees
+// give a contact's rows 6 or 12 dofs of the tree's nv, so the constraint rows' loops run over their spans.
+// Both 0 when neither body moves.
+template <class S>
+void tree_dof_span(const TreeModel<S>& m, int b1, int b2, int* lo, int* hi) {
+  *lo = m.nv, *hi = 0;
+  for (int b : {b1, b2}) {
+    while (b > 0 && m.body[b].dof_num == 0) b = m.body[b].parent;
+    if (b == 0) continue;
+    const int last = m.body[b].dof_adr + m.body[b].dof_num - 1;
+    for (int i = last; i >= 0; i = m.dof_parent[i]) *lo = i < *lo ? i : *lo;
+    *hi = last + 1 > *hi ? last + 1 : *hi;
+  }
+  if (*lo >= *hi) *lo = *hi = 0;
+}
+
 // mj_jacDifPair's dense case for one point: the translational Jacobian of the point on body b2 minus that
 // of the same point on body b1 (the relative velocity at a contact, 3 x nv), and when jacdif_rot is given the
 // rotational one (the relative angular velocity, 3 x nv: torsional and rolling friction).

@@ -316,8 +316,9 @@ class TreeModeSolver {
         for (int i = 0; i < m.nv; ++i) jac[i] = 0.0;
         jac[m.joint[j].dof_adr] = upper ? -1.0 : 1.0;  // the distance's gradient
         const int row = s_.cd->nefc;
+        const int dof = m.joint[j].dof_adr;
         if (!tree_add_row(m.nv, *s_.cd, jac, limit_distance(j, upper), s_.cm->limit[j].margin,
-                          EfcType::kLimitJoint, j))
+                          EfcType::kLimitJoint, j, dof, dof + 1))
           return;
         row_entry_[row] = e;
         row_k_[row] = 0;
