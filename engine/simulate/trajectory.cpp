@@ -100,10 +100,7 @@ struct Recorder {
         const TreeContact<Dual1>& c = cd.contact[i];
         const bool beyond = !(c.dist.v < c.includemargin.v);
         if (beyond && !(cm.cfd.enabled && c.dist.v - c.includemargin.v < tree_cfd_band(cm))) continue;
-        marks.push_back({{c.pos.x.v, c.pos.y.v, c.pos.z.v},
-                         {c.frame[0].x.v, c.frame[0].y.v, c.frame[0].z.v},
-                         c.dist.v,
-                         beyond});
+        marks.push_back(mark_of(c, beyond));
       }
     }
     out->contacts.push_back(std::move(marks));
@@ -119,24 +116,23 @@ struct Recorder {
     tree_collide_geoms(sys.tree(), sys.model().con, sys.data(), cd);
     for (int i = 0; i < cd.ncon; ++i) {
       const TreeContact<Dual1>& c = cd.contact[i];
-      marks.push_back({{c.pos.x.v, c.pos.y.v, c.pos.z.v},
-                       {c.frame[0].x.v, c.frame[0].y.v, c.frame[0].z.v},
-                       c.dist.v,
-                       !(c.dist.v < c.includemargin.v)});
+      marks.push_back(mark_of(c, !(c.dist.v < c.includemargin.v)));
     }
+  }
+  // A contact (free bodies' or a tree's: both carry pos, frame and dist) as the view draws it.
+  template <class C>
+  static ContactMark mark_of(const C& c, bool is_virtual) {
+    return {{c.pos.x.v, c.pos.y.v, c.pos.z.v},
+            {c.frame[0].x.v, c.frame[0].y.v, c.frame[0].z.v},
+            c.dist.v,
+            is_virtual};
   }
   static std::vector<ContactMark> contact_marks(const RigidSystem<Dual1>& sys, const Dual1* y) {
     Contact<Dual1> found[kMaxRigidContacts];
     const bool cfd = sys.model().cfd.enabled;
     const int n = sys.contacts(y, found, kMaxRigidContacts, cfd);
     std::vector<ContactMark> marks;
-    for (int i = 0; i < n; ++i) {
-      const Contact<Dual1>& c = found[i];
-      marks.push_back({{c.pos.x.v, c.pos.y.v, c.pos.z.v},
-                       {c.frame[0].x.v, c.frame[0].y.v, c.frame[0].z.v},
-                       c.dist.v,
-                       c.dist.v > 0.0});
-    }
+    for (int i = 0; i < n; ++i) marks.push_back(mark_of(found[i], found[i].dist.v > 0.0));
     return marks;
   }
   void on_output(long, double t, const Dual1* y, int) {
