@@ -80,6 +80,7 @@ bool tree_hard_impulses(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
                         TreeConstraintData<S>& cd, const H& h, S* v, TreeHardScratch<S>& hs) {
   using namespace tree_hard_detail;
   const double kappa = value(cm.hard_kappa);
+  hs.problem.nc = 0;  // until the impulses are solved: tree_hard_normal_impulse reads none
   tree_collide_geoms(m, cm, d, cd, kappa < kInf ? 10.0 / kappa : 0.0);
   const int nc = cd.ncon, nv = m.nv;
   if (cd.overflow || nc > kMaxTreeHardContacts) return false;
@@ -109,6 +110,19 @@ bool tree_hard_impulses(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
     for (int i = 0; i < nv; ++i)
       if (!is_zero(hs.minv_jt[r][i])) v[i] += hs.minv_jt[r][i] * hs.impulse[r];
   return true;
+}
+
+// The normal impulse that the contacts of the last tree_hard_impulses call (cd and hs as it left them) gave
+// body `body`, the world's included: for the trajectory's contact-force plot.
+template <class S>
+S tree_hard_normal_impulse(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd,
+                           const TreeHardScratch<S>& hs, int body) {
+  S total = S(0.0);
+  for (int j = 0; j < hs.problem.nc; ++j) {
+    const TreeContact<S>& c = cd.contact[hs.order[j]];
+    if (cm.geom[c.geom1].body == body || cm.geom[c.geom2].body == body) total += hs.impulse[3 * j];
+  }
+  return total;
 }
 
 }  // namespace sg

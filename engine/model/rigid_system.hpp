@@ -9,6 +9,8 @@
 // (engine/rigid/contact_mode.hpp) each evaluation uses the mode's contacts, laws and active rows and reports
 // the margins; the mode changes at located switches (apply_event), and a two-fold of a sliding contact
 // becomes the grazing mode (engine/rigid/grazing.hpp).
+#include <limits>
+
 #include "engine/integrate/events.hpp"
 #include "engine/rigid/contact_solver.hpp"
 #include "engine/rigid/hard_impulses.hpp"
@@ -195,7 +197,8 @@ class RigidSystem {
     if (model_->contact == ContactModel::hard) {
       BodyState<S> states[kMaxBodies];
       decode_states(*model_, mid, states);
-      apply_hard_impulses(*model_, pairs_, states, mass_.inverse, vel, hard_);
+      if (!apply_hard_impulses(*model_, pairs_, states, mass_.inverse, vel, hard_))
+        for (int b = 0; b < model_->count; ++b) vel[b].lin[0] = std::numeric_limits<double>::quiet_NaN();
     }
     for (int b = 0; b < model_->count; ++b) {
       S* s = y + kStride * b;
@@ -229,6 +232,10 @@ class RigidSystem {
         total += solver_.rows()[i].force;
     return total;
   }
+
+  // contact.model "hard": the normal impulse the last Moreau step's contacts gave `body` (0 without hard
+  // contact or before a step).
+  SG_HD S hard_normal_impulse(int body) const { return sg::hard_normal_impulse(hard_, body); }
 
   // Contacts of the current state (for the 3-D view): count written, up to capacity.
   SG_HD int contacts(const S* y, Contact<S>* out, int capacity, bool with_cfd) const {

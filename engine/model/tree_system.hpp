@@ -333,6 +333,11 @@ class TreeSystem {
     if (con_) tree_collide(tree_, *con_, data_, *con_data_, true);
   }
   SG_HD const TreeConstraintData<S>* constraint_data() const { return con_data_.get(); }
+  // contact.model "hard": the normal impulse the last Moreau step's contacts gave tree body `body` (0 without
+  // hard contact or before a step). Read before anything else fills constraint_data() again.
+  SG_HD S hard_normal_impulse(int body) const {
+    return hard_ ? tree_hard_normal_impulse(*con_, *con_data_, *hard_, body) : S(0.0);
+  }
 
   // ---- The hybrid interface (engine/integrate/events.hpp) ----
 

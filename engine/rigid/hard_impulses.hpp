@@ -39,16 +39,19 @@ SG_HD inline S delassus_entry(const ConstraintRow<S>& r, const ConstraintRow<S>&
 }  // namespace hard_detail
 
 // states: at the midpoint; vel: the velocities after the step's forces, replaced by those after the impulses.
+// False when more contacts than the capacity touch (dropping some would leave bodies interpenetrating): the
+// caller makes the step non-finite, as the trees' tree_hard_impulses does.
 template <class S>
-SG_HD void apply_hard_impulses(const RigidModel<S>& m, const PairTable<S>& pairs, const BodyState<S>* states,
+SG_HD bool apply_hard_impulses(const RigidModel<S>& m, const PairTable<S>& pairs, const BodyState<S>* states,
                                const InverseMass<S>* inv_mass, BodyVelocity<S>* vel, HardScratch<S>& hs) {
   using namespace hard_detail;
   // Smoothed contact acts on separated pairs too: look a few sigmoid widths beyond contact.
   const double kappa = value(m.hard.kappa);
   const double band = kappa < kInf ? 10.0 / kappa : 0.0;
-  int nc = collect_contacts(m, pairs, states, band, hs.records);
-  if (nc > kMaxHardContacts) nc = kMaxHardContacts;
-  if (nc == 0) return;
+  hs.problem.nc = 0;  // until the impulses are solved: hard_normal_impulse reads none
+  const int nc = collect_contacts(m, pairs, states, band, hs.records);
+  if (nc > kMaxHardContacts) return false;
+  if (nc == 0) return true;
   hs.problem.nc = nc;
   for (int j = 0; j < nc; ++j) {
     const ContactRecord<S>& rec = hs.records[j];
@@ -66,6 +69,17 @@ SG_HD void apply_hard_impulses(const RigidModel<S>& m, const PairTable<S>& pairs
     if (row.body_a >= 0) apply_row_force(row.ja, inv_mass[row.body_a], hs.impulse[r], vel[row.body_a]);
     if (row.body_b >= 0) apply_row_force(row.jb, inv_mass[row.body_b], hs.impulse[r], vel[row.body_b]);
   }
+  return true;
+}
+
+// The normal impulse that the contacts of the last apply_hard_impulses call gave body `body`: for the
+// trajectory's contact-force plot.
+template <class S>
+SG_HD S hard_normal_impulse(const HardScratch<S>& hs, int body) {
+  S total = S(0.0);
+  for (int j = 0; j < hs.problem.nc; ++j)
+    if (hs.records[j].body_a == body || hs.records[j].body_b == body) total += hs.impulse[3 * j];
+  return total;
 }
 
 }  // namespace sg

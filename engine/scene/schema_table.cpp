@@ -109,9 +109,8 @@ std::vector<FieldSpec> build_table() {
                      "Coefficient of restitution: the normal velocity is reflected and scaled by it.")),
           boolean("contact.elastic.toi", false,
                   "Resolve the impact at the exact time of impact within the step."),
-          particles_only(
-              number_or_inf("contact.hard.kappa", "inf", above(0), diff,
-                            "Complementarity smoothing kappa; \"inf\" is the hard (non-smooth) model.")),
+          number_or_inf("contact.hard.kappa", "inf", above(0), diff,
+                        "Complementarity smoothing kappa; \"inf\" is the hard (non-smooth) model."),
           integer("contact.hard.iterations", 10, closed(1, 1000),
                   "Fixed-point iterations of the impulse solve."),
           particles_only(

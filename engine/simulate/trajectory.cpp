@@ -26,6 +26,11 @@ struct Recorder {
   Trajectory* out;
   std::function<void(const Dual1*)> decode;
   bool body_frame_angular = false;  // free bodies run as a tree: angular velocities as the rigid layout's
+  // contact.model "hard": the force is the impulses' average over the output interval (Moreau's impulses
+  // are made inside each step, so the state alone shows none). Set by bind(); empty otherwise.
+  std::function<double(int)> step_impulse;  // the last step's normal impulse on body i (0-based)
+  std::vector<double> impulse_sum;
+  double impulse_time = 0.0;
 
   void bind(const ParticleSystem<Dual1>& sys) {
     decode = [this, &sys](const Dual1* y) {
@@ -38,7 +43,9 @@ struct Recorder {
     };
   }
   void bind(const RigidSystem<Dual1>& sys) {
-    decode = [this, &sys](const Dual1* y) {
+    const bool hard = sys.model().contact == ContactModel::hard;
+    if (hard) step_impulse = [&sys](int b) { return sys.hard_normal_impulse(b).v; };
+    decode = [this, &sys, hard](const Dual1* y) {
       const int n = sys.model().count;
       std::vector<double> q, v, f;
       for (int b = 0; b < n; ++b) {
@@ -47,8 +54,9 @@ struct Recorder {
           q.push_back(x.v);
         for (const Dual1& x : {st.vel.x, st.vel.y, st.vel.z, st.angvel.x, st.angvel.y, st.angvel.z})
           v.push_back(x.v);
-        f.push_back(sys.contact_force(y, b).v);
+        f.push_back(hard ? 0.0 : sys.contact_force(y, b).v);
       }
+      if (hard) interval_forces(f);
       out->q.push_back(std::move(q));
       out->v.push_back(std::move(v));
       out->force.push_back(std::move(f));
@@ -59,6 +67,7 @@ struct Recorder {
   // frame's pose and the world velocities of its origin, angular in the world frame (in the body frame for
   // free bodies run as a tree, as their own layout has it).
   void bind(const TreeSystem<Dual1>& sys) {
+    if (sys.model().con.opt.hard) step_impulse = [&sys](int b) { return sys.hard_normal_impulse(b + 1).v; };
     decode = [this, &sys](const Dual1* y) {
       const int n = sys.model().bodies();
       std::vector<double> q, v, f(static_cast<std::size_t>(n), 0.0);
@@ -86,6 +95,7 @@ struct Recorder {
     std::vector<ContactMark> marks;
     if (sys.model().con.opt.hard) {
       hard_contact_marks(sys, marks);
+      interval_forces(force);
     } else if (sys.forces_by_rules(y)) {
       const TreeConstraintData<Dual1>& cd = *sys.constraint_data();
       const TreeConstraintModel<Dual1>& cm = sys.model().con;
@@ -106,7 +116,7 @@ struct Recorder {
     out->contacts.push_back(std::move(marks));
   }
   // contact.model "hard": the impulses' contacts are made inside the Moreau step, so the state's touching
-  // pairs are collected here (as the free bodies' view shows them; the force stays 0 there too). Needs the
+  // pairs are collected here (as the free bodies' view shows them). Needs the
   // state's kinematics in sys.data() (decode's coordinate() call).
   std::unique_ptr<TreeConstraintData<Dual1>> hard_scratch;
   void hard_contact_marks(const TreeSystem<Dual1>& sys, std::vector<ContactMark>& marks) {
@@ -139,7 +149,19 @@ struct Recorder {
     out->t.push_back(t);
     decode(y);
   }
-  void on_accept(double h) { out->dt.push_back(h); }
+  // Hard contact: each body's impulses since the last output over the time they took (0 at the start).
+  void interval_forces(std::vector<double>& force) {
+    for (std::size_t b = 0; b < force.size(); ++b)
+      force[b] = impulse_time > 0.0 && b < impulse_sum.size() ? impulse_sum[b] / impulse_time : 0.0;
+    impulse_sum.assign(force.size(), 0.0);
+    impulse_time = 0.0;
+  }
+  void on_accept(double h) {
+    out->dt.push_back(h);
+    if (!step_impulse) return;
+    for (std::size_t b = 0; b < impulse_sum.size(); ++b) impulse_sum[b] += step_impulse(static_cast<int>(b));
+    impulse_time += h;
+  }
   void on_reject(double) {}
   void on_event(double t, const EventId& id) {
     out->events.push_back({t, event_kind_name(id.kind), id.a, id.b, id.feature, id.row, id.tangential});
