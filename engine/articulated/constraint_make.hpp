@@ -63,28 +63,32 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
 // The contact frame's rows of the relative motion at the contact (body of geom2 minus body of geom1): the
 // normal row, for condim 3 the two tangent rows, and beyond them the relative rotation about the frame's
 // axes (condim 4: about the normal, torsion; 6: also about the tangents, rolling). jac: rows x nv, computed
-// over the bodies' span of dofs (tree_dof_span) and exact zeros outside it. On a tape (kTreeSparseRows) the
-// dofs within the span that move neither body (`moves`, tree_dofs_moving) are left exact zeros too instead of
-// taped products with zero; double and dual rows keep the plain loop, which the compiler vectorises.
+// over the bodies' span of dofs (tree_dof_path; given back in span when not null) and exact zeros outside it.
+// On a tape (kTreeSparseRows) the dofs within the span that move neither body are left exact zeros too
+// instead of taped products with zero; double and dual rows keep the plain loop, which the compiler
+// vectorises.
 template <class S>
 inline constexpr bool kTreeSparseRows = is_reverse_v<S>;
 
 template <class S>
 void tree_contact_frame_rows(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
-                             const TreeContact<S>& c, int rows, const bool* moves, S* jac) {
+                             const TreeContact<S>& c, int rows, S* jac, TreeDofPath* span = nullptr) {
   const int nv = m.nv, b1 = cm.geom[c.geom1].body, b2 = cm.geom[c.geom2].body;
   S dif[3 * kMaxDofs], rot[3 * kMaxDofs];
   tree_jac_dif(m, d, c.pos, b1, b2, dif, rows > 3 ? rot : nullptr);
-  int lo, hi;
-  tree_dof_span(m, b1, b2, &lo, &hi);
+  TreeDofPath own;
+  TreeDofPath& path = span ? *span : own;
+  tree_dof_path(m, b1, b2, path);
+  const int lo = path.lo, hi = path.hi;
   for (int r = 0; r < rows; ++r) {
     const S* from = r < 3 ? dif : rot;
     const Vec3<S>& axis = c.frame[r < 3 ? r : r - 3];
     S* row = jac + r * nv;
     for (int i = 0; i < lo; ++i) row[i] = 0.0;
     for (int i = lo; i < hi; ++i)
-      row[i] = !kTreeSparseRows<S> || moves[i] ? dot(axis, Vec3<S>(from[i], from[nv + i], from[2 * nv + i]))
-                                               : S(0.0);
+      row[i] = !kTreeSparseRows<S> || path.moves[i]
+                   ? dot(axis, Vec3<S>(from[i], from[nv + i], from[2 * nv + i]))
+                   : S(0.0);
     for (int i = hi; i < nv; ++i) row[i] = 0.0;
   }
 }
@@ -110,7 +114,7 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
                                TreeConstraintData<S>& cd) {
   const int nv = m.nv;
   S jac[6 * kMaxDofs], edge[kMaxDofs];
-  bool moves[kMaxDofs];
+  TreeDofPath path;
   for (int i = 0; i < cd.ncon; ++i) {
     TreeContact<S>& c = cd.contact[i];
     if (c.exclude) continue;
@@ -121,11 +125,8 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
       return true;
     }
     c.efc_address = cd.nefc;
-    const int b1 = cm.geom[c.geom1].body, b2 = cm.geom[c.geom2].body;
-    if (kTreeSparseRows<S>) tree_dofs_moving(m, b1, b2, moves);
-    tree_contact_frame_rows(m, cm, d, c, c.dim, moves, jac);
-    int lo, hi;
-    tree_dof_span(m, b1, b2, &lo, &hi);
+    tree_contact_frame_rows(m, cm, d, c, c.dim, jac, &path);
+    const int lo = path.lo, hi = path.hi;
     if (c.dim == 1) {
       tree_add_row(nv, cd, jac, c.dist, c.includemargin, EfcType::kContactFrictionless, i, lo, hi);
       continue;
@@ -141,7 +142,7 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
         const S mu = c.friction[k - 1] * double(sign);
         for (int v = 0; v < lo; ++v) edge[v] = 0.0;
         for (int v = lo; v < hi; ++v)
-          edge[v] = !kTreeSparseRows<S> || moves[v] ? plus_product(jac[v], jac[k * nv + v], mu) : S(0.0);
+          edge[v] = !kTreeSparseRows<S> || path.moves[v] ? plus_product(jac[v], jac[k * nv + v], mu) : S(0.0);
         for (int v = hi; v < nv; ++v) edge[v] = 0.0;
         tree_add_row(nv, cd, edge, c.dist, c.includemargin, EfcType::kContactPyramidal, i, lo, hi);
       }

@@ -20,6 +20,7 @@ struct TreeNewtonWorkspace {
   FactorEnvelope H_envelope;  // where H's factor has nonzeros
   double J[kMaxEfc * kMaxDofs];
   int lo[kMaxEfc], hi[kMaxEfc];  // row r is zero outside dofs [lo, hi) (TreeConstraintData's efc_lo, efc_hi)
+  int mlo[kMaxDofs], mhi[kMaxDofs];  // M's row p is zero outside dofs [mlo, mhi) (TreeData's qM_lo, qM_hi)
   double D[kMaxEfc], aref[kMaxEfc], jar[kMaxEfc], jdir[kMaxEfc];
   double a0[kMaxDofs], a[kMaxDofs], grad[kMaxDofs], dir[kMaxDofs];
   bool active[kMaxEfc], next[kMaxEfc];
@@ -55,10 +56,12 @@ void load_values(const TreeModel<S>& m, const TreeData<S>& d, const TreeConstrai
                  TreeNewtonWorkspace& ws) {
   const int nv = m.nv;
   for (int k = 0; k < nv * nv; ++k) ws.M[k] = value(d.qM[k]);
+  for (int p = 0; p < nv; ++p) ws.mlo[p] = d.qM_lo[p], ws.mhi[p] = d.qM_hi[p];
   for (int i = 0; i < nv; ++i) ws.a0[i] = value(cd.qacc_smooth[i]);
   for (int r = 0; r < cd.nefc; ++r) {
-    for (int i = 0; i < nv; ++i) ws.J[r * kMaxDofs + i] = value(cd.efc_J[r * kMaxDofs + i]);
     ws.lo[r] = cd.efc_lo[r], ws.hi[r] = cd.efc_hi[r];
+    // The search reads each row over its span only (row_dot, add_row_times, the Hessians).
+    for (int i = ws.lo[r]; i < ws.hi[r]; ++i) ws.J[r * kMaxDofs + i] = value(cd.efc_J[r * kMaxDofs + i]);
     ws.D[r] = value(cd.efc_D[r]);
     ws.aref[r] = value(cd.efc_aref[r]);
     ws.cone_of[r] = -1;
@@ -98,13 +101,20 @@ inline bool factor_hessian(int nv, int nefc, TreeNewtonWorkspace& ws) {
   return envelope_factor(ws.H, nv, ws.H_envelope);
 }
 
+// M's row p times x over the row's span: the same sum as over all nv dofs, in the same order, without the
+// zeros.
+inline double mass_row_dot(int nv, const TreeNewtonWorkspace& ws, int p, const double* x) {
+  const double* row = ws.M + p * nv;
+  double s = 0.0;
+  for (int q = ws.mlo[p]; q < ws.mhi[p]; ++q) s += row[q] * x[q];
+  return s;
+}
+
 // The Gauss term's gradient M (a - a0) into ws.grad (the rows' terms are added by the caller).
 inline void gauss_gradient(int nv, TreeNewtonWorkspace& ws) {
-  for (int p = 0; p < nv; ++p) {
-    double s = 0.0;
-    for (int q = 0; q < nv; ++q) s += ws.M[p * nv + q] * (ws.a[q] - ws.a0[q]);
-    ws.grad[p] = s;
-  }
+  double step[kMaxDofs];
+  for (int q = 0; q < nv; ++q) step[q] = ws.a[q] - ws.a0[q];
+  for (int p = 0; p < nv; ++p) ws.grad[p] = mass_row_dot(nv, ws, p, step);
 }
 
 // The Gauss term along ws.dir: phi'(alpha) = base + alpha curvature, base = (a - a0)' M dir and
@@ -112,8 +122,7 @@ inline void gauss_gradient(int nv, TreeNewtonWorkspace& ws) {
 inline void gauss_line_terms(int nv, const TreeNewtonWorkspace& ws, double& base, double& curvature) {
   base = 0.0, curvature = 0.0;
   for (int p = 0; p < nv; ++p) {
-    double Md = 0.0;
-    for (int q = 0; q < nv; ++q) Md += ws.M[p * nv + q] * ws.dir[q];
+    const double Md = mass_row_dot(nv, ws, p, ws.dir);
     base += (ws.a[p] - ws.a0[p]) * Md;
     curvature += ws.dir[p] * Md;
   }

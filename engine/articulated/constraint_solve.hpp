@@ -92,8 +92,11 @@ void write_qacc(const TreeModel<S>& m, TreeData<S>& d, const TreeConstraintData<
         cd, ws, [&](int r) { return row_times(cd, r, ws.a); }, rows, w);
     S res[kMaxDofs], pushed[kMaxDofs];
     rows_transpose_times(cd, rows, w, n, nv, pushed);
-    for (int p = 0; p < nv; ++p)
-      res[p] = minus_dot_values(d.qfrc_smooth[p], d.qM + p * nv, 1, ws.a, nv) + pushed[p];
+    for (int p = 0; p < nv; ++p) {
+      const int lo = d.qM_lo[p];  // qM's zeros outside the row's span add nothing
+      res[p] =
+          minus_dot_values(d.qfrc_smooth[p], d.qM + p * nv + lo, 1, ws.a + lo, d.qM_hi[p] - lo) + pushed[p];
+    }
     cholesky_solve_mixed(ws.H, nv, ws.H_envelope, res);
     for (int i = 0; i < nv; ++i) d.qacc[i] = with_value(res[i], ws.a[i]);
   }

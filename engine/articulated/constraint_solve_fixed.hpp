@@ -14,11 +14,7 @@ namespace tree_fixed_detail {
 
 // a = H^-1 (M a0 + sum_active J' D aref), with H factorised in ws.H; then jar = J a - aref for every row.
 inline void solve_piece(int nv, int nefc, TreeNewtonWorkspace& ws) {
-  for (int p = 0; p < nv; ++p) {
-    double s = 0.0;
-    for (int q = 0; q < nv; ++q) s += ws.M[p * nv + q] * ws.a0[q];
-    ws.a[p] = s;
-  }
+  for (int p = 0; p < nv; ++p) ws.a[p] = tree_newton_detail::mass_row_dot(nv, ws, p, ws.a0);
   for (int r = 0; r < nefc; ++r) {
     if (ws.active[r]) tree_newton_detail::add_row_times(ws, r, ws.D[r] * ws.aref[r], ws.a);
   }

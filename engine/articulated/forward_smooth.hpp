@@ -43,8 +43,8 @@ bool tree_fwd_acceleration(const TreeModel<S>& m, TreeData<S>& d, const S* qfrc_
     d.qacc[i] = 0.0;
   }
   tree_xfrc_accumulate(m, d, d.qfrc_smooth);
-  return spd_solve_implicit(d.qM, static_cast<const S*>(nullptr), 0.0, nv, d.qfrc_smooth, d.qLD,
-                            d.qLD_envelope, d.qacc);
+  return spd_solve_implicit(d.qM, d.qM_lo, d.qM_hi, static_cast<const S*>(nullptr), 0.0, nv, d.qfrc_smooth,
+                            d.qLD, d.qLD_envelope, d.qacc);
 }
 
 // mj_forward without contacts or constraints: every smooth quantity, qacc last.

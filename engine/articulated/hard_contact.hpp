@@ -86,12 +86,10 @@ bool tree_hard_impulses(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
   if (cd.overflow || nc > kMaxTreeHardContacts) return false;
   if (nc == 0) return true;
   order_contacts(cm, cd, hs.order);
-  bool moves[kMaxDofs];
   for (int j = 0; j < nc; ++j) {
     const TreeContact<S>& c = cd.contact[hs.order[j]];
-    if (kTreeSparseRows<S>) tree_dofs_moving(m, cm.geom[c.geom1].body, cm.geom[c.geom2].body, moves);
     S rows[3 * kMaxDofs];
-    tree_contact_frame_rows(m, cm, d, c, 3, moves, rows);
+    tree_contact_frame_rows(m, cm, d, c, 3, rows);
     for (int a = 0; a < 3; ++a)
       for (int i = 0; i < nv; ++i) hs.jac[3 * j + a][i] = rows[a * nv + i];
     hs.problem.depth[j] = c.includemargin - c.dist;
@@ -100,7 +98,8 @@ bool tree_hard_impulses(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
   hs.problem.nc = nc;
   const S* damping = tree_has_damping(m) ? m.damping : nullptr;
   for (int r = 0; r < 3 * nc; ++r)
-    spd_solve_factored(d.qM, damping, h, nv, hs.jac[r], d.qLD, d.qLD_envelope, hs.minv_jt[r]);
+    spd_solve_factored(d.qM, d.qM_lo, d.qM_hi, damping, h, nv, hs.jac[r], d.qLD, d.qLD_envelope,
+                       hs.minv_jt[r]);
   for (int r = 0; r < 3 * nc; ++r) {
     hs.problem.c[r] = sparse_dot(hs.jac[r], v, nv);
     for (int q = 0; q < 3 * nc; ++q) hs.problem.G[r][q] = sparse_dot(hs.jac[r], hs.minv_jt[q], nv);

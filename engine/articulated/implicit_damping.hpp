@@ -22,8 +22,11 @@ bool tree_damp_implicitly(const TreeModel<S>& m, TreeData<S>& d, const H& h) {
   const int nv = m.nv;
   if (!tree_has_damping(m)) return true;
   S rhs[kMaxDofs];
-  for (int i = 0; i < nv; ++i) rhs[i] = dot_strided(d.qM + i * nv, 1, d.qacc, 1, nv);
-  return spd_solve_implicit(d.qM, m.damping, h, nv, rhs, d.qLD, d.qLD_envelope, d.qacc);
+  for (int i = 0; i < nv; ++i) {
+    const int lo = d.qM_lo[i];  // the row's zeros outside its span add nothing
+    rhs[i] = dot_strided(d.qM + i * nv + lo, 1, d.qacc + lo, 1, d.qM_hi[i] - lo);
+  }
+  return spd_solve_implicit(d.qM, d.qM_lo, d.qM_hi, m.damping, h, nv, rhs, d.qLD, d.qLD_envelope, d.qacc);
 }
 
 }  // namespace sg

@@ -40,19 +40,20 @@ inline void cholesky_solve_mixed(const double* L, int n, const FactorEnvelope& e
   for (int i = n - 1; i >= 0; --i) entry(i, i + 1, env.last[i] + 1, 1, n);  // L' x = y: column i of L
 }
 
-// x = A^-1 b for A + h diag(D) symmetric positive definite (A n x n, leading dimension n; D may be null), L
-// (n x n doubles) the factor of its values and env its envelope (envelope_factor): one more right-hand side
-// for a factor already made. x may not alias b.
+// x = A^-1 b for A + h diag(D) symmetric positive definite (A n x n, leading dimension n, its row p zero
+// outside columns [lo[p], hi[p]): qM's spans, TreeData's qM_lo and qM_hi; D may be null), L (n x n doubles)
+// the factor of its values and env its envelope (envelope_factor): one more right-hand side for a factor
+// already made. x may not alias b.
 template <class S, class H>
-void spd_solve_factored(const S* A, const S* D, const H& h, int n, const S* b, const double* L,
-                        const FactorEnvelope& env, S* x) {
+void spd_solve_factored(const S* A, const int* lo, const int* hi, const S* D, const H& h, int n, const S* b,
+                        const double* L, const FactorEnvelope& env, S* x) {
   double xv[kMaxDofs];
   for (int i = 0; i < n; ++i) xv[i] = value(b[i]);
   envelope_solve(L, n, env, xv);
   if constexpr (has_derivatives_v<S>) {
     S r[kMaxDofs];  // b - (A + h D) xv: only its derivatives matter
     for (int p = 0; p < n; ++p) {
-      r[p] = minus_dot_values(b[p], A + p * n, 1, xv, n);
+      r[p] = minus_dot_values(b[p], A + p * n + lo[p], 1, xv + lo[p], hi[p] - lo[p]);
       if (D) r[p] -= (h * D[p]) * xv[p];
     }
     cholesky_solve_mixed(L, n, env, r);
@@ -65,13 +66,13 @@ void spd_solve_factored(const S* A, const S* D, const H& h, int n, const S* b, c
 // The same after factorising: L receives the factor of the values, env its envelope. False, x untouched, if
 // the values are not positive definite.
 template <class S, class H>
-bool spd_solve_implicit(const S* A, const S* D, const H& h, int n, const S* b, double* L, FactorEnvelope& env,
-                        S* x) {
+bool spd_solve_implicit(const S* A, const int* lo, const int* hi, const S* D, const H& h, int n, const S* b,
+                        double* L, FactorEnvelope& env, S* x) {
   for (int k = 0; k < n * n; ++k) L[k] = value(A[k]);
   if (D)
     for (int i = 0; i < n; ++i) L[i * n + i] += value(h) * value(D[i]);
   if (!envelope_factor(L, n, env)) return false;
-  spd_solve_factored(A, D, h, n, b, L, env, x);
+  spd_solve_factored(A, lo, hi, D, h, n, b, L, env, x);
   return true;
 }
 

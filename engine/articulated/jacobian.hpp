@@ -53,33 +53,31 @@ void tree_xfrc_accumulate(const TreeModel<S>& m, const TreeData<S>& d, S* qfrc) 
     tree_apply_ft(m, d, d.xfrc_force[b], d.xfrc_torque[b], d.xipos[b], b, qfrc);
 }
 
-// moves[i]: whether dof i is on the path from body b1's or b2's dofs (those of the body they are welded to)
-// to the world, the only dofs a Jacobian of points on them can be nonzero on (tree_jac's path).
-template <class S>
-void tree_dofs_moving(const TreeModel<S>& m, int b1, int b2, bool* moves) {
-  for (int i = 0; i < m.nv; ++i) moves[i] = false;
-  for (int b : {b1, b2}) {
-    while (b > 0 && m.body[b].dof_num == 0) b = m.body[b].parent;
-    if (b == 0) continue;
-    for (int i = m.body[b].dof_adr + m.body[b].dof_num - 1; i >= 0; i = m.dof_parent[i]) moves[i] = true;
-  }
-}
+// The dofs a Jacobian of points on bodies b1 and b2 can be nonzero on (tree_jac's path): moves[i] whether
+// dof i is on the path from either body's dofs (those of the body it is welded to) to the world, and [lo, hi)
+// from the lowest of them to the highest (the bodies' own last dofs); lo = hi = 0 when neither body moves.
+// Free bodies run as trees give a contact's rows 6 or 12 dofs of the tree's nv, so the constraint rows' loops
+// run over their spans.
+struct TreeDofPath {
+  int lo = 0, hi = 0;
+  bool moves[kMaxDofs];
+};
 
-// [lo, hi): the dofs a Jacobian of points on bodies b1 and b2 can be nonzero on lie within it, from the
-// lowest dof on their paths to the world to the highest (the bodies' own last dofs). Free bodies run as trees
-// give a contact's rows 6 or 12 dofs of the tree's nv, so the constraint rows' loops run over their spans.
-// Both 0 when neither body moves.
 template <class S>
-void tree_dof_span(const TreeModel<S>& m, int b1, int b2, int* lo, int* hi) {
-  *lo = m.nv, *hi = 0;
+void tree_dof_path(const TreeModel<S>& m, int b1, int b2, TreeDofPath& path) {
+  for (int i = 0; i < m.nv; ++i) path.moves[i] = false;
+  path.lo = m.nv, path.hi = 0;
   for (int b : {b1, b2}) {
     while (b > 0 && m.body[b].dof_num == 0) b = m.body[b].parent;
     if (b == 0) continue;
     const int last = m.body[b].dof_adr + m.body[b].dof_num - 1;
-    for (int i = last; i >= 0; i = m.dof_parent[i]) *lo = i < *lo ? i : *lo;
-    *hi = last + 1 > *hi ? last + 1 : *hi;
+    for (int i = last; i >= 0; i = m.dof_parent[i]) {
+      path.moves[i] = true;
+      path.lo = i < path.lo ? i : path.lo;
+    }
+    path.hi = last + 1 > path.hi ? last + 1 : path.hi;
   }
-  if (*lo >= *hi) *lo = *hi = 0;
+  if (path.lo >= path.hi) path.lo = path.hi = 0;
 }
 
 // mj_jacDifPair's dense case for one point: the translational Jacobian of the point on body b2 minus that

@@ -16,10 +16,29 @@ void tree_composite_inertia(const TreeModel<S>& m, TreeData<S>& d) {
     if (m.body[i].parent > 0) d.crb[m.body[i].parent] = d.crb[m.body[i].parent] + d.crb[i];
 }
 
+// The span of each row of qM: the dofs of the kinematic tree (the world child's subtree) that the row's dof
+// moves; dofs of different trees share no entry. The products with qM loop over these spans only: a free-body
+// scene's qM is block diagonal, and its dense rows would be mostly zeros.
+template <class S>
+void tree_mass_spans(const TreeModel<S>& m, TreeData<S>& d) {
+  int lo[kMaxTreeBodies], hi[kMaxTreeBodies];  // by root body
+  for (int b = 0; b < m.nbody; ++b) lo[b] = m.nv, hi[b] = 0;
+  for (int i = 0; i < m.nv; ++i) {
+    const int r = m.body[m.dof_body[i]].root;
+    lo[r] = i < lo[r] ? i : lo[r];
+    hi[r] = i + 1 > hi[r] ? i + 1 : hi[r];
+  }
+  for (int i = 0; i < m.nv; ++i) {
+    const int r = m.body[m.dof_body[i]].root;
+    d.qM_lo[i] = lo[r], d.qM_hi[i] = hi[r];
+  }
+}
+
 // mj_crb: qM with the dofs' armature on its diagonal. Entries between dofs on different branches are zero.
 template <class S>
 void tree_crb(const TreeModel<S>& m, TreeData<S>& d) {
   const int nv = m.nv;
+  tree_mass_spans(m, d);
   tree_composite_inertia(m, d);
   for (int k = 0; k < nv * nv; ++k) d.qM[k] = 0.0;
   for (int i = nv - 1; i >= 0; --i) {

@@ -40,6 +40,8 @@ struct TreeData {
   // mj_crb: composite inertias and the joint-space inertia matrix.
   ComInertia<S> crb[kMaxTreeBodies];
   S qM[kMaxDofs * kMaxDofs] = {};
+  // qM's row i is zero outside dofs [qM_lo[i], qM_hi[i]): its kinematic tree's (tree_crb sets them).
+  int qM_lo[kMaxDofs] = {}, qM_hi[kMaxDofs] = {};
 
   // mj_comVel: body velocities and the dof motions' time derivatives.
   Spatial<S> cvel[kMaxTreeBodies];

@@ -154,10 +154,7 @@ class TreeModeSolver {
     const TreeContact<S>* c = find_contact(key);
     if (!c) return 0.0;
     S jac[kMaxDofs];
-    bool moves[kMaxDofs];
-    if (kTreeSparseRows<S>)
-      tree_dofs_moving(m, s_.cm->geom[c->geom1].body, s_.cm->geom[c->geom2].body, moves);
-    tree_contact_frame_rows(m, *s_.cm, *s_.d, *c, 1, moves, jac);
+    tree_contact_frame_rows(m, *s_.cm, *s_.d, *c, 1, jac);
     double rate = 0.0;
     for (int i = 0; i < m.nv; ++i) rate += value(jac[i]) * value(s_.d->qvel[i]);
     return rate;
@@ -365,10 +362,7 @@ class TreeModeSolver {
     for (int k = 0; k < ng; ++k) {
       TreeGrazingContact<S>& g = graze_[k];
       const TreeContact<S>& c = s_.cd->contact[g.contact];
-      bool moves[kMaxDofs] = {};
-      if (kTreeSparseRows<S>)
-        tree_dofs_moving(m, s_.cm->geom[c.geom1].body, s_.cm->geom[c.geom2].body, moves);
-      tree_contact_frame_rows(m, *s_.cm, d, c, 1, moves, g.normal);
+      tree_contact_frame_rows(m, *s_.cm, d, c, 1, g.normal);
       g.rate = 0.0;
       for (int i = 0; i < m.nv; ++i) g.rate += g.normal[i] * d.qvel[i];
       g.dist = c.dist - c.includemargin;
