@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/gradient/parameter_gradient.hpp"
@@ -35,13 +36,18 @@ std::vector<std::string> box_toss_hard(const std::string& kappa) {
           "integrator.steps=500", "contact.hard.kappa=" + kappa, "contact.cfd.enabled=false"};
 }
 
+// The shipped scene with `sets`, as free bodies (first) and run as a tree (second).
+std::pair<sg::Problem, sg::Problem> both_engines(const std::string& scene, std::vector<std::string> sets) {
+  sg::Problem rigid = sg::test::shipped(scene, sets);
+  sets.push_back("model.run_as=tree");
+  return {std::move(rigid), sg::test::shipped(scene, sets)};
+}
+
 // The loss and forward-mode gradients of both engines at `points` points across [from, to] of `wrt[0]`.
 // Returns the largest relative difference (floor 1e-3), checking both runs are ok.
 double tree_against_free_bodies(const std::string& scene, std::vector<std::string> sets,
                                 const std::vector<std::string>& wrt, double from, double to, int points) {
-  const sg::Problem rigid = sg::test::shipped(scene, sets);
-  sets.push_back("model.run_as=tree");
-  const sg::Problem tree = sg::test::shipped(scene, sets);
+  const auto [rigid, tree] = both_engines(scene, sets);
   REQUIRE(tree.data.rigid.as_tree);
   sg::ParameterGradient gr(rigid, wrt, nullptr), gt(tree, wrt, nullptr);
   double worst = 0.0;
@@ -86,9 +92,7 @@ TEST_CASE("hard contact on a tree: a tumbling box toss keeps the free bodies' lo
     CAPTURE(vz);
     std::vector<std::string> sets = box_toss_hard("inf");
     sets.push_back("model.bodies.0.vel.2=" + std::to_string(vz));
-    const sg::Problem rigid = sg::test::shipped("toss_box_diffmjx.json", sets);
-    sets.push_back("model.run_as=tree");
-    const sg::Problem tree = sg::test::shipped("toss_box_diffmjx.json", sets);
+    const auto [rigid, tree] = both_engines("toss_box_diffmjx.json", sets);
     sg::ParameterGradient gr(rigid, {"model.bodies.0.vel.2"}, nullptr),
         gt(tree, {"model.bodies.0.vel.2"}, nullptr);
     const sg::ObjectiveGradient a = gr.forward(gr.initial_values()), b = gt.forward(gt.initial_values());
@@ -121,10 +125,7 @@ TEST_CASE("hard contact on a tree: reverse mode equals forward mode, AD equals c
 TEST_CASE("hard contact on a tree: the trajectory draws the free bodies' contacts at every frame") {
   // The impulses' contacts are made inside the Moreau step; the recorder collects the touching pairs itself.
   // Before, a hard-contact tree's 3-D view showed none.
-  const sg::Problem rigid = sg::test::shipped("cube_push.json", cube_push_hard());
-  std::vector<std::string> sets = cube_push_hard();
-  sets.push_back("model.run_as=tree");
-  const sg::Problem tree = sg::test::shipped("cube_push.json", sets);
+  const auto [rigid, tree] = both_engines("cube_push.json", cube_push_hard());
   const sg::Trajectory a = sg::simulate_trajectory(rigid, 1.0), b = sg::simulate_trajectory(tree, 1.0);
   REQUIRE(a.contacts.size() == b.contacts.size());
   std::size_t drawn = 0;
@@ -155,10 +156,7 @@ TEST_CASE("hard contact: kappa is a differentiable number of free bodies and tre
   // enters the 10 / kappa look-ahead (at kappa 50, steps 1e-4 and 1e-5 relative give FD 1.34e-4 and 2.1e-4,
   // 1e-6 to 1e-8 give 1.2526e-4, 1.253984e-4, 1.253984e-4 against AD 1.253984e-4). The tree gives the free
   // bodies' loss and derivative to 1e-8 relative.
-  std::vector<std::string> sets = cube_push_hard();
-  const sg::Problem rigid = sg::test::shipped("cube_push.json", sets);
-  sets.push_back("model.run_as=tree");
-  const sg::Problem tree = sg::test::shipped("cube_push.json", sets);
+  const auto [rigid, tree] = both_engines("cube_push.json", cube_push_hard());
   sg::ParameterGradient gr(rigid, {"contact.hard.kappa"}, nullptr), gt(tree, {"contact.hard.kappa"}, nullptr);
   double worst_fd = 0.0, worst_tree = 0.0, largest = 0.0;
   for (int k = 0; k < 20; ++k) {
@@ -188,10 +186,7 @@ TEST_CASE("hard contact: the trajectory's contact force is the impulses' average
   // both boxes at every frame before the pushed one reaches the other (it covers the 10 cm gap in 0.076 s),
   // where the smoothed contact lets the boxes settle (the forces vary from 0.77 to 2.1 N): 1e-9 N. Trees and
   // free bodies record the same forces at every one of the 501 frames (1e-8 relative).
-  const sg::Problem rigid = sg::test::shipped("cube_push.json", cube_push_hard());
-  std::vector<std::string> sets = cube_push_hard();
-  sets.push_back("model.run_as=tree");
-  const sg::Problem tree = sg::test::shipped("cube_push.json", sets);
+  const auto [rigid, tree] = both_engines("cube_push.json", cube_push_hard());
   const sg::Trajectory a = sg::simulate_trajectory(rigid, 1.0), b = sg::simulate_trajectory(tree, 1.0);
   REQUIRE(a.force.size() == 501);
   REQUIRE(b.force.size() == a.force.size());
