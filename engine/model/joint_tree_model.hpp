@@ -228,8 +228,8 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
   }
   visit_geoms(m.con, 0, "model.tree.world_geoms.", f);
   f("contact.mujoco.impratio", m.con.impratio);
-  f("contact.hard.kappa", m.con.hard_kappa);
   visit_cfd_params(m.con.cfd, f);
+  f("contact.hard.kappa", m.con.hard_kappa);  // the schema's order: after contact.cfd
   // The control section comes after the model and the contact section in the schema.
   for (int i = 0; i < m.act.nu; ++i)
     for (int k = 0; k < m.controls.count[i]; ++k)

@@ -168,8 +168,8 @@ void visit_model_params(RigidModel<S>& m, F&& f) {
     }
   }
   f("contact.mujoco.impratio", m.impratio);
-  f("contact.hard.kappa", m.hard.kappa);
   visit_cfd_params(m.cfd, f);
+  f("contact.hard.kappa", m.hard.kappa);  // the schema's order: after contact.cfd
 }
 
 }  // namespace sg
