@@ -43,9 +43,9 @@ struct Recorder {
     };
   }
   void bind(const RigidSystem<Dual1>& sys) {
-    const bool hard = sys.model().contact == ContactModel::hard;
-    if (hard) step_impulse = [&sys](int b) { return sys.hard_normal_impulse(b).v; };
-    decode = [this, &sys, hard](const Dual1* y) {
+    if (sys.model().contact == ContactModel::hard)
+      step_impulse = [&sys](int b) { return sys.hard_normal_impulse(b).v; };
+    decode = [this, &sys](const Dual1* y) {
       const int n = sys.model().count;
       std::vector<double> q, v, f;
       for (int b = 0; b < n; ++b) {
@@ -54,9 +54,8 @@ struct Recorder {
           q.push_back(x.v);
         for (const Dual1& x : {st.vel.x, st.vel.y, st.vel.z, st.angvel.x, st.angvel.y, st.angvel.z})
           v.push_back(x.v);
-        f.push_back(hard ? 0.0 : sys.contact_force(y, b).v);
+        f.push_back(sys.contact_force(y, b).v);
       }
-      if (hard) interval_forces(f);
       out->q.push_back(std::move(q));
       out->v.push_back(std::move(v));
       out->force.push_back(std::move(f));
@@ -95,7 +94,6 @@ struct Recorder {
     std::vector<ContactMark> marks;
     if (sys.model().con.opt.hard) {
       hard_contact_marks(sys, marks);
-      interval_forces(force);
     } else if (sys.forces_by_rules(y)) {
       const TreeConstraintData<Dual1>& cd = *sys.constraint_data();
       const TreeConstraintModel<Dual1>& cm = sys.model().con;
@@ -148,6 +146,7 @@ struct Recorder {
   void on_output(long, double t, const Dual1* y, int) {
     out->t.push_back(t);
     decode(y);
+    if (step_impulse) interval_forces(out->force.back());
   }
   // Hard contact: each body's impulses since the last output over the time they took (0 at the start).
   void interval_forces(std::vector<double>& force) {
