@@ -74,12 +74,12 @@ template <class S>
 void tree_contact_frame_rows(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                              const TreeContact<S>& c, int rows, S* jac, TreeDofPath* span = nullptr) {
   const int nv = m.nv, b1 = cm.geom[c.geom1].body, b2 = cm.geom[c.geom2].body;
-  S dif[3 * kMaxDofs], rot[3 * kMaxDofs];
-  tree_jac_dif(m, d, c.pos, b1, b2, dif, rows > 3 ? rot : nullptr);
   TreeDofPath own;
   TreeDofPath& path = span ? *span : own;
   tree_dof_path(m, b1, b2, path);
   const int lo = path.lo, hi = path.hi;
+  S dif[3 * kMaxDofs], rot[3 * kMaxDofs];  // written over the span only
+  tree_jac_dif(m, d, c.pos, b1, b2, dif, rows > 3 ? rot : nullptr, lo, hi);
   for (int r = 0; r < rows; ++r) {
     const S* from = r < 3 ? dif : rot;
     const Vec3<S>& axis = c.frame[r < 3 ? r : r - 3];
@@ -228,15 +228,24 @@ int tree_friction_regularisers(const TreeConstraintModel<S>& cm, TreeConstraintD
 // mj_makeImpedance: impedance at pos - margin (a CFD row's from its law), R = (1 - imp) / imp diagApprox, K
 // and B from solref (K = 0 on an elliptic cone's friction rows); then the friction rows' regularisers
 // (tree_friction_regularisers), and D = 1 / R.
+// A contact's rows share their parameters and the distance their impedance is taken at (the pyramid's edges
+// all sit at the contact's distance, an elliptic cone's rows at its normal's): one impedance and spring per
+// contact.
 template <class S>
 void tree_make_impedance(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
   using tree_constraint_detail::kMinVal;
+  S imp{};
+  MujocoSpring<S> sp{};
   for (int r = 0; r < cd.nefc; ++r) {
-    S solref[2], solimp[5];
-    tree_row_params(cm, cd, r, solref, solimp);
+    const bool same_contact = r > 0 && cd.efc_type[r] != EfcType::kLimitJoint &&
+                              cd.efc_type[r] == cd.efc_type[r - 1] && cd.efc_id[r] == cd.efc_id[r - 1];
     const int at = tree_impedance_row(cd, r);
-    const S imp = law_impedance(tree_row_law(cd, r), solimp, cm.cfd, S(cd.efc_pos[at] - cd.efc_margin[at]));
-    const MujocoSpring<S> sp = mujoco_spring(solref, solimp, cm.opt.refsafe, cm.opt.timestep);
+    if (!same_contact) {
+      S solref[2], solimp[5];
+      tree_row_params(cm, cd, r, solref, solimp);
+      imp = law_impedance(tree_row_law(cd, r), solimp, cm.cfd, S(cd.efc_pos[at] - cd.efc_margin[at]));
+      sp = mujoco_spring(solref, solimp, cm.opt.refsafe, cm.opt.timestep);
+    }
     S R = (1.0 - imp) * cd.efc_diagApprox[r] / imp;
     if (!(value(R) > kMinVal)) R = S(kMinVal);
     cd.efc_R[r] = R, cd.efc_imp[r] = imp, cd.efc_K[r] = at == r ? sp.K : S(0.0), cd.efc_B[r] = sp.B;
@@ -266,12 +275,15 @@ bool tree_make_constraint(const TreeModel<S>& m, const TreeConstraintModel<S>& c
 }
 
 // mj_referenceConstraint: efc_vel = J qvel and aref = -B vel - K imp (pos - margin); a CFD row's position
-// term is its law's (-softplus(-(pos - margin))).
+// term is its law's (-softplus(-(pos - margin))). J qvel sums over the row's span: the zeros outside it add
+// exact zeros to a sum that starts at +0, so the value is the full row's.
 template <class S>
 void tree_reference_constraint(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                                TreeConstraintData<S>& cd) {
+  (void)m;
   for (int r = 0; r < cd.nefc; ++r) {
-    const S vel = dot_strided(cd.efc_J + r * kMaxDofs, 1, d.qvel, 1, m.nv);
+    const int lo = cd.efc_lo[r];
+    const S vel = dot_strided(cd.efc_J + r * kMaxDofs + lo, 1, d.qvel + lo, 1, cd.efc_hi[r] - lo);
     const S pos = law_position(tree_row_law(cd, r), cm.cfd, S(cd.efc_pos[r] - cd.efc_margin[r]));
     cd.efc_vel[r] = vel;
     cd.efc_aref[r] = -cd.efc_B[r] * vel - cd.efc_K[r] * cd.efc_imp[r] * pos;

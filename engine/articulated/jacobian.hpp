@@ -8,14 +8,19 @@
 
 namespace sg {
 
-// jacp, jacr: 3 x nv, row-major (row k at k * nv), either may be null. Dofs off the path stay zero.
+// jacp, jacr: 3 x nv, row-major (row k at k * nv), either may be null. Dofs off the path stay zero. Only the
+// columns [lo, hi) are written (the whole row when not given): a caller that knows the body's span of dofs
+// (TreeDofPath) skips the zeros of the other trees' dofs.
 template <class S>
-void tree_jac(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& point, int body, S* jacp, S* jacr) {
+void tree_jac(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& point, int body, S* jacp, S* jacr,
+              int lo = 0, int hi = -1) {
   const int nv = m.nv;
-  for (int k = 0; k < 3 * nv; ++k) {
-    if (jacp) jacp[k] = 0.0;
-    if (jacr) jacr[k] = 0.0;
-  }
+  if (hi < 0) hi = nv;
+  for (int k = 0; k < 3; ++k)
+    for (int i = lo; i < hi; ++i) {
+      if (jacp) jacp[k * nv + i] = 0.0;
+      if (jacr) jacr[k * nv + i] = 0.0;
+    }
   const Vec3<S> offset = point - d.subtree_com[m.body[body].root];
   // A jointless body moves with the nearest ancestor that has dofs.
   while (body > 0 && m.body[body].dof_num == 0) body = m.body[body].parent;
@@ -82,17 +87,21 @@ void tree_dof_path(const TreeModel<S>& m, int b1, int b2, TreeDofPath& path) {
 
 // mj_jacDifPair's dense case for one point: the translational Jacobian of the point on body b2 minus that
 // of the same point on body b1 (the relative velocity at a contact, 3 x nv), and when jacdif_rot is given the
-// rotational one (the relative angular velocity, 3 x nv: torsional and rolling friction).
+// rotational one (the relative angular velocity, 3 x nv: torsional and rolling friction). With a span
+// [lo, hi) that holds both bodies' paths (TreeDofPath's), only its columns are written.
 template <class S>
 void tree_jac_dif(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& point, int b1, int b2,
-                  S* jacdif, S* jacdif_rot = nullptr) {
+                  S* jacdif, S* jacdif_rot = nullptr, int lo = 0, int hi = -1) {
   const int nv = m.nv;
+  if (hi < 0) hi = nv;
   S j1[3 * kMaxDofs], r1[3 * kMaxDofs];
-  tree_jac(m, d, point, b1, j1, jacdif_rot ? r1 : static_cast<S*>(nullptr));
-  tree_jac(m, d, point, b2, jacdif, jacdif_rot);
-  for (int k = 0; k < 3 * nv; ++k) jacdif[k] -= j1[k];
+  tree_jac(m, d, point, b1, j1, jacdif_rot ? r1 : static_cast<S*>(nullptr), lo, hi);
+  tree_jac(m, d, point, b2, jacdif, jacdif_rot, lo, hi);
+  for (int k = 0; k < 3; ++k)
+    for (int i = lo; i < hi; ++i) jacdif[k * nv + i] -= j1[k * nv + i];
   if (jacdif_rot)
-    for (int k = 0; k < 3 * nv; ++k) jacdif_rot[k] -= r1[k];
+    for (int k = 0; k < 3; ++k)
+      for (int i = lo; i < hi; ++i) jacdif_rot[k * nv + i] -= r1[k * nv + i];
 }
 
 }  // namespace sg
