@@ -220,12 +220,12 @@ std::span<const Preset> preset_table() {
        "Cube push: smoothed hard contact",
        "cube_push.json",
        {"contact.model=hard", "integrator.type=moreau", "integrator.dt=0.002", "integrator.steps=500",
-        "contact.hard.kappa=300", "contact.hard.friction=0.4", "contact.cfd.enabled=false"},
-       "The same push with the analytic-smoothing paper's hard contact (Moreau steps, kappa = 300, friction "
-       "0.4): no soft-contact hops and a smooth loss. AD follows FD (median 0.1%) except where FD straddles "
-       "a kink the smoothing leaves (a contact entering the 10 / kappa look-ahead, the friction cone "
-       "switching between sticking and sliding): FD's spikes near 2.5 m/s. Compare the minimum with the soft "
-       "contact's.",
+        "contact.hard.kappa=300", "contact.cfd.enabled=false", "gradient.fd_eps=1e-7"},
+       "The same push with the analytic-smoothing paper's hard contact (Moreau steps, kappa = 300; the "
+       "friction is the surfaces' 0.4): no soft-contact hops and a smooth loss. AD equals central FD at "
+       "every point. FD's step is 1e-7 here: at the default 1e-6 a few central differences straddle a kink "
+       "the smoothing leaves (a contact entering the 10 / kappa look-ahead, the friction cone switching "
+       "between sticking and sliding) and spike. Compare the minimum with the soft contact's.",
        0.15},
       {"identify_cube",
        "Identify: cube",

@@ -23,11 +23,10 @@ double relative(double a, double b) {
 }
 
 // The cube push preset (gui "Cube push: smoothed hard contact"): one box slides into another; both on the
-// plane, box-box and box-plane contacts, friction 0.4, kappa 300.
+// plane, box-box and box-plane contacts, the surfaces' friction 0.4, kappa 300.
 std::vector<std::string> cube_push_hard() {
-  return {"contact.model=hard",       "integrator.type=moreau", "integrator.dt=0.002",
-          "integrator.steps=500",     "contact.hard.kappa=300", "contact.hard.friction=0.4",
-          "contact.cfd.enabled=false"};
+  return {"contact.model=hard",   "integrator.type=moreau", "integrator.dt=0.002",
+          "integrator.steps=500", "contact.hard.kappa=300", "contact.cfd.enabled=false"};
 }
 
 // A box thrown onto the plane tumbling (two contact points or four), hard (kappa inf) or smoothed.
