@@ -55,8 +55,11 @@ template <class S>
 void load_values(const TreeModel<S>& m, const TreeData<S>& d, const TreeConstraintData<S>& cd,
                  TreeNewtonWorkspace& ws) {
   const int nv = m.nv;
-  for (int k = 0; k < nv * nv; ++k) ws.M[k] = value(d.qM[k]);
-  for (int p = 0; p < nv; ++p) ws.mlo[p] = d.qM_lo[p], ws.mhi[p] = d.qM_hi[p];
+  for (int p = 0; p < nv; ++p) {
+    ws.mlo[p] = d.qM_lo[p], ws.mhi[p] = d.qM_hi[p];
+    // M is read over its rows' spans only (mass_row_dot, add_row_hessian).
+    for (int q = ws.mlo[p]; q < ws.mhi[p]; ++q) ws.M[p * nv + q] = value(d.qM[p * nv + q]);
+  }
   for (int i = 0; i < nv; ++i) ws.a0[i] = value(cd.qacc_smooth[i]);
   for (int r = 0; r < cd.nefc; ++r) {
     ws.lo[r] = cd.efc_lo[r], ws.hi[r] = cd.efc_hi[r];
@@ -78,9 +81,14 @@ void load_values(const TreeModel<S>& m, const TreeData<S>& d, const TreeConstrai
   }
 }
 
-// H = M + sum over the rows in `rows` of D J' J (lower triangle), not yet factorised.
+// H = M + sum over the rows in `rows` of D J' J (lower triangle: all the factorisation reads), not yet
+// factorised. Left of M's span a row of H is zero but where a row couples two kinematic trees.
 inline void add_row_hessian(int nv, int nefc, const bool* rows, TreeNewtonWorkspace& ws) {
-  for (int k = 0; k < nv * nv; ++k) ws.H[k] = ws.M[k];
+  for (int p = 0; p < nv; ++p) {
+    double* h = ws.H + p * nv;
+    for (int q = 0; q < ws.mlo[p]; ++q) h[q] = 0.0;
+    for (int q = ws.mlo[p]; q <= p; ++q) h[q] = ws.M[p * nv + q];
+  }
   for (int r = 0; r < nefc; ++r) {
     if (!rows[r]) continue;
     const double* j = ws.J + r * kMaxDofs;

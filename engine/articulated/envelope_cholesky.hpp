@@ -22,10 +22,12 @@ struct FactorEnvelope {
 };
 
 // A = L L' for A (n x n, row-major, leading dimension n) symmetric positive definite: L overwrites the
-// lower triangle, env receives its envelope. False if A is not positive definite.
-inline bool envelope_factor(double* A, int n, FactorEnvelope& env) {
+// lower triangle, env receives its envelope. Only the lower triangle is read. lo (optional): row i is
+// known to be zero left of column lo[i] (qM's spans), so the search for its first nonzero starts there.
+// False if A is not positive definite.
+inline bool envelope_factor(double* A, int n, FactorEnvelope& env, const int* lo = nullptr) {
   for (int i = 0; i < n; ++i) {
-    int f = 0;
+    int f = lo ? std::min(lo[i], i) : 0;
     while (f < i && A[i * n + f] == 0.0) ++f;
     env.first[i] = f;
     env.last[i] = i;

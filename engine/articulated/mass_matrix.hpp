@@ -19,8 +19,10 @@ void tree_composite_inertia(const TreeModel<S>& m, TreeData<S>& d) {
 // The span of each row of qM: the dofs of the kinematic tree (the world child's subtree) that the row's dof
 // moves; dofs of different trees share no entry. The products with qM loop over these spans only: a free-body
 // scene's qM is block diagonal, and its dense rows would be mostly zeros.
+// Returns whether the spans are those of the previous call with the same nv (qM's zeros outside them are
+// then in place).
 template <class S>
-void tree_mass_spans(const TreeModel<S>& m, TreeData<S>& d) {
+bool tree_mass_spans(const TreeModel<S>& m, TreeData<S>& d) {
   int lo[kMaxTreeBodies], hi[kMaxTreeBodies];  // by root body
   for (int b = 0; b < m.nbody; ++b) lo[b] = m.nv, hi[b] = 0;
   for (int i = 0; i < m.nv; ++i) {
@@ -28,19 +30,29 @@ void tree_mass_spans(const TreeModel<S>& m, TreeData<S>& d) {
     lo[r] = i < lo[r] ? i : lo[r];
     hi[r] = i + 1 > hi[r] ? i + 1 : hi[r];
   }
+  bool same = d.qM_spans_nv == m.nv;
   for (int i = 0; i < m.nv; ++i) {
     const int r = m.body[m.dof_body[i]].root;
+    same = same && d.qM_lo[i] == lo[r] && d.qM_hi[i] == hi[r];
     d.qM_lo[i] = lo[r], d.qM_hi[i] = hi[r];
   }
+  d.qM_spans_nv = m.nv;
+  return same;
 }
 
-// mj_crb: qM with the dofs' armature on its diagonal. Entries between dofs on different branches are zero.
+// mj_crb: qM with the dofs' armature on its diagonal. Entries between dofs on different branches are zero:
+// those of different trees stay zero from the first call (only the spans are written), unless the spans
+// changed.
 template <class S>
 void tree_crb(const TreeModel<S>& m, TreeData<S>& d) {
   const int nv = m.nv;
-  tree_mass_spans(m, d);
+  if (tree_mass_spans(m, d)) {
+    for (int i = 0; i < nv; ++i)
+      for (int k = d.qM_lo[i]; k < d.qM_hi[i]; ++k) d.qM[i * nv + k] = 0.0;
+  } else {
+    for (int k = 0; k < nv * nv; ++k) d.qM[k] = 0.0;
+  }
   tree_composite_inertia(m, d);
-  for (int k = 0; k < nv * nv; ++k) d.qM[k] = 0.0;
   for (int i = nv - 1; i >= 0; --i) {
     const Spatial<S> momentum = d.crb[m.dof_body[i]] * d.cdof[i];
     d.qM[i * nv + i] = m.armature[i] + dot(d.cdof[i], momentum);

@@ -42,6 +42,7 @@ struct TreeData {
   S qM[kMaxDofs * kMaxDofs] = {};
   // qM's row i is zero outside dofs [qM_lo[i], qM_hi[i]): its kinematic tree's (tree_crb sets them).
   int qM_lo[kMaxDofs] = {}, qM_hi[kMaxDofs] = {};
+  int qM_spans_nv = -1;  // the nv the spans were last set for (-1: never): qM's zeros outside them are kept
 
   // mj_comVel: body velocities and the dof motions' time derivatives.
   Spatial<S> cvel[kMaxTreeBodies];
