@@ -55,7 +55,9 @@ struct TreeConstraintData {
   EfcType efc_type[kMaxEfc] = {};
   int efc_id[kMaxEfc] = {};  // joint or contact index
   S efc_J[kMaxEfc * kMaxDofs] = {};
-  int efc_lo[kMaxEfc] = {}, efc_hi[kMaxEfc] = {};  // row r's J is exact zeros outside dofs [lo, hi)
+  // Row r's J is exact zeros outside dofs [lo, hi): only the span is stored (entries outside it are stale),
+  // and every reader loops over it.
+  int efc_lo[kMaxEfc] = {}, efc_hi[kMaxEfc] = {};
   S efc_pos[kMaxEfc] = {}, efc_margin[kMaxEfc] = {};
   S efc_diagApprox[kMaxEfc] = {}, efc_R[kMaxEfc] = {}, efc_D[kMaxEfc] = {};
   S efc_K[kMaxEfc] = {}, efc_B[kMaxEfc] = {}, efc_imp[kMaxEfc] = {};

@@ -18,17 +18,18 @@ namespace tree_constraint_detail {
 inline constexpr double kMinVal = 1e-15;  // mjMINVAL
 }
 
-// mj_addConstraint: one row, jac exact zeros outside dofs [lo, hi); false (and the overflow flag) when the
-// rows are full.
+// mj_addConstraint: one row, jac exact zeros outside dofs [lo, hi) (only its span is read and stored);
+// false (and the overflow flag) when the rows are full.
 template <class S>
 bool tree_add_row(int nv, TreeConstraintData<S>& cd, const S* jac, const S& pos, const S& margin,
                   EfcType type, int id, int lo, int hi) {
+  (void)nv;
   if (cd.nefc >= kMaxEfc) {
     cd.overflow = true;
     return false;
   }
   const int r = cd.nefc++;
-  for (int i = 0; i < nv; ++i) cd.efc_J[r * kMaxDofs + i] = jac[i];
+  for (int i = lo; i < hi; ++i) cd.efc_J[r * kMaxDofs + i] = jac[i];
   cd.efc_lo[r] = lo, cd.efc_hi[r] = hi;
   cd.efc_pos[r] = pos;
   cd.efc_margin[r] = margin;
@@ -63,7 +64,8 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
 // The contact frame's rows of the relative motion at the contact (body of geom2 minus body of geom1): the
 // normal row, for condim 3 the two tangent rows, and beyond them the relative rotation about the frame's
 // axes (condim 4: about the normal, torsion; 6: also about the tangents, rolling). jac: rows x nv, computed
-// over the bodies' span of dofs (tree_dof_path; given back in span when not null) and exact zeros outside it.
+// over the bodies' span of dofs (tree_dof_path) and exact zeros outside it; when span is given, the path is
+// given back in it and only the span's columns are written (the caller reads no others).
 // On a tape (kTreeSparseRows) the dofs within the span that move neither body are left exact zeros too
 // instead of taped products with zero; double and dual rows keep the plain loop, which the compiler
 // vectorises.
@@ -84,12 +86,14 @@ void tree_contact_frame_rows(const TreeModel<S>& m, const TreeConstraintModel<S>
     const S* from = r < 3 ? dif : rot;
     const Vec3<S>& axis = c.frame[r < 3 ? r : r - 3];
     S* row = jac + r * nv;
-    for (int i = 0; i < lo; ++i) row[i] = 0.0;
+    if (!span)
+      for (int i = 0; i < lo; ++i) row[i] = 0.0;
     for (int i = lo; i < hi; ++i)
       row[i] = !kTreeSparseRows<S> || path.moves[i]
                    ? dot(axis, Vec3<S>(from[i], from[nv + i], from[2 * nv + i]))
                    : S(0.0);
-    for (int i = hi; i < nv; ++i) row[i] = 0.0;
+    if (!span)
+      for (int i = hi; i < nv; ++i) row[i] = 0.0;
   }
 }
 
@@ -140,10 +144,8 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
     for (int k = 1; k < c.dim; ++k)
       for (int sign = 1; sign >= -1; sign -= 2) {
         const S mu = c.friction[k - 1] * double(sign);
-        for (int v = 0; v < lo; ++v) edge[v] = 0.0;
-        for (int v = lo; v < hi; ++v)
+        for (int v = lo; v < hi; ++v)  // the rows are read over their span only
           edge[v] = !kTreeSparseRows<S> || path.moves[v] ? plus_product(jac[v], jac[k * nv + v], mu) : S(0.0);
-        for (int v = hi; v < nv; ++v) edge[v] = 0.0;
         tree_add_row(nv, cd, edge, c.dist, c.includemargin, EfcType::kContactPyramidal, i, lo, hi);
       }
   }

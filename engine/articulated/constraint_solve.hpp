@@ -46,14 +46,22 @@ int pushing_forces(const TreeConstraintData<S>& cd, const TreeNewtonWorkspace& w
   return n;
 }
 
-// J' w over the packed rows, each row over its span (it is exact zeros outside), accumulated row by row from
-// zero as gather_transpose_times does, so values and derivatives are the same; the reverse scalar keeps its
-// fused sums.
+// J' w over the packed rows, each row over its span (it is exact zeros outside, where efc_J is not stored),
+// accumulated row by row from zero as gather_transpose_times does, so values and derivatives are the same;
+// the reverse scalar keeps its fused sums, one node per dof over the rows whose span holds it (the others'
+// terms are exact zeros, which get no link).
 template <class S>
 void rows_transpose_times(const TreeConstraintData<S>& cd, const int* rows, const S* w, int n, int nv,
                           S* out) {
   if constexpr (is_reverse_v<S>) {
-    gather_transpose_times(cd.efc_J, kMaxDofs, rows, w, n, nv, out);
+    for (int p = 0; p < nv; ++p) {
+      int in[kMaxEfc];
+      S win[kMaxEfc];
+      int count = 0;
+      for (int k = 0; k < n; ++k)
+        if (cd.efc_lo[rows[k]] <= p && p < cd.efc_hi[rows[k]]) in[count] = rows[k], win[count++] = w[k];
+      out[p] = dot_gather(cd.efc_J + p, kMaxDofs, in, win, count);
+    }
   } else {
     for (int p = 0; p < nv; ++p) out[p] = 0.0;
     for (int k = 0; k < n; ++k) {

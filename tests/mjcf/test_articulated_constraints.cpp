@@ -168,8 +168,9 @@ double rel_vec(const double* a, const double* b, int n) {
 struct Worst {
   double geom = 0, jac = 0, contact = 0, efc_J = 0, aref = 0, R = 0, force = 0, qfrc = 0, qacc = 0;
   int states = 0, contacts = 0, rows = 0, parent_child = 0, world_welded = 0;
-  // Entries of MuJoCo's rows or ours outside our row's span of dofs (efc_lo, efc_hi: the solver's loops skip
-  // them, so there must be none), and the spans' widths against nv, summed over the rows.
+  // Entries of MuJoCo's rows outside our row's span of dofs (efc_lo, efc_hi: ours are defined over the span
+  // only and every reader loops over it, so there must be none), and the spans' widths against nv, summed
+  // over the rows.
   int outside_span = 0;
   long span_dofs = 0, row_dofs = 0;
   int pairs[mjNGEOMTYPES][mjNGEOMTYPES] = {};  // contacts by MuJoCo geom types
@@ -224,11 +225,12 @@ int match_contact(const mjContact& c, const TreeConstraintData<double>& cd) {
 void compare_rows(const mjModel* m, const mjData* d, int mj_row, const TreeConstraintData<double>& cd,
                   int our_row, Worst& w) {
   const int nv = m->nv;
-  w.efc_J = std::fmax(w.efc_J, rel_vec(cd.efc_J + our_row * kMaxDofs, d->efc_J + mj_row * nv, nv));
   const int lo = cd.efc_lo[our_row], hi = cd.efc_hi[our_row];
+  double ours[kMaxDofs];  // our row over all dofs: its span's entries, zeros outside
+  for (int i = 0; i < nv; ++i) ours[i] = i < lo || i >= hi ? 0.0 : cd.efc_J[our_row * kMaxDofs + i];
+  w.efc_J = std::fmax(w.efc_J, rel_vec(ours, d->efc_J + mj_row * nv, nv));
   for (int i = 0; i < nv; ++i)
-    if (i < lo || i >= hi)
-      w.outside_span += (d->efc_J[mj_row * nv + i] != 0.0) + (cd.efc_J[our_row * kMaxDofs + i] != 0.0);
+    if (i < lo || i >= hi) w.outside_span += d->efc_J[mj_row * nv + i] != 0.0;
   w.span_dofs += hi - lo, w.row_dofs += nv;
   w.aref = std::fmax(w.aref, rel(cd.efc_aref[our_row], d->efc_aref[mj_row]));
   w.R = std::fmax(w.R, std::fabs(cd.efc_R[our_row] - d->efc_R[mj_row]) / std::fabs(d->efc_R[mj_row]));
@@ -296,8 +298,8 @@ void report_and_check(const std::string& name, const Worst& w) {
                << " rows; worst errors relative to max(1, |x|): geom frames " << w.geom << ", mj_jac "
                << w.jac << ", contacts " << w.contact << ", efc_J " << w.efc_J << ", efc_aref " << w.aref
                << ", efc_R (relative) " << w.R << ", efc_force " << w.force << ", qfrc_constraint " << w.qfrc
-               << ", qacc " << w.qacc << "; rows' spans " << w.span_dofs << " of " << w.row_dofs
-               << " dofs, " << w.outside_span << " nonzeros outside them");
+               << ", qacc " << w.qacc << "; rows' spans " << w.span_dofs << " of " << w.row_dofs << " dofs, "
+               << w.outside_span << " nonzeros outside them");
   std::string pairs;
   const char* names[mjNGEOMTYPES] = {"plane",     "hfield",   "sphere", "capsule",
                                      "ellipsoid", "cylinder", "box",    "mesh"};
