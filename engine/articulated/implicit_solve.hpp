@@ -68,9 +68,10 @@ void spd_solve_factored(const S* A, const int* lo, const int* hi, const S* D, co
 template <class S, class H>
 bool spd_solve_implicit(const S* A, const int* lo, const int* hi, const S* D, const H& h, int n, const S* b,
                         double* L, FactorEnvelope& env, S* x) {
-  // The factorisation reads the lower triangle only, and row p of A is zero left of lo[p].
+  // The factorisation and the solves read the lower triangle only; row p of A is zero left of lo[p], so the
+  // search for its first nonzero starts there.
   for (int p = 0; p < n; ++p)
-    for (int q = lo[p]; q <= p; ++q) L[p * n + q] = value(A[p * n + q]);
+    for (int q = 0; q <= p; ++q) L[p * n + q] = value(A[p * n + q]);
   if (D)
     for (int i = 0; i < n; ++i) L[i * n + i] += value(h) * value(D[i]);
   if (!envelope_factor(L, n, env, lo)) return false;
