@@ -18,18 +18,17 @@ namespace tree_constraint_detail {
 inline constexpr double kMinVal = 1e-15;  // mjMINVAL
 }
 
-// mj_addConstraint: one row, jac exact zeros outside dofs [lo, hi) (only its span is read and stored);
-// false (and the overflow flag) when the rows are full.
+// mj_addConstraint: one row, exact zeros outside dofs [lo, hi); span holds its entries over [lo, hi) (the
+// row's only stored part). False (and the overflow flag) when the rows are full.
 template <class S>
-bool tree_add_row(int nv, TreeConstraintData<S>& cd, const S* jac, const S& pos, const S& margin,
-                  EfcType type, int id, int lo, int hi) {
-  (void)nv;
+bool tree_add_row(TreeConstraintData<S>& cd, const S* span, const S& pos, const S& margin, EfcType type,
+                  int id, int lo, int hi) {
   if (cd.nefc >= kMaxEfc) {
     cd.overflow = true;
     return false;
   }
   const int r = cd.nefc++;
-  for (int i = lo; i < hi; ++i) cd.efc_J[r * kMaxDofs + i] = jac[i];
+  for (int i = lo; i < hi; ++i) cd.efc_J[r * kMaxDofs + i] = span[i - lo];
   cd.efc_lo[r] = lo, cd.efc_hi[r] = hi;
   cd.efc_pos[r] = pos;
   cd.efc_margin[r] = margin;
@@ -38,13 +37,20 @@ bool tree_add_row(int nv, TreeConstraintData<S>& cd, const S* jac, const S& pos,
   return true;
 }
 
+// A joint limit's row: the distance's gradient `slope` (+-1) on the joint's one dof, which is its span.
+template <class S>
+bool tree_add_limit_row(TreeConstraintData<S>& cd, int joint, int dof, double slope, const S& dist,
+                        const S& margin) {
+  const S entry = slope;
+  return tree_add_row(cd, &entry, dist, margin, EfcType::kLimitJoint, joint, dof, dof + 1);
+}
+
 // mj_instantiateLimit for hinges and slides: a row per side within the margin of the range, its distance
 // positive inside the range, its Jacobian -side on the joint's dof.
 template <class S>
 void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                              TreeConstraintData<S>& cd) {
   if (!cm.opt.limit) return;
-  S jac[kMaxDofs];
   for (int j = 0; j < m.njnt; ++j) {
     const TreeLimit<S>& lim = cm.limit[j];
     const TreeJoint<S>& jn = m.joint[j];
@@ -53,10 +59,7 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
     for (int side = -1; side <= 1; side += 2) {
       const S dist = (lim.range[(side + 1) / 2] - q) * double(side);
       if (!(value(dist) < value(lim.margin))) continue;
-      for (int i = 0; i < m.nv; ++i) jac[i] = 0.0;
-      jac[jn.dof_adr] = -double(side);
-      if (!tree_add_row(m.nv, cd, jac, dist, lim.margin, EfcType::kLimitJoint, j, jn.dof_adr, jn.dof_adr + 1))
-        return;
+      if (!tree_add_limit_row(cd, j, jn.dof_adr, -double(side), dist, lim.margin)) return;
     }
   }
 }
@@ -132,12 +135,12 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
     tree_contact_frame_rows(m, cm, d, c, c.dim, jac, &path);
     const int lo = path.lo, hi = path.hi;
     if (c.dim == 1) {
-      tree_add_row(nv, cd, jac, c.dist, c.includemargin, EfcType::kContactFrictionless, i, lo, hi);
+      tree_add_row(cd, jac + lo, c.dist, c.includemargin, EfcType::kContactFrictionless, i, lo, hi);
       continue;
     }
     if (cm.opt.elliptic) {
       for (int k = 0; k < c.dim; ++k)
-        tree_add_row(nv, cd, jac + k * nv, k == 0 ? c.dist : S(0.0), k == 0 ? c.includemargin : S(0.0),
+        tree_add_row(cd, jac + k * nv + lo, k == 0 ? c.dist : S(0.0), k == 0 ? c.includemargin : S(0.0),
                      EfcType::kContactElliptic, i, lo, hi);
       continue;
     }
@@ -146,7 +149,7 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
         const S mu = c.friction[k - 1] * double(sign);
         for (int v = lo; v < hi; ++v)  // the rows are read over their span only
           edge[v] = !kTreeSparseRows<S> || path.moves[v] ? plus_product(jac[v], jac[k * nv + v], mu) : S(0.0);
-        tree_add_row(nv, cd, edge, c.dist, c.includemargin, EfcType::kContactPyramidal, i, lo, hi);
+        tree_add_row(cd, edge + lo, c.dist, c.includemargin, EfcType::kContactPyramidal, i, lo, hi);
       }
   }
   return true;

@@ -298,7 +298,6 @@ class TreeModeSolver {
   // The mode's limit rows (in joint order, as mj_instantiateLimit), with the onset and separation margins.
   void limit_rows(const TreeMode& mode, MarginTracker* tracker) const {
     const TreeModel<S>& m = *s_.m;
-    S jac[kMaxDofs];
     for (int j = 0; j < m.njnt; ++j) {
       if (!limit_applies(j)) continue;
       for (int upper = 0; upper < 2; ++upper) {
@@ -310,12 +309,9 @@ class TreeModeSolver {
           continue;
         }
         if (tracker) tracker->note(-r, contact_event(key, EventKind::separation));
-        for (int i = 0; i < m.nv; ++i) jac[i] = 0.0;
-        jac[m.joint[j].dof_adr] = upper ? -1.0 : 1.0;  // the distance's gradient
         const int row = s_.cd->nefc;
-        const int dof = m.joint[j].dof_adr;
-        if (!tree_add_row(m.nv, *s_.cd, jac, limit_distance(j, upper), s_.cm->limit[j].margin,
-                          EfcType::kLimitJoint, j, dof, dof + 1))
+        if (!tree_add_limit_row(*s_.cd, j, m.joint[j].dof_adr, upper ? -1.0 : 1.0, limit_distance(j, upper),
+                                s_.cm->limit[j].margin))
           return;
         row_entry_[row] = e;
         row_k_[row] = 0;
