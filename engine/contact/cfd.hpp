@@ -59,7 +59,11 @@ SG_HD inline bool law_at(const S& r, bool with_cfd, double width, RowLaw* law) {
 // reference acceleration aref = -B v - K d (position term). solimp: the contact's own (the pair's mix).
 template <class S>
 SG_HD inline S law_impedance(RowLaw law, const S solimp[5], const CfdParams<S>& cfd, const S& r) {
-  if (law == RowLaw::cfd_band) return mujoco_impedance(cfd.solimp, S(cfd.solimp[2] - r));
+  // At mid = 1 (DiffMJX's settings) MuJoCo's clamp to 0.9999 would end the spline in an upper branch 1e-4 w
+  // wide (5 um at w = 0.05) whose slope falls from its full value to 0 right at contact, where adaptive steps
+  // that end at a located onset evaluate it: the straight-through tangents took that kink for the band's
+  // slope over the whole step. The lower branch goes on to contact instead (docs/engine.md).
+  if (law == RowLaw::cfd_band) return mujoco_impedance(cfd.solimp, S(cfd.solimp[2] - r), true);
   return mujoco_impedance(solimp, r);
 }
 template <class S>

@@ -6,12 +6,15 @@
 
 namespace sg {
 
-// Impedance d(r) from solimp = [dmin, dmax, width, mid, power], clamped as MuJoCo does.
+// Impedance d(r) from solimp = [dmin, dmax, width, mid, power], clamped as MuJoCo does. lower_to_end: a mid
+// of 1 or more, which MuJoCo clamps to 0.9999, keeps the lower branch up to x = 1 instead of switching to the
+// upper one for the last 1e-4 of the width (Contacts From Distance; engine/contact/cfd.hpp says why).
 template <class S>
-SG_HD inline S mujoco_impedance(const S solimp[5], const S& r) {
+SG_HD inline S mujoco_impedance(const S solimp[5], const S& r, bool lower_to_end = false) {
   const S dmin = clamp(solimp[0], 1e-4, 0.9999);
   const S dmax = clamp(solimp[1], 1e-4, 0.9999);
   const S width = solimp[2] < 0.0 ? S(0.0) : solimp[2];
+  const bool whole_lower = lower_to_end && solimp[3] >= 1.0;
   const S mid = clamp(solimp[3], 1e-4, 0.9999);
   const S power = solimp[4] < 1.0 ? S(1.0) : solimp[4];
   if (dmin == dmax || width <= 1e-15) return 0.5 * (dmin + dmax);
@@ -21,7 +24,7 @@ SG_HD inline S mujoco_impedance(const S solimp[5], const S& r) {
   if (power == 1.0) {
     y = x;
   } else if (power == 2.0) {  // MuJoCo's default: the same values without pow
-    const bool low = x <= mid;
+    const bool low = x <= mid || whole_lower;
     y = low ? S(x * x / mid) : S(1.0 - (1.0 - x) * (1.0 - x) / (1.0 - mid));
     if (!tangent_free(power)) {
       // d y / d power at 2 (y (ln x - ln mid), or (y - 1)(ln(1 - x) - ln(1 - mid))), added with value 0:
@@ -31,7 +34,7 @@ SG_HD inline S mujoco_impedance(const S solimp[5], const S& r) {
                                : (yv - 1.0) * (std::log(1.0 - xv) - std::log(1.0 - mv));
       y += (power - value(power)) * dy_dp;
     }
-  } else if (x <= mid) {
+  } else if (x <= mid || whole_lower) {
     y = pow(x, power) / pow(mid, power - 1.0);
   } else {
     y = 1.0 - pow(1.0 - x, power) / pow(1.0 - mid, power - 1.0);

@@ -151,6 +151,7 @@ class EventStepper {
       if constexpr (extension_stands_for_step<tab>() && !is_dual_v<H>) {
         // The method's continuous extension stands for the step to the switch; f there in the old mode.
         dense_state<tab>(y, ws.y1, ws.k, h, loc.theta, n, ws.ytmp);
+        if (!sys_.saltation_applies()) tangents_from_step_to(y, ws, h_event);
         for (int k = 0; k < n; ++k) y[k] = ws.ytmp[k];
         sys_.after_accept(y);
         rhs_values(y, ws.f_event);  // f- enters the saltation term by value
@@ -224,6 +225,25 @@ class EventStepper {
   }
 
  private:
+  // Where the tangents follow a straight-through CFD surrogate (the systems' saltation_applies() is false
+  // exactly then), the extension's tangents at the switch (ws.ytmp) mix in the trial step's stages past it,
+  // where the surrogate is another field (a penetrating contact's rows): they are replaced by those of the
+  // step redone up to the switch, h_event, from y. The values stay the extension's, so that the simulation is
+  // bit for bit the plain model's; the system's mode, margins and solver guesses are restored after the
+  // redone step's evaluations. Double runs have no tangents: nothing to do (docs/engine.md).
+  SG_HD void tangents_from_step_to(const S* y, RkWorkspace<System>& ws, double h_event) {
+    if constexpr (has_derivatives_v<S> && kHybrid) {
+      const int n = sys_.dim();
+      for (int k = 0; k < n; ++k) ws.f_event[k] = ws.ytmp[k];  // scratch until f- is evaluated
+      const auto memo = sys_.memo();
+      rk_step(sys_, tab, y, h_event, ws);
+      sys_.restore(memo);
+      for (int k = 0; k < n; ++k) ws.ytmp[k] = straight_through(ws.f_event[k], ws.y1[k]);
+    } else {
+      (void)y, (void)ws, (void)h_event;
+    }
+  }
+
   static constexpr int kMaxZeroRun = 16;
   // Locations repeated on a redone step before its end is taken as the switch (each one on a shorter step).
   static constexpr int kMaxRelocations = 3;

@@ -1,6 +1,8 @@
 // Contact laws against hand-computed references.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "engine/contact/elastic_impact.hpp"
 #include "engine/contact/gauss_seidel.hpp"
 #include "engine/contact/mujoco_soft.hpp"
@@ -28,6 +30,25 @@ TEST_CASE("MuJoCo impedance spline: endpoints, midpoint and power 1") {
   CHECK(mujoco_impedance(solimp, -0.005) == doctest::Approx(0.5));  // y(mid) = mid
   const double linear[5] = {0.2, 0.8, 0.01, 0.5, 1.0};
   CHECK(mujoco_impedance(linear, -0.0025) == doctest::Approx(0.2 + 0.25 * 0.6));
+}
+
+TEST_CASE("a CFD spline with mid = 1 keeps its slope up to contact, MuJoCo's clamp does not") {
+  // DiffMJX's CFD solimp: d_far 0, d_near 0.01, width 0.05, mid 1, power 2, evaluated at w - r
+  // (engine/contact/ cfd.hpp). MuJoCo clamps mid to 0.9999: its upper branch takes the last 5 um, where the
+  // slope falls to 0.
+  const double solimp[5] = {0.0, 0.01, 0.05, 1.0, 2.0};
+  const double w = solimp[2];
+  auto slope = [&](double r, bool lower_to_end) {  // d d / d r by central differences, h = 1e-9 m
+    return (mujoco_impedance(solimp, w - (r + 1e-9), lower_to_end) -
+            mujoco_impedance(solimp, w - (r - 1e-9), lower_to_end)) /
+           2e-9;
+  };
+  const double far = slope(1e-3, true);  // about -2 (0.01 - 1e-4) / w x, x = 0.98
+  CHECK(far == doctest::Approx(-2.0 * (0.01 - 1e-4) / w * (w - 1e-3) / w / 0.9999).epsilon(1e-5));
+  CHECK(slope(1e-6, true) == doctest::Approx(far * (w - 1e-6) / (w - 1e-3)).epsilon(1e-5));  // smooth
+  CHECK(std::fabs(slope(1e-6, false)) < 0.25 * std::fabs(far));  // MuJoCo's branch: the kink
+  // Below x = 0.9999 both agree bit for bit.
+  CHECK(mujoco_impedance(solimp, w - 1e-3, true) == mujoco_impedance(solimp, w - 1e-3, false));
 }
 
 TEST_CASE("MuJoCo solref direct form and refsafe") {
