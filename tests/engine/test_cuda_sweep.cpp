@@ -65,7 +65,9 @@ double quantile(const std::vector<double>& sorted, double q) {
 template <class Result, class Point, std::size_t N>
 void check_numbers(const std::string& scene, const Result& gpu, const Result& cpu, const Result& ulp,
                    const std::pair<const char*, double Point::*> (&numbers)[N], std::ostringstream& report) {
-  for (const auto& [name, member] : numbers) {
+  for (const auto& number : numbers) {
+    const char* name = number.first;  // not a structured binding: clang 14 cannot capture those (INFO)
+    const auto member = number.second;
     const std::vector<double> g = differences(gpu, cpu, member), u = differences(ulp, cpu, member);
     report << "\n  " << name << " " << quantile(g, 0.5) << " / " << quantile(g, 0.9) << " / "
            << quantile(g, 1.0) << " | " << quantile(u, 0.5) << " / " << quantile(u, 0.9) << " / "

@@ -120,8 +120,10 @@ TEST_CASE("runs of the tosses spread over threads give the same numbers to the l
 TEST_CASE("Levenberg-Marquardt and Adam recover the cube's half side from simulated tosses") {
   // Euler's contact makes the error a rough function of the size (which corner lands within a step): from
   // 0.06 LM lands on the truth, from 0.045 in a dent 6e-4 relative beside it (measured).
-  for (const auto& [start, tolerance] : {std::pair{0.06, 1e-9}, std::pair{0.045, 2e-3}}) {
-    CAPTURE(start);
+  for (const auto& start_tolerance : {std::pair{0.06, 1e-9}, std::pair{0.045, 2e-3}}) {
+    const auto [start, tolerance] = start_tolerance;
+    const double start_value = start;  // CAPTURE takes a variable, not a structured binding (clang 14)
+    CAPTURE(start_value);
     TossObjective obj = segments_at(start);
     FitSettings lm;
     lm.steps = 100;
