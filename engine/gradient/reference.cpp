@@ -64,6 +64,16 @@ const char* reference_name(Reference r) {
   return "fd";
 }
 
+std::string straight_through_caveat(const Problem& p) {
+  if (!straight_through_cfd(p) || !is_adaptive(p.integrator.method) || p.integrator.control_tangents)
+    return "";
+  return "straight-through CFD with adaptive steps: the steps follow the simulated model, not the "
+         "surrogate's "
+         "tangents, so the gradient can be tens of percent from the surrogate's own derivative (the box "
+         "toss, billiards); gradient.control_tangents=true (forward mode) controls them too (docs/engine.md, "
+         "\"Straight-through CFD\")";
+}
+
 std::string compared_reference_name(const Problem& p) {
   const Reference r = p.gradient.reference;
   if (r != Reference::fd) return reference_name(r);

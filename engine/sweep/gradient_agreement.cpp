@@ -88,8 +88,10 @@ std::string agreement_text(const SweepStats& st, const std::string& ref) {
   text += ", off by >10% " + share_text(st.off, st.compared);
   text += ", wrong sign " + share_text(st.wrong_sign, st.compared);
   if (st.cfd_unreliable > 0) {
-    std::snprintf(buf, sizeof buf, "; UNRELIABLE: the straight-through CFD gradient is over %gx the largest |FD| at ",
-                  kCfdUnreliableFactor);
+    std::snprintf(
+        buf, sizeof buf,
+        "; UNRELIABLE: the straight-through CFD gradient is over %gx the plain model's largest slope at ",
+        kCfdUnreliableFactor);
     text += buf + share_text(st.cfd_unreliable, st.points) + " points (docs/engine.md)";
   }
   return text;

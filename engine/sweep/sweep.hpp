@@ -39,9 +39,9 @@ struct SweepStats {
   long events_total = 0;
   long failed = 0;
   bool cancelled = false;
-  // Straight-through CFD sweeps: points whose |AD| exceeds kCfdUnreliableFactor times the sweep's largest
-  // |FD| (FD runs the plain model, so this is the plain gradient's scale), where the surrogate's tangents
-  // have blown up (docs/engine.md, "Straight-through CFD"); -1 for other sweeps.
+  // Straight-through CFD sweeps: points whose |AD| exceeds kCfdUnreliableFactor times the plain model's
+  // largest slope over the sweep (its largest |FD|, or its loss's steepest secant between neighbouring points),
+  // where the surrogate's tangents have blown up (docs/engine.md, "Straight-through CFD"); -1 for other sweeps.
   long cfd_unreliable = -1;
 };
 

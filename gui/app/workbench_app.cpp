@@ -368,8 +368,11 @@ StatusInfo WorkbenchApp::status() const {
         text += " | " + std::to_string(steps.accepted) + " steps, " + std::to_string(steps.rejected) +
                 " rejected, " + std::to_string(steps.events) + " contact events";
       // Against the chosen reference, without the points where both are zero (the markers show the rest).
-      if (snapshot_.problem)
+      if (snapshot_.problem) {
         text += " | " + agreement_text(snapshot_.result.stats, compared_reference_name(*snapshot_.problem));
+        if (!straight_through_caveat(*snapshot_.problem).empty())
+          text += " | CFD tangents not error-controlled: gradient.control_tangents for point accuracy";
+      }
       break;
     }
     case SweepPhase::cancelled:

@@ -177,3 +177,21 @@ TEST_CASE("sweep statistics leave out the points where AD and FD are both zero, 
   CHECK(r.output.find("both zero, left out") != std::string::npos);
   CHECK(r.output.find("off by >10%") != std::string::npos);
 }
+
+TEST_CASE("sweep notes when straight-through CFD's tangents are not error-controlled, and only then") {
+  const std::string note = "note: straight-through CFD with adaptive steps";
+  const std::string base = "sweep " + scene("toss_box_diffmjx.json") + " --set sweep.points=3";
+  struct Case {
+    const char* sets;
+    bool noted;
+  };
+  for (const Case& c :
+       {Case{" --set contact.cfd.enabled=true", true},
+        Case{" --set contact.cfd.enabled=true --set gradient.control_tangents=true", false},
+        Case{" --set contact.cfd.enabled=true --set integrator.type=euler", false}, Case{"", false}}) {
+    const auto r = run_softgrad(base + c.sets);
+    INFO(c.sets << "\n" << r.output);
+    REQUIRE(r.exit_code == 0);
+    CHECK((r.output.find(note) != std::string::npos) == c.noted);
+  }
+}

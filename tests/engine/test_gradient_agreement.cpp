@@ -93,13 +93,14 @@ TEST_CASE("a straight-through CFD sweep counts the points whose gradient is over
   SweepResult r;
   r.straight_through_cfd = true;
   for (double fd : {0.4, -0.9, 0.2}) r.points.push_back(point(fd * 1.5, fd));
-  r.points.push_back(point(-5.3e4, 0.29));  // the box toss at v_z = -2.6 (issue #40)
-  r.points.push_back(point(8.9, 0.0));      // within 10 x 0.9
+  r.points.push_back(point(-5.3e4, 0.29));              // the box toss at v_z = -2.6 (issue #40)
+  r.points.push_back(point(8.9, 0.0));                  // within 10 x 0.9
   r.points.push_back(point(724.0, 0.23, "max_steps"));  // failed points are not judged
   summarize_sweep(r);
   CHECK(r.stats.cfd_unreliable == 1);
-  CHECK(agreement_text(r.stats, "FD").find("UNRELIABLE: the straight-through CFD gradient is over 10x the largest "
-                                           "|FD| at 1 of 6 (16.7%) points") != std::string::npos);
+  CHECK(agreement_text(r.stats, "FD")
+            .find("UNRELIABLE: the straight-through CFD gradient is over 10x the plain "
+                  "model's largest slope at 1 of 6 (16.7%) points") != std::string::npos);
   r.straight_through_cfd = false;  // other sweeps: not applicable
   summarize_sweep(r);
   CHECK(r.stats.cfd_unreliable == -1);
@@ -109,4 +110,25 @@ TEST_CASE("a straight-through CFD sweep counts the points whose gradient is over
   misses.points = {point(0.3, 0.0), point(-2.0, 0.0)};
   summarize_sweep(misses);
   CHECK(misses.stats.cfd_unreliable == 0);
+}
+
+TEST_CASE("a coarse straight-through CFD sweep takes the plain model's scale from its loss too") {
+  // billiards at 9 points (measured): FD is 0 at every miss and 0.006 at the two hits, while CFD's gradient
+  // there is up to 0.14 by design; the loss falls from 0.04 to 0.0038 between a miss and a hit 1.25 apart.
+  const double values[] = {-5, -3.75, -2.5, -1.25, 0, 1.25, 2.5, 3.75, 5};
+  const double losses[] = {0.04, 0.04, 0.04, 0.00377, 0.00112, 0.00377, 0.04, 0.04, 0.04};
+  const double grads[] = {-0.023, -0.043, -0.145, -0.063, 0.0, 0.063, 0.145, 0.043, 0.023};
+  const double fds[] = {0.0, 0.0, 0.0, -0.0058, 8.7e-6, 0.0059, 0.0, 0.0, 0.0};
+  SweepResult r;
+  r.straight_through_cfd = true;
+  for (int i = 0; i < 9; ++i) {
+    PointResult p = point(grads[i], fds[i]);
+    p.value = values[i], p.loss = losses[i];
+    r.points.push_back(p);
+  }
+  summarize_sweep(r);
+  CHECK(r.stats.cfd_unreliable == 0);  // FD's scale alone (0.0059) would flag the four misses over 0.059
+  r.points[2].grad = -5.3e4;           // a blown-up tangent still stands out
+  summarize_sweep(r);
+  CHECK(r.stats.cfd_unreliable == 1);
 }
