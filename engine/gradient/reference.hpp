@@ -28,8 +28,8 @@ inline bool straight_through_cfd(const Problem& p) {
 
 // Straight-through CFD under an adaptive integrator without gradient.control_tangents: a one-line caveat (the
 // steps follow the simulated model's values, not the surrogate's tangents, which can leave the gradient tens
-// of percent from the surrogate's continuous derivative on tumbling bodies: docs/engine.md, "Straight-through
-// CFD"); empty otherwise.
+// of percent from the surrogate's continuous derivative: the box toss, billiards; docs/engine.md,
+// "Straight-through CFD"); empty otherwise.
 std::string straight_through_caveat(const Problem& p);
 
 // Short names for the scene key's values: "fd", "fd_tight", "ad_tight".
