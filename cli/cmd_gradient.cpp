@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
+#include "engine/gradient/reference.hpp"
 #include "engine/problem/json_number.hpp"
 
 namespace sg::cli {
@@ -160,6 +161,9 @@ int run(const GradientArgs& args) {
     if (results[c].status != "ok") status = modes[c] + ": " + results[c].status;
   if (status != "ok") std::fprintf(stderr, "%s\n", status.c_str());
   warn_if_not_retraced(modes, results, *eval);
+  const bool differentiated = modes.size() > 1 || modes[0] != "fd";
+  if (const std::string caveat = straight_through_caveat(*problem); differentiated && !caveat.empty())
+    std::printf("note: %s\n", caveat.c_str());
   if (!args.out.empty()) {
     nlohmann::json out = {
         {"scene", problem->name}, {"mode", args.mode},  {"loss", number_or_null(main.loss)}, {"fd_eps", eps},

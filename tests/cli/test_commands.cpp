@@ -178,7 +178,7 @@ TEST_CASE("sweep statistics leave out the points where AD and FD are both zero, 
   CHECK(r.output.find("off by >10%") != std::string::npos);
 }
 
-TEST_CASE("sweep notes when straight-through CFD's tangents are not error-controlled, and only then") {
+TEST_CASE("sweep and gradient note when straight-through CFD's tangents are not error-controlled, and only then") {
   const std::string note = "note: straight-through CFD with adaptive steps";
   const std::string base = "sweep " + scene("toss_box_diffmjx.json") + " --set sweep.points=3";
   struct Case {
@@ -194,4 +194,14 @@ TEST_CASE("sweep notes when straight-through CFD's tangents are not error-contro
     REQUIRE(r.exit_code == 0);
     CHECK((r.output.find(note) != std::string::npos) == c.noted);
   }
+  // The gradient command says so too where it differentiates; finite differences alone see the plain model.
+  const std::string gradient =
+      "gradient " + scene("toss_box_diffmjx.json") +
+      " --wrt model.bodies.0.vel.2 --set contact.cfd.enabled=true --set integrator.steps=10";
+  const auto forward = run_softgrad(gradient), fd = run_softgrad(gradient + " --mode fd");
+  INFO(forward.output << "\n" << fd.output);
+  REQUIRE(forward.exit_code == 0);
+  REQUIRE(fd.exit_code == 0);
+  CHECK(forward.output.find(note) != std::string::npos);
+  CHECK(fd.output.find(note) == std::string::npos);
 }
