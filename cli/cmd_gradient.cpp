@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/gradient_note.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/parameter_gradient.hpp"
-#include "engine/gradient/reference.hpp"
 #include "engine/problem/json_number.hpp"
 
 namespace sg::cli {
@@ -161,9 +161,8 @@ int run(const GradientArgs& args) {
     if (results[c].status != "ok") status = modes[c] + ": " + results[c].status;
   if (status != "ok") std::fprintf(stderr, "%s\n", status.c_str());
   warn_if_not_retraced(modes, results, *eval);
-  const bool differentiated = modes.size() > 1 || modes[0] != "fd";
-  if (const std::string caveat = straight_through_caveat(*problem); differentiated && !caveat.empty())
-    std::printf("note: %s\n", caveat.c_str());
+  if (modes.size() > 1 || modes[0] != "fd")
+    note_straight_through(*problem);  // finite differences: the plain model
   if (!args.out.empty()) {
     nlohmann::json out = {
         {"scene", problem->name}, {"mode", args.mode},  {"loss", number_or_null(main.loss)}, {"fd_eps", eps},

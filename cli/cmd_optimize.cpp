@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/gradient_note.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/point_eval.hpp"
 #include "engine/optimize/descent.hpp"
@@ -66,6 +67,7 @@ int run(const OptimizeArgs& args) {
     paths.push_back(descend_from(*problem, args.start.value_or(problem->sweep.from), settings));
     print_path(*problem, paths.back());
   }
+  note_straight_through(*problem);
   bool failed = false;
   for (const DescentPath& p : paths)
     if (p.status != "ok") {

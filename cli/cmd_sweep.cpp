@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/figure_png_output.hpp"
+#include "cli/gradient_note.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/gradient/reference.hpp"
 #include "engine/sweep/device_sweep.hpp"
@@ -45,8 +46,7 @@ void print_summary(const Problem& problem, const SweepResult& r) {
       "%s: %ld points of %s in %.3f s; %s; AD runs: %ld steps, %ld rejected, %ld events; %ld failed\n",
       problem.name.c_str(), st.points, problem.sweep.parameter.c_str(), st.seconds,
       agreement_text(st, ref).c_str(), st.steps_total, st.rejected_total, st.events_total, st.failed);
-  if (const std::string caveat = straight_through_caveat(problem); !caveat.empty())
-    std::printf("note: %s\n", caveat.c_str());
+  note_straight_through(problem);
   if (r.reference != Reference::fd)
     std::printf("reference: %s\n",
                 reference_label(problem.gradient, problem.integrator, straight_through_cfd(problem)).c_str());

@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/figure_png_output.hpp"
+#include "cli/gradient_note.hpp"
 #include "cli/scene_args.hpp"
 #include "engine/sweep/device_sweep.hpp"
 #include "engine/sweep/sweep2d.hpp"
@@ -81,6 +82,7 @@ int run(const Sweep2dArgs& args) {
   std::printf("%s: %ld x %ld grid of %s and %s in %.3f s; largest AD-vs-FD error %.3g; %ld failed\n",
               problem->name.c_str(), x.points, y.points, x.path.c_str(), y.path.c_str(), result.seconds,
               worst, result.failed);
+  note_straight_through(*problem);
   bool written = true;
   if (!args.out.empty()) {
     const bool ok = write_output(args.out, sweep2d_to_json(*problem, result).dump(1) + "\n");

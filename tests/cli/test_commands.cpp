@@ -178,7 +178,8 @@ TEST_CASE("sweep statistics leave out the points where AD and FD are both zero, 
   CHECK(r.output.find("off by >10%") != std::string::npos);
 }
 
-TEST_CASE("sweep and gradient note when straight-through CFD's tangents are not error-controlled, and only then") {
+TEST_CASE(
+    "straight-through CFD with uncontrolled tangents is noted by sweep, gradient, optimize and sweep2d") {
   const std::string note = "note: straight-through CFD with adaptive steps";
   const std::string base = "sweep " + scene("toss_box_diffmjx.json") + " --set sweep.points=3";
   struct Case {
@@ -204,4 +205,14 @@ TEST_CASE("sweep and gradient note when straight-through CFD's tangents are not 
   REQUIRE(fd.exit_code == 0);
   CHECK(forward.output.find(note) != std::string::npos);
   CHECK(fd.output.find(note) == std::string::npos);
+  // So do Adam along the sweep parameter and the 2-D maps.
+  const std::string cfd = " --set contact.cfd.enabled=true --set integrator.steps=10";
+  const auto descent = run_softgrad("optimize " + scene("toss_box_diffmjx.json") + cfd + " --steps 1");
+  const auto grid = run_softgrad("sweep2d " + scene("toss_box_diffmjx.json") + cfd +
+                                 " --x model.bodies.0.vel.2 -3 -2 2 --y model.bodies.0.vel.1 -0.2 0 2");
+  INFO(descent.output << "\n" << grid.output);
+  REQUIRE(descent.exit_code == 0);
+  REQUIRE(grid.exit_code == 0);
+  CHECK(descent.output.find(note) != std::string::npos);
+  CHECK(grid.output.find(note) != std::string::npos);
 }
