@@ -65,8 +65,7 @@ const char* reference_name(Reference r) {
 }
 
 std::string straight_through_caveat(const Problem& p) {
-  if (!straight_through_cfd(p) || !is_adaptive(p.integrator.method) || p.integrator.control_tangents)
-    return "";
+  if (!straight_through_tangents_uncontrolled(p)) return "";
   return "straight-through CFD with adaptive steps: the steps follow the simulated model, not the "
          "surrogate's tangents, so the gradient can be tens of percent from the surrogate's own derivative "
          "(the box toss, billiards); gradient.control_tangents=true (forward mode) controls them too "

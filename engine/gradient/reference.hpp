@@ -26,10 +26,13 @@ inline bool straight_through_cfd(const Problem& p) {
   return p.data.type != ModelType::particles && cfd.enabled && cfd.straight_through;
 }
 
-// Straight-through CFD under an adaptive integrator without gradient.control_tangents: a one-line caveat (the
-// steps follow the simulated model's values, not the surrogate's tangents, which can leave the gradient tens
-// of percent from the surrogate's continuous derivative: the box toss, billiards; docs/engine.md,
-// "Straight-through CFD"); empty otherwise.
+// Straight-through CFD under an adaptive integrator without gradient.control_tangents: the steps follow the
+// simulated model's values, not the surrogate's tangents, which can leave the gradient tens of percent from
+// the surrogate's continuous derivative (the box toss, billiards; docs/engine.md, "Straight-through CFD").
+inline bool straight_through_tangents_uncontrolled(const Problem& p) {
+  return straight_through_cfd(p) && is_adaptive(p.integrator.method) && !p.integrator.control_tangents;
+}
+// That caveat in one line for the CLI's notes; empty where it does not apply.
 std::string straight_through_caveat(const Problem& p);
 
 // Short names for the scene key's values: "fd", "fd_tight", "ad_tight".

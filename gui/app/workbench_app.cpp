@@ -370,7 +370,7 @@ StatusInfo WorkbenchApp::status() const {
       // Against the chosen reference, without the points where both are zero (the markers show the rest).
       if (snapshot_.problem) {
         text += " | " + agreement_text(snapshot_.result.stats, compared_reference_name(*snapshot_.problem));
-        if (!straight_through_caveat(*snapshot_.problem).empty())
+        if (straight_through_tangents_uncontrolled(*snapshot_.problem))
           text += " | CFD tangents not error-controlled: gradient.control_tangents for point accuracy";
       }
       break;

@@ -34,7 +34,7 @@ TEST_CASE("MuJoCo impedance spline: endpoints, midpoint and power 1") {
 
 TEST_CASE("a CFD spline with mid = 1 keeps its slope up to contact, MuJoCo's clamp does not") {
   // DiffMJX's CFD solimp: d_far 0, d_near 0.01, width 0.05, mid 1, power 2, evaluated at w - r
-  // (engine/contact/ cfd.hpp). MuJoCo clamps mid to 0.9999: its upper branch takes the last 5 um, where the
+  // (engine/contact/cfd.hpp). MuJoCo clamps mid to 0.9999: its upper branch takes the last 5 um, where the
   // slope falls to 0.
   const double solimp[5] = {0.0, 0.01, 0.05, 1.0, 2.0};
   const double w = solimp[2];
