@@ -15,6 +15,10 @@ template <class S>
 struct CfdParams {
   bool enabled = false;
   bool straight_through = true;
+  // Straight-through with adaptive steps and located events: the surrogate held in a mode of its own, its
+  // switches located (engine/model/rigid_system.hpp, tree_system.hpp); false solves it afresh at every
+  // evaluation, as before issue #40's fix (docs/engine.md, "Straight-through CFD").
+  bool surrogate_events = true;
   S solimp[5] = {0.0, 0.01, 0.1, 1.0, 2.0};  // d_far, d_near, width, mid, power
   S beta = 1e6;                              // min(r, 0) to a micrometre (docs/engine.md)
 };
@@ -24,6 +28,7 @@ template <class T, class S>
 CfdParams<T> convert_cfd(const CfdParams<S>& in) {
   CfdParams<T> out;
   out.enabled = in.enabled, out.straight_through = in.straight_through;
+  out.surrogate_events = in.surrogate_events;
   for (int k = 0; k < 5; ++k) out.solimp[k] = T(value(in.solimp[k]));
   out.beta = T(value(in.beta));
   return out;

@@ -66,9 +66,10 @@ const char* reference_name(Reference r) {
 
 std::string straight_through_caveat(const Problem& p) {
   if (!straight_through_tangents_uncontrolled(p)) return "";
-  return "straight-through CFD with adaptive steps: the steps follow the simulated model, not the "
-         "surrogate's tangents, so the gradient can be tens of percent from the surrogate's own derivative "
-         "(the box toss, billiards); gradient.control_tangents=true (forward mode) controls them too "
+  return "straight-through CFD with adaptive steps across the surrogate's own switches (integrator.events or "
+         "contact.cfd.surrogate_events off): its tangents jump inside steps, so the gradient can be tens of "
+         "percent from the surrogate's own derivative (the box toss, billiards); with both on (the defaults) "
+         "the switches end steps, or gradient.control_tangents=true (forward mode) controls the tangents "
          "(docs/engine.md, \"Straight-through CFD\")";
 }
 

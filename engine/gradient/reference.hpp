@@ -26,11 +26,16 @@ inline bool straight_through_cfd(const Problem& p) {
   return p.data.type != ModelType::particles && cfd.enabled && cfd.straight_through;
 }
 
-// Straight-through CFD under an adaptive integrator without gradient.control_tangents: the steps follow the
-// simulated model's values, not the surrogate's tangents, which can leave the gradient tens of percent from
-// the surrogate's continuous derivative (the box toss, billiards; docs/engine.md, "Straight-through CFD").
+// Straight-through CFD under an adaptive integrator whose steps do not end at the surrogate's own switches
+// (integrator.events or contact.cfd.surrogate_events off) and without gradient.control_tangents: the
+// surrogate's tangents integrate a field that jumps inside steps, which can leave the gradient tens of
+// percent from the surrogate's continuous derivative (the box toss, billiards; docs/engine.md,
+// "Straight-through CFD").
 inline bool straight_through_tangents_uncontrolled(const Problem& p) {
-  return straight_through_cfd(p) && is_adaptive(p.integrator.method) && !p.integrator.control_tangents;
+  const CfdParams<double>& cfd = p.data.type == ModelType::tree ? p.data.tree.con.cfd : p.data.rigid.cfd;
+  const bool switches_located = p.integrator.events && cfd.surrogate_events;
+  return straight_through_cfd(p) && is_adaptive(p.integrator.method) && !switches_located &&
+         !p.integrator.control_tangents;
 }
 // That caveat in one line for the CLI's notes; empty where it does not apply.
 std::string straight_through_caveat(const Problem& p);

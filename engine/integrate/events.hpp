@@ -48,6 +48,13 @@ inline const char* event_kind_name(EventKind k) {
 // (0: distance 0; 1: the CFD width, with CFD in the forward simulation).
 // tangential: a contact crossing so slow that its hop (or dip) stays below the position tolerance; its
 // switching time is not resolved, and it gets no saltation term.
+// Surfaces from this one on belong to a straight-through CFD surrogate's own mode: its switches end steps
+// (its tangents' field is smooth only within a mode) but leave the simulated model's mode as it is.
+inline constexpr int kSurrogateSurface = 4;
+SG_HD inline bool surrogate_event(int surface) {
+  return surface >= kSurrogateSurface;
+}
+
 struct EventId {
   EventKind kind = EventKind::none;
   int a = -1, b = -1, feature = 0, row = -1, surface = 0;

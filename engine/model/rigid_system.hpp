@@ -23,6 +23,7 @@ struct RigidMemo {
   long interval;
   bool frozen;
   ContactMode<kMaxRigidContacts> mode;
+  ContactMode<kMaxRigidContacts> surrogate;  // straight-through CFD's surrogate mode
   MarginTracker tracker;
   PackedGuesses guesses;  // the contact solver's (they decide the rounding of its solutions)
 };
@@ -86,12 +87,27 @@ class RigidSystem {
     const CfdParams<S>& cfd = model_->cfd;
     if (!cfd.enabled) return simulated_accelerations(y, false, acc, true);
     if (!cfd.straight_through) return simulated_accelerations(y, true, acc, true);
+    if (surrogate_held()) {
+      // The surrogate's mode is held like the simulated model's, and its switches end steps too, in
+      // every scalar (the same steps with and without derivatives).
+      simulated_accelerations(y, false, acc, !has_derivatives_v<S>);
+      BodyVelocity<S> surrogate[kMaxBodies];
+      surrogate_accelerations(surrogate, has_derivatives_v<S>);
+      if constexpr (has_derivatives_v<S>)
+        for (int b = 0; b < model_->count; ++b)
+          for (int k = 0; k < 3; ++k) {
+            acc[b].lin[k] = straight_through(acc[b].lin[k], surrogate[b].lin[k]);
+            acc[b].ang[k] = straight_through(acc[b].ang[k], surrogate[b].ang[k]);
+          }
+      return;
+    }
     // The simulated model's derivatives would be replaced by the surrogate's: its solve gives values only
     // (the same values), which saves the implicit derivative of a solve whose derivative nobody reads.
     simulated_accelerations(y, false, acc, !has_derivatives_v<S>);
     if constexpr (has_derivatives_v<S>) {
-      // The surrogate only supplies derivatives: solved afresh each time, never part of the mode, from the
-      // contacts the simulated model just collected (out to the CFD width).
+      // Without a held surrogate mode (fixed steps, events or surrogate_events off) the surrogate is solved
+      // by MuJoCo's rules at each evaluation, from the contacts the simulated model just collected (out to
+      // the CFD width).
       BodyVelocity<S> surrogate[kMaxBodies];
       free_accelerations(*model_, mass_, solver_.states(), interval_, surrogate);
       solver_.solve_rules(true, cfd_band(true), surrogate, 1);
@@ -251,11 +267,12 @@ class RigidSystem {
   SG_HD void set_frozen(bool on) const { frozen_ = on && model_->contact == ContactModel::mujoco; }
   SG_HD MarginTracker& margins() const { return tracker_; }
   using Memo = RigidMemo;
-  SG_HD Memo memo() const { return {interval_, frozen_, mode_, tracker_, solver_.guesses()}; }
+  SG_HD Memo memo() const { return {interval_, frozen_, mode_, surrogate_, tracker_, solver_.guesses()}; }
   SG_HD void restore(const Memo& m) const {
     interval_ = m.interval;
     frozen_ = m.frozen;
     mode_ = m.mode;
+    surrogate_ = m.surrogate;
     tracker_ = m.tracker;
     solver_.restore_guesses(m.guesses);
   }
@@ -279,6 +296,7 @@ class RigidSystem {
     }
     BodyVelocity<S> acc[kMaxBodies];
     newton_over_mode(y, nullptr, acc);
+    if (surrogate_held()) surrogate_from_state(y);
   }
 
   // The margins need no derivatives (event location records nothing): the simulated model only, without a
@@ -287,12 +305,36 @@ class RigidSystem {
     tracker_.begin();
     BodyVelocity<S> acc[kMaxBodies];
     simulated_accelerations(y, forward_cfd(), acc, false);
+    if (surrogate_held()) surrogate_accelerations(acc, false);
     *which = tracker_.last_witness;
     return tracker_.last;
   }
 
-  // Switches the mode for the crossed function `id` at y; returns what happened.
+  // Switches the mode for the crossed function `id` at y; returns what happened. The simulated model's
+  // onsets and separations switch a straight-through surrogate between its band and contact too.
   SG_HD EventId apply_event(const S* y, const EventId& id) const {
+    if (surrogate_event(id.surface)) return apply_surrogate_event(y, id);
+    const EventId done = apply_model_event(y, id);
+    if (surrogate_held() && done.row < 0) follow_model_event(y, done);
+    return done;
+  }
+
+  // The switching function of a contact event at y (with derivatives), and its rate of change r' = J_n v.
+  SG_HD S event_value(const S* y, const EventId& id) const {
+    const ContactRecord<S>* rec = find_record(y, ContactKey{id.a, id.b, id.feature});
+    if (!rec) return S(0.0);
+    return rec->contact.dist - rec->params().margin - (id.surface == 1 ? cfd_width() : 0.0);
+  }
+  SG_HD double event_rate(const S* y, const EventId& id) const {
+    const ContactRecord<S>* rec = find_record(y, ContactKey{id.a, id.b, id.feature});
+    if (!rec) return 0.0;
+    const BodyState<S>* states = solver_.states();
+    return value(row_velocity(row_along(states, *rec, rec->contact.frame[0]), states));
+  }
+
+ private:
+  // The simulated model's switch for `id` at y.
+  SG_HD EventId apply_model_event(const S* y, const EventId& id) const {
     const TapePause<S> values_only(true);  // a new mode: no derivatives
     const ContactKey key{id.a, id.b, id.feature};
     const int e = mode_.find(key);
@@ -346,20 +388,86 @@ class RigidSystem {
     return done;
   }
 
-  // The switching function of a contact event at y (with derivatives), and its rate of change r' = J_n v.
-  SG_HD S event_value(const S* y, const EventId& id) const {
-    const ContactRecord<S>* rec = find_record(y, ContactKey{id.a, id.b, id.feature});
-    if (!rec) return S(0.0);
-    return rec->contact.dist - rec->params().margin - (id.surface == 1 ? cfd_width() : 0.0);
+  // ---- A straight-through CFD surrogate held in a mode of its own (docs/engine.md, "Straight-through
+  // CFD"): its rows switch on and off, and contacts enter and leave its band, where the simulated model
+  // does not switch; its tangents' field is smooth only between those switches, so they end steps too.
+  SG_HD bool surrogate_held() const {
+    const CfdParams<S>& cfd = model_->cfd;
+    return frozen_ && cfd.enabled && cfd.straight_through && cfd.surrogate_events;
   }
-  SG_HD double event_rate(const S* y, const EventId& id) const {
-    const ContactRecord<S>* rec = find_record(y, ContactKey{id.a, id.b, id.feature});
-    if (!rec) return 0.0;
-    const BodyState<S>* states = solver_.states();
-    return value(row_velocity(row_along(states, *rec, rec->contact.frame[0]), states));
+  SG_HD ModeLaws surrogate_laws() const {
+    return ModeLaws{true, value(model_->cfd.solimp[2]), kLookahead, true};
   }
 
- private:
+  // The surrogate's accelerations in its mode on the contacts just collected; margins to the tracker.
+  SG_HD void surrogate_accelerations(BodyVelocity<S>* acc, bool derivatives) const {
+    const TapePause<S> values_only(!derivatives);
+    free_accelerations(*model_, mass_, solver_.states(), interval_, acc);
+    solver_.solve_mode(surrogate_, surrogate_laws(), tracker_, acc, derivatives);
+  }
+
+  // The surrogate's mode at y: touching at r <= 0 (where the simulated model's contacts act), band out to
+  // the CFD width, Newton's active set.
+  SG_HD void surrogate_from_state(const S* y) const {
+    surrogate_.count = 0;
+    const ModeLaws l = surrogate_laws();
+    const int nc = solver_.collect(y, l.width + kLookahead);
+    for (int i = 0; i < nc; ++i) {
+      const ContactRecord<S>& rec = solver_.record(i);
+      const double r = value(rec.contact.dist) - rec.params().margin;
+      if (r < l.width && surrogate_.find(key_of(rec)) < 0)
+        surrogate_.add(key_of(rec), r <= 0.0 ? ContactLevel::contact : ContactLevel::band);
+    }
+    newton_over_surrogate(y);
+  }
+
+  SG_HD void newton_over_surrogate(const S* y) const {
+    const TapePause<S> values_only(true);
+    BodyVelocity<S> acc[kMaxBodies];
+    solver_.collect(y, value(model_->cfd.solimp[2]) + kLookahead);
+    free_accelerations(*model_, mass_, solver_.states(), interval_, acc);
+    solver_.newton_over_mode(surrogate_, surrogate_laws(), nullptr, acc);
+  }
+
+  // A switch of the surrogate's own: a row, or a contact entering or leaving the band at its outer edge.
+  SG_HD EventId apply_surrogate_event(const S* y, const EventId& id) const {
+    const ContactKey key{id.a, id.b, id.feature};
+    const int e = surrogate_.find(key);
+    EventId done = id;
+    if (id.row >= 0) {
+      if (e < 0) return EventId{};
+      const bool on = !surrogate_.row_on(e, id.row);
+      surrogate_.set_row(e, id.row, on);
+      done.kind = on ? EventKind::row_on : EventKind::row_off;
+      return done;
+    }
+    if (e < 0) {
+      surrogate_.add(key, ContactLevel::band);
+      done.kind = EventKind::onset;
+    } else {
+      surrogate_.remove(e);
+      done.kind = EventKind::separation;
+    }
+    newton_over_surrogate(y);
+    return done;
+  }
+
+  // The simulated model's contact starts or stops acting at r = 0: the surrogate's switches from its band to
+  // the contact's laws there, or back.
+  SG_HD void follow_model_event(const S* y, const EventId& done) const {
+    const bool touching = done.kind == EventKind::onset || done.kind == EventKind::graze;
+    if (!touching && done.kind != EventKind::separation && done.kind != EventKind::lift) return;
+    const ContactKey key{done.a, done.b, done.feature};
+    const ContactLevel level = touching ? ContactLevel::contact : ContactLevel::band;
+    const int e = surrogate_.find(key);
+    if (e < 0) {
+      surrogate_.add(key, level);
+    } else {
+      surrogate_.entries[e].level = level;
+    }
+    newton_over_surrogate(y);
+  }
+
   static constexpr double kLookahead = 1e-3;  // see ModeLaws::lookahead
   // The length scale that classifies contact crossings (maybe_graze), as an absolute and a relative part:
   // a crossing whose free hop stays below kCrossingScale (1 + |pos|) is tangential, one below kGrazeFraction
@@ -385,8 +493,8 @@ class RigidSystem {
   // in a straight-through dual run the CFD width too, so that the surrogate reuses the same contacts.
   SG_HD double collection_band(bool with_cfd) const {
     double band = frozen_ ? cfd_width() + kLookahead : cfd_band(with_cfd);
-    if (has_derivatives_v<S> && model_->cfd.enabled && model_->cfd.straight_through) {
-      const double width = value(model_->cfd.solimp[2]);
+    if ((has_derivatives_v<S> || frozen_) && model_->cfd.enabled && model_->cfd.straight_through) {
+      const double width = value(model_->cfd.solimp[2]) + (frozen_ ? kLookahead : 0.0);
       if (width > band) band = width;
     }
     return band;
@@ -460,6 +568,7 @@ class RigidSystem {
   mutable long interval_ = 0;
   mutable bool frozen_ = false;
   mutable ContactMode<kMaxRigidContacts> mode_;
+  mutable ContactMode<kMaxRigidContacts> surrogate_;
   mutable MarginTracker tracker_;
 };
 

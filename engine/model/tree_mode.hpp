@@ -52,6 +52,7 @@ struct TreeMemo {
   long interval = 0;  // the output step (the control sequences read it)
   bool frozen = false;
   TreeMode mode;
+  TreeMode surrogate;  // straight-through CFD's surrogate mode (TreeSystem::surrogate_held)
   MarginTracker tracker;
 };
 

@@ -11,6 +11,8 @@
 // With Contacts From Distance in the forward simulation a contact has rows from margin + width on (level
 // band: the CFD spline's impedance) and switches law where it touches (level contact), as the free bodies'
 // ModeLaws (engine/rigid/contact_solver.hpp): two switching distances, surfaces 1 and 0 of its events.
+// A straight-through CFD surrogate's mode (TreeSystem::surrogate_held) is evaluated here too, with CFD's laws
+// and its switching functions on surfaces offset by kSurrogateSurface (evaluate's `surrogate`).
 // A grazing contact (level grazing, engine/model/tree_grazing.hpp) has its rows, but its force is scaled so
 // that its distance stays 0; its margins are the weight's bounds (lift below 0, press above 1; surfaces 2
 // and 3 with row -1, as the free bodies').
@@ -45,8 +47,13 @@ class TreeModeSolver {
   explicit TreeModeSolver(const TreeStage<S>& stage) : s_(stage) {}
 
   // The frozen evaluation at the state loaded into d (qpos, qvel): qacc in d, the margins to tracker.
-  // derivatives = false: values only (switching margins).
-  TreeForwardStatus evaluate(TreeMode& mode, MarginTracker& tracker, bool derivatives) const {
+  // derivatives = false: values only (switching margins). surrogate: the mode is a straight-through CFD
+  // surrogate's (CFD's laws out to the width; its switching functions on surfaces offset by
+  // kSurrogateSurface, without the distance-0 surface and the limits' onsets, which the simulated model's
+  // mode reports and the surrogate follows: TreeSystem::follow_model_event).
+  TreeForwardStatus evaluate(TreeMode& mode, MarginTracker& tracker, bool derivatives,
+                             bool surrogate = false) const {
+    surrogate_ = surrogate;
     const TreeForwardStatus st = stage(mode, &tracker);
     if (st != TreeForwardStatus::kOk) return st;
     TreeConstraintData<S>& cd = *s_.cd;
@@ -72,8 +79,9 @@ class TreeModeSolver {
         continue;
       }
       const double jar = ws.jar[r];
-      tracker.note(active[r] ? -jar : jar,
-                   contact_event(key, active[r] ? EventKind::row_off : EventKind::row_on, row_k_[r]));
+      tracker.note(
+          active[r] ? -jar : jar,
+          contact_event(key, active[r] ? EventKind::row_off : EventKind::row_on, row_k_[r], surface(0)));
     }
     if (ng > 0) hold_grazing(mode, ng, tracker);
     return TreeForwardStatus::kOk;
@@ -89,7 +97,8 @@ class TreeModeSolver {
 
   // Newton's active set over the mode's rows at the loaded state, written into the mode; held contacts no
   // longer reported (beyond the look-ahead) are dropped first.
-  TreeForwardStatus rederive(TreeMode& mode) const {
+  TreeForwardStatus rederive(TreeMode& mode, bool surrogate = false) const {
+    surrogate_ = surrogate;
     const TreeForwardStatus st = stage(mode, nullptr);
     if (st != TreeForwardStatus::kOk) return st;
     if (!tree_solve_constraints(*s_.m, *s_.cm, *s_.d, *s_.cd, *s_.ws))
@@ -109,7 +118,8 @@ class TreeModeSolver {
   // The mode MuJoCo's rules give at the loaded state: rows for contacts closer than their margin (with CFD
   // in the forward simulation: their margin plus the width) and joints within the margin of a limit,
   // Newton's active set.
-  TreeForwardStatus from_rules(TreeMode& mode) const {
+  TreeForwardStatus from_rules(TreeMode& mode, bool surrogate = false) const {
+    surrogate_ = surrogate;
     mode.count = 0;
     collide_at_state();
     const TreeConstraintData<S>& cd = *s_.cd;
@@ -117,7 +127,7 @@ class TreeModeSolver {
       const TreeContact<S>& c = cd.contact[i];
       const double r = value(c.dist) - value(c.includemargin);
       RowLaw law = RowLaw::plain;
-      const bool acts = forward_cfd() ? law_at(r, true, width(), &law) : r < 0.0;
+      const bool acts = cfd_laws() ? law_at(r, true, width(), &law) : r < 0.0;
       if (acts && mode.find(tree_contact_key(c)) < 0)
         mode.add(tree_contact_key(c), law == RowLaw::cfd_band ? ContactLevel::band : ContactLevel::contact);
     }
@@ -125,13 +135,14 @@ class TreeModeSolver {
       for (int upper = 0; upper < 2; ++upper)
         if (limit_applies(j) && limit_gap(j, upper) < 0.0)
           mode.add(tree_limit_key(j, upper), ContactLevel::contact);
-    return rederive(mode);
+    return rederive(mode, surrogate);
   }
 
   // The switching function of an onset or separation at the loaded state, with derivatives: a contact's
   // distance minus its margin (surface 1: minus the CFD width too; 0 if it is not reported), a limit's
   // distance minus its margin.
   S switching_value(const ContactKey& key, int surface) const {
+    surrogate_ = false;
     if (is_tree_limit_key(key)) return limit_distance(key.b, key.feature) - s_.cm->limit[key.b].margin;
     collide_at_state();
     const TreeContact<S>* c = find_contact(key);
@@ -140,11 +151,15 @@ class TreeModeSolver {
 
   // CFD in the forward simulation: contacts act from their margin plus the width on.
   bool forward_cfd() const { return s_.cm->cfd.enabled && !s_.cm->cfd.straight_through; }
-  double width() const { return forward_cfd() ? tree_cfd_band(*s_.cm) : 0.0; }
+  // The laws of the mode at hand: CFD's for a forward-CFD model and for a straight-through surrogate.
+  bool cfd_laws() const { return surrogate_ || forward_cfd(); }
+  double width() const { return cfd_laws() ? tree_cfd_band(*s_.cm) : 0.0; }
+  int surface(int plain) const { return surrogate_ ? plain + kSurrogateSurface : plain; }
 
   // Its rate along the motion at the loaded state (the same on both sides of the switch: positions move with
   // qvel): the contact's normal relative velocity J_n qvel, the limit row's J qvel.
   double switching_rate(const ContactKey& key) const {
+    surrogate_ = false;
     const TreeModel<S>& m = *s_.m;
     if (is_tree_limit_key(key)) {
       const double side = key.feature == 1 ? 1.0 : -1.0;
@@ -163,6 +178,7 @@ class TreeModeSolver {
   // The size of the positions the switching function compares, for its rounding scale: the contact
   // point's distance from the origin, the limit's bound.
   double switching_scale(const ContactKey& key) const {
+    surrogate_ = false;
     if (is_tree_limit_key(key)) return std::fabs(value(s_.cm->limit[key.b].range[key.feature]));
     collide_at_state();
     const TreeContact<S>* c = find_contact(key);
@@ -179,12 +195,12 @@ class TreeModeSolver {
                  T = cone_tangent(jar, ws.cone_dim[c], ws.cone_friction[c]);
     const double top = N - mu * T, bottom = -(mu * N + T);
     if (held == ConeZone::top) {
-      tracker.note(top, contact_event(key, EventKind::row_on, 0, kConeSurface));
+      tracker.note(top, contact_event(key, EventKind::row_on, 0, surface(kConeSurface)));
     } else if (held == ConeZone::bottom) {
-      tracker.note(bottom, contact_event(key, EventKind::row_off, 1, kConeSurface));
+      tracker.note(bottom, contact_event(key, EventKind::row_off, 1, surface(kConeSurface)));
     } else {
-      tracker.note(-top, contact_event(key, EventKind::row_off, 0, kConeSurface));
-      tracker.note(-bottom, contact_event(key, EventKind::row_on, 1, kConeSurface));
+      tracker.note(-top, contact_event(key, EventKind::row_off, 0, surface(kConeSurface)));
+      tracker.note(-bottom, contact_event(key, EventKind::row_on, 1, surface(kConeSurface)));
     }
   }
 
@@ -256,21 +272,21 @@ class TreeModeSolver {
       const ContactKey key = tree_contact_key(c);
       const int e = mode.find(key);
       if (e < 0) {
-        if (tracker) tracker->note(r - w, contact_event(key, EventKind::onset, -1, w > 0.0 ? 1 : 0));
+        if (tracker) tracker->note(r - w, contact_event(key, EventKind::onset, -1, surface(w > 0.0 ? 1 : 0)));
         continue;
       }
       ModeEntry& entry = mode.entries[e];
       if (entry.seen) continue;  // the collider named two points alike: the first one counts
       entry.seen = true;
       if (entry.level == ContactLevel::band) {
-        if (tracker) tracker->note(r, contact_event(key, EventKind::onset));
-        if (tracker) tracker->note(w - r, contact_event(key, EventKind::separation, -1, 1));
+        if (tracker && !surrogate_) tracker->note(r, contact_event(key, EventKind::onset));
+        if (tracker) tracker->note(w - r, contact_event(key, EventKind::separation, -1, surface(1)));
         c.law = RowLaw::cfd_band;
       } else {
         // A grazing contact's distance is held at 0: its weight's bounds end the mode, not the distance.
-        if (tracker && entry.level != ContactLevel::grazing)
+        if (tracker && entry.level != ContactLevel::grazing && !surrogate_)
           tracker->note(-r, contact_event(key, EventKind::separation));
-        c.law = forward_cfd() ? RowLaw::cfd_touching : RowLaw::plain;
+        c.law = cfd_laws() ? RowLaw::cfd_touching : RowLaw::plain;
       }
       c.exclude = false;
       contact_entry_[i] = e;
@@ -278,7 +294,7 @@ class TreeModeSolver {
     if (!tracker) return;
     for (int e = 0; e < mode.count; ++e)  // held contacts beyond the look-ahead: certainly separated
       if (!mode.entries[e].seen && !is_tree_limit_key(mode.entries[e].key))
-        tracker->note(-kLookahead, contact_event(mode.entries[e].key, EventKind::separation));
+        tracker->note(-kLookahead, contact_event(mode.entries[e].key, EventKind::separation, -1, surface(0)));
   }
 
   // Removes held contacts that were not reported; true if any was.
@@ -304,11 +320,12 @@ class TreeModeSolver {
         const ContactKey key = tree_limit_key(j, upper);
         const double r = limit_gap(j, upper);
         const int e = mode.find(key);
+        // A surrogate's limits switch with the simulated model's (CFD leaves limits as they are).
         if (e < 0) {
-          if (tracker) tracker->note(r, contact_event(key, EventKind::onset));
+          if (tracker && !surrogate_) tracker->note(r, contact_event(key, EventKind::onset));
           continue;
         }
-        if (tracker) tracker->note(-r, contact_event(key, EventKind::separation));
+        if (tracker && !surrogate_) tracker->note(-r, contact_event(key, EventKind::separation));
         const int row = s_.cd->nefc;
         if (!tree_add_limit_row(*s_.cd, j, m.joint[j].dof_adr, upper ? -1.0 : 1.0, limit_distance(j, upper),
                                 s_.cm->limit[j].margin))
@@ -393,6 +410,8 @@ class TreeModeSolver {
   mutable int row_entry_[kMaxEfc] = {};
   mutable int row_k_[kMaxEfc] = {};
   mutable int contact_entry_[kMaxTreeContacts] = {};
+  // Whether the mode at hand is a straight-through surrogate's (set by each entry point).
+  mutable bool surrogate_ = false;
 };
 
 }  // namespace sg

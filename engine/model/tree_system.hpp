@@ -59,6 +59,7 @@ class TreeSystem {
     interval_ = 0;
     frozen_ = false;
     renew_in_place(mode_);
+    renew_in_place(surrogate_);
     renew_in_place(tracker_);
     expand_joint_params();
     if (!model_->constrained()) {
@@ -162,6 +163,7 @@ class TreeSystem {
     grazing_curvature(y);
     load_state(y);
     set_controls();
+    if (surrogate_held()) return forward_with_held_surrogate(y);
     if (!straight_through_derivatives()) return simulated_forward(forward_cfd(), true);
     // The simulated model's derivatives would be replaced by the surrogate's: values only for it.
     S simulated[kMaxDofs];
@@ -170,9 +172,10 @@ class TreeSystem {
       simulated_forward(false, false);
       for (int i = 0; i < tree_.nv; ++i) simulated[i] = S(value(data_.qacc[i]));
     }
-    // The surrogate only supplies derivatives: MuJoCo's rules with CFD's rows afresh at each evaluation,
-    // never part of the mode. The state is loaded again: kinematics normalised qpos's quaternions in place
-    // (as mj_kinematics), on values only, and a second normalisation could move them by an ulp.
+    // Without a held surrogate mode (fixed steps, events or surrogate_events off) the surrogate is MuJoCo's
+    // rules with CFD's rows at each evaluation. The state is loaded again: kinematics normalised qpos's
+    // quaternions in place (as mj_kinematics), on values only, and a second normalisation could move them by
+    // an ulp.
     load_state(y);
     simulated_forward(true, true);
     for (int i = 0; i < tree_.nv; ++i) data_.qacc[i] = straight_through(simulated[i], data_.qacc[i]);
@@ -346,15 +349,16 @@ class TreeSystem {
   SG_HD MarginTracker& margins() const { return tracker_; }
   SG_HD const TreeMode& mode() const { return mode_; }
   using Memo = TreeMemo;
-  SG_HD Memo memo() const { return {interval_, frozen_, mode_, tracker_}; }
+  SG_HD Memo memo() const { return {interval_, frozen_, mode_, surrogate_, tracker_}; }
   SG_HD void restore(const Memo& m) const {
     interval_ = m.interval;
     frozen_ = m.frozen;
     mode_ = m.mode;
+    surrogate_ = m.surrogate;
     tracker_ = m.tracker;
   }
-  // Straight-through CFD differentiates the CFD surrogate along the simulated trajectory; the surrogate has
-  // no switches, so no saltation terms (as RigidSystem).
+  // Straight-through CFD differentiates the CFD surrogate along the simulated trajectory; the simulated
+  // model's jumps add no saltation terms to the surrogate's tangents (as RigidSystem).
   SG_HD bool saltation_applies() const { return !(cfd().enabled && cfd().straight_through); }
 
   // The mode MuJoCo's rules give at y: rows where they are due, Newton's active set.
@@ -363,6 +367,9 @@ class TreeSystem {
     const TapePause<S> values_only(true);
     load_dynamics(y);
     modes_->from_rules(mode_);
+    if (!surrogate_held()) return;
+    load_dynamics(y);
+    modes_->from_rules(surrogate_, true);
   }
 
   // The smallest margin at y and whose it is (values only: event location records nothing).
@@ -372,6 +379,10 @@ class TreeSystem {
     grazing_curvature(y);
     load_dynamics(y);
     modes_->evaluate(mode_, tracker_, false);
+    if (surrogate_held()) {
+      load_dynamics(y);
+      modes_->evaluate(surrogate_, tracker_, false, true);
+    }
     *which = tracker_.last_witness;
     return tracker_.last;
   }
@@ -380,7 +391,28 @@ class TreeSystem {
   // leaves the active set flips alone (its force is 0 there); an onset or a separation adds or removes the
   // contact or limit and takes every row's activity from Newton's solution there. With CFD in the forward
   // simulation a contact passes through the band: free -> band (surface 1) -> contact (surface 0) and back.
+  // A straight-through surrogate's own switches change its mode alone; the simulated model's onsets and
+  // separations switch the surrogate too.
   SG_HD EventId apply_event(const S* y, const EventId& id) const {
+    if (surrogate_event(id.surface)) return apply_surrogate_event(y, id);
+    const EventId done = apply_model_event(y, id);
+    if (surrogate_held() && done.row < 0) follow_model_event(y, done);
+    return done;
+  }
+
+  // The switching function of an onset or separation at y (with derivatives), and its rate.
+  SG_HD S event_value(const S* y, const EventId& id) const {
+    load_state(y);
+    return modes_->switching_value(ContactKey{id.a, id.b, id.feature}, id.surface);
+  }
+  SG_HD double event_rate(const S* y, const EventId& id) const {
+    const TapePause<S> values_only(true);
+    load_state(y);
+    return modes_->switching_rate(ContactKey{id.a, id.b, id.feature});
+  }
+
+ private:
+  SG_HD EventId apply_model_event(const S* y, const EventId& id) const {
     const TapePause<S> values_only(true);  // a new mode: no derivatives
     if (id.kind == EventKind::none) return EventId{};
     const ContactKey key{id.a, id.b, id.feature};
@@ -420,18 +452,95 @@ class TreeSystem {
     return done;
   }
 
-  // The switching function of an onset or separation at y (with derivatives), and its rate.
-  SG_HD S event_value(const S* y, const EventId& id) const {
-    load_state(y);
-    return modes_->switching_value(ContactKey{id.a, id.b, id.feature}, id.surface);
-  }
-  SG_HD double event_rate(const S* y, const EventId& id) const {
-    const TapePause<S> values_only(true);
-    load_state(y);
-    return modes_->switching_rate(ContactKey{id.a, id.b, id.feature});
+  // ---- A straight-through CFD surrogate held in a mode of its own, as the free bodies' (docs/engine.md,
+  // "Straight-through CFD"): its tangents' field is smooth only between its own switches, which end steps.
+  SG_HD bool surrogate_held() const {
+    return frozen_ && con_ && cfd().enabled && cfd().straight_through && cfd().surrogate_events;
   }
 
- private:
+  // qacc at the loaded state: the simulated model's values, the held surrogate's derivatives (a double run
+  // evaluates the surrogate for its margins alone: the same steps with and without derivatives).
+  SG_HD void forward_with_held_surrogate(const S* y) const {
+    S simulated[kMaxDofs];
+    {
+      const TapePause<S> values_only(true);
+      simulated_forward(false, !has_derivatives_v<S>);
+      for (int i = 0; i < tree_.nv; ++i) simulated[i] = S(value(data_.qacc[i]));
+    }
+    // Loaded again: kinematics normalised qpos's quaternions in place, on values only (see forward).
+    load_state(y);
+    {
+      const TapePause<S> values_only(!has_derivatives_v<S>);
+      if (modes_->evaluate(surrogate_, tracker_, has_derivatives_v<S>, true) != TreeForwardStatus::kOk ||
+          con_data_->overflow)
+        return poison_qacc();
+    }
+    for (int i = 0; i < tree_.nv; ++i) data_.qacc[i] = straight_through(simulated[i], data_.qacc[i]);
+  }
+
+  // A switch of the surrogate's own: a row or an elliptic cone's zone, or a contact entering or leaving the
+  // band at its outer edge.
+  SG_HD EventId apply_surrogate_event(const S* y, const EventId& id) const {
+    const TapePause<S> values_only(true);
+    if (id.kind == EventKind::none) return EventId{};
+    const ContactKey key{id.a, id.b, id.feature};
+    const int e = surrogate_.find(key);
+    EventId done = id;
+    if (id.row >= 0) {
+      if (e < 0) return EventId{};
+      if (id.surface == kConeSurface + kSurrogateSurface) {
+        const ConeZone held = held_zone(surrogate_.entries[e]);
+        const ConeZone next = id.row == 0 ? (held == ConeZone::top ? ConeZone::middle : ConeZone::top)
+                                          : (held == ConeZone::bottom ? ConeZone::middle : ConeZone::bottom);
+        hold_zone(surrogate_.entries[e], next);
+        done.kind =
+            held == ConeZone::top || next == ConeZone::bottom ? EventKind::row_on : EventKind::row_off;
+        return done;
+      }
+      const bool on = !surrogate_.row_on(e, id.row);
+      surrogate_.set_row(e, id.row, on);
+      done.kind = on ? EventKind::row_on : EventKind::row_off;
+      return done;
+    }
+    if (e < 0) {
+      if (surrogate_.add(key, ContactLevel::band) < 0) return EventId{};
+      done.kind = EventKind::onset;
+    } else {
+      surrogate_.remove(e);
+      done.kind = EventKind::separation;
+    }
+    load_dynamics(y);
+    modes_->rederive(surrogate_, true);
+    return done;
+  }
+
+  // The simulated model's contact or limit starts or stops acting: the surrogate's contact switches between
+  // its band and the contact's laws there, its limit on or off.
+  SG_HD void follow_model_event(const S* y, const EventId& done) const {
+    const TapePause<S> values_only(true);
+    const bool touching = done.kind == EventKind::onset || done.kind == EventKind::graze;
+    if (!touching && done.kind != EventKind::separation && done.kind != EventKind::lift) return;
+    const ContactKey key{done.a, done.b, done.feature};
+    const int e = surrogate_.find(key);
+    if (touching) {
+      if (e < 0) {
+        surrogate_.add(key, ContactLevel::contact);
+      } else {
+        surrogate_.entries[e].level = ContactLevel::contact;
+      }
+    } else if (e >= 0) {
+      if (is_tree_limit_key(key)) {
+        surrogate_.remove(e);
+      } else {
+        surrogate_.entries[e].level = ContactLevel::band;
+      }
+    } else if (!is_tree_limit_key(key)) {
+      surrogate_.add(key, ContactLevel::band);
+    }
+    load_dynamics(y);
+    modes_->rederive(surrogate_, true);
+  }
+
   SG_HD const CfdParams<S>& cfd() const { return model_->con.cfd; }
 
   // A held entry's onset or separation (kind): a band contact touches (surface 0) or leaves the band
@@ -650,6 +759,7 @@ class TreeSystem {
   // The hybrid mode. Mutable: the integrators hold the system const and tell it which mode holds.
   mutable bool frozen_ = false;
   mutable TreeMode mode_;
+  mutable TreeMode surrogate_;
   mutable MarginTracker tracker_;
 };
 

@@ -29,6 +29,11 @@ struct ModeLaws {
   // How far beyond a law's boundary contacts are looked at: a contact the mode holds stays visible while a
   // step overshoots its separation.
   double lookahead;
+  // A straight-through CFD surrogate's mode (RigidSystem::surrogate_laws): its switching functions carry
+  // surfaces offset by kSurrogateSurface, and it reports no distance-0 surface of its own (the simulated
+  // model's onset and separation are the surrogate's switch between band and contact too).
+  bool surrogate = false;
+  SG_HD int surface(int s) const { return surrogate ? s + kSurrogateSurface : s; }
   SG_HD RowLaw law_of(ContactLevel level) const {
     if (level == ContactLevel::band) return RowLaw::cfd_band;
     return forward_cfd ? RowLaw::cfd_touching : RowLaw::plain;
@@ -110,16 +115,17 @@ class RigidContactSolver {
       if (r - laws.width > laws.lookahead) continue;
       const int e = mode.find(key);
       if (e < 0) {  // free: acts once it comes closer than the boundary
-        tracker.note(r - laws.width, contact_event(key, EventKind::onset, -1, laws.width > 0.0 ? 1 : 0));
+        tracker.note(r - laws.width,
+                     contact_event(key, EventKind::onset, -1, laws.surface(laws.width > 0.0 ? 1 : 0)));
         continue;
       }
       ModeEntry& entry = mode.entries[e];
       if (entry.seen) continue;
       entry.seen = true;
       if (entry.level == ContactLevel::band) {
-        tracker.note(r, contact_event(key, EventKind::onset));
-        tracker.note(laws.width - r, contact_event(key, EventKind::separation, -1, 1));
-      } else if (entry.level == ContactLevel::contact) {
+        if (!laws.surrogate) tracker.note(r, contact_event(key, EventKind::onset));
+        tracker.note(laws.width - r, contact_event(key, EventKind::separation, -1, laws.surface(1)));
+      } else if (entry.level == ContactLevel::contact && !laws.surrogate) {
         tracker.note(-r, contact_event(key, EventKind::separation));
       }
       if (n + 4 > kMaxRigidRows) continue;
@@ -135,7 +141,8 @@ class RigidContactSolver {
     }
     for (int e = 0; e < mode.count; ++e)  // held contacts beyond the look-ahead: certainly separated
       if (!mode.entries[e].seen)
-        tracker.note(-laws.lookahead, contact_event(mode.entries[e].key, EventKind::separation));
+        tracker.note(-laws.lookahead,
+                     contact_event(mode.entries[e].key, EventKind::separation, -1, laws.surface(0)));
     if (!solve_with_active_set(s_.rows, n, s_.active, mass_->mass, mass_->inertia, model_->count, acc,
                                s_.newton, derivatives, ng > 0)) {
       tracker.note(-1.0, EventId{});  // not positive definite: cannot happen with R > 0; leave the mode
@@ -145,8 +152,9 @@ class RigidContactSolver {
       k = (r > 0 && s_.row_entry[r] == s_.row_entry[r - 1]) ? k + 1 : 0;
       const double phi = s_.newton.jar[r];  // J a - aref
       const ContactKey& key = mode.entries[s_.row_entry[r]].key;
-      tracker.note(s_.active[r] ? -phi : phi,
-                   contact_event(key, s_.active[r] ? EventKind::row_off : EventKind::row_on, k));
+      tracker.note(
+          s_.active[r] ? -phi : phi,
+          contact_event(key, s_.active[r] ? EventKind::row_off : EventKind::row_on, k, laws.surface(0)));
     }
     if (ng > 0) hold_grazing(mode, tracker, ng, n, free_acc, acc, derivatives);
   }

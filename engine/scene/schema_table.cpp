@@ -98,6 +98,12 @@ std::vector<FieldSpec> build_table() {
           choice("contact.cfd.mode", {"straight_through", "forward"}, "straight_through",
                  "straight_through: simulate without CFD, differentiate the CFD model; forward: simulate "
                  "with CFD."),
+          boolean("contact.cfd.surrogate_events", true,
+                  "Straight-through with adaptive steps and integrator.events: the surrogate's own switches "
+                  "(its rows' active set, its band's outer edge) are located and end steps, so that its "
+                  "tangents integrate a smooth field. false: the surrogate is solved afresh at every "
+                  "evaluation, and its tangents pick up errors at those switches (the oscillations of "
+                  "DiffMJX Fig. S3; docs/engine.md, \"Straight-through CFD\")."),
           bodies_only(vector("contact.cfd.solimp", {0, 0.01, 0.1, 1, 2}, any(), diff,
                              "CFD impedance over distance (d_far, d_near, width, mid, power).")),
           bodies_only(number(

@@ -163,7 +163,10 @@ struct Recorder {
   }
   void on_reject(double) {}
   void on_event(double t, const EventId& id) {
-    out->events.push_back({t, event_kind_name(id.kind), id.a, id.b, id.feature, id.row, id.tangential});
+    // A straight-through CFD surrogate's own switches: "cfd_" and the kind (cfd_onset: into its band).
+    const std::string kind =
+        std::string(surrogate_event(id.surface) ? "cfd_" : "") + event_kind_name(id.kind);
+    out->events.push_back({t, kind, id.a, id.b, id.feature, id.row, id.tangential});
   }
 };
 

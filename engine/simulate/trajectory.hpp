@@ -18,8 +18,9 @@ struct ContactMark {
 };
 
 // A contact switch the adaptive integrator located (integrator.events): when, what (onset, separation,
-// row_on, row_off, graze, lift, press), between which bodies (-1: the plane or ground) and which feature of
-// the pair, and for row switches which row.
+// row_on, row_off, graze, lift, press; a straight-through CFD surrogate's own switches prefixed "cfd_"),
+// between which bodies (-1: the plane or ground) and which feature of the pair, and for row switches which
+// row.
 struct EventMark {
   double t;
   std::string kind;

@@ -180,6 +180,8 @@ TEST_CASE("sweep statistics leave out the points where AD and FD are both zero, 
 
 TEST_CASE(
     "straight-through CFD with uncontrolled tangents is noted by sweep, gradient, optimize and sweep2d") {
+  // Uncontrolled: adaptive steps across the surrogate's own switches (events or surrogate_events off) and
+  // gradient.control_tangents off.
   const std::string note = "note: straight-through CFD with adaptive steps";
   const std::string base = "sweep " + scene("toss_box_diffmjx.json") + " --set sweep.points=3";
   struct Case {
@@ -187,9 +189,15 @@ TEST_CASE(
     bool noted;
   };
   for (const Case& c :
-       {Case{" --set contact.cfd.enabled=true", true},
-        Case{" --set contact.cfd.enabled=true --set gradient.control_tangents=true", false},
-        Case{" --set contact.cfd.enabled=true --set integrator.type=euler", false}, Case{"", false}}) {
+       {Case{" --set contact.cfd.enabled=true", false},
+        Case{" --set contact.cfd.enabled=true --set contact.cfd.surrogate_events=false", true},
+        Case{" --set contact.cfd.enabled=true --set integrator.events=false", true},
+        Case{" --set contact.cfd.enabled=true --set integrator.events=false --set "
+             "gradient.control_tangents=true",
+             false},
+        Case{" --set contact.cfd.enabled=true --set integrator.events=false --set integrator.type=euler",
+             false},
+        Case{"", false}}) {
     const auto r = run_softgrad(base + c.sets);
     INFO(c.sets << "\n" << r.output);
     REQUIRE(r.exit_code == 0);
@@ -198,7 +206,8 @@ TEST_CASE(
   // The gradient command says so too where it differentiates; finite differences alone see the plain model.
   const std::string gradient =
       "gradient " + scene("toss_box_diffmjx.json") +
-      " --wrt model.bodies.0.vel.2 --set contact.cfd.enabled=true --set integrator.steps=10";
+      " --wrt model.bodies.0.vel.2 --set contact.cfd.enabled=true --set contact.cfd.surrogate_events=false "
+      "--set integrator.steps=10";
   const auto forward = run_softgrad(gradient), fd = run_softgrad(gradient + " --mode fd");
   INFO(forward.output << "\n" << fd.output);
   REQUIRE(forward.exit_code == 0);
@@ -206,7 +215,8 @@ TEST_CASE(
   CHECK(forward.output.find(note) != std::string::npos);
   CHECK(fd.output.find(note) == std::string::npos);
   // So do Adam along the sweep parameter and the 2-D maps.
-  const std::string cfd = " --set contact.cfd.enabled=true --set integrator.steps=10";
+  const std::string cfd =
+      " --set contact.cfd.enabled=true --set integrator.events=false --set integrator.steps=10";
   const auto descent = run_softgrad("optimize " + scene("toss_box_diffmjx.json") + cfd + " --steps 1");
   const auto grid = run_softgrad("sweep2d " + scene("toss_box_diffmjx.json") + cfd +
                                  " --x model.bodies.0.vel.2 -3 -2 2 --y model.bodies.0.vel.1 -0.2 0 2");

@@ -47,6 +47,7 @@ TEST_CASE("defaults of the rigid-body, CFD and collision keys") {
   CHECK(c["contact"]["mujoco"]["iterations"] == 100);
   CHECK(c["contact"]["cfd"] == json({{"enabled", false},
                                      {"mode", "straight_through"},
+                                     {"surrogate_events", true},
                                      {"solimp", {0.0, 0.01, 0.1, 1.0, 2.0}},
                                      {"beta", 1e6}}));
   CHECK(c["collision"]["softness"] == 0.0);
