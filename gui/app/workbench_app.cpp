@@ -371,7 +371,9 @@ StatusInfo WorkbenchApp::status() const {
       if (snapshot_.problem) {
         text += " | " + agreement_text(snapshot_.result.stats, compared_reference_name(*snapshot_.problem));
         if (straight_through_tangents_uncontrolled(*snapshot_.problem))
-          text += " | CFD tangents not error-controlled: gradient.control_tangents for point accuracy";
+          text +=
+              " | CFD surrogate's switches inside steps: integrator.events and contact.cfd.surrogate_events "
+              "for point accuracy";
       }
       break;
     }

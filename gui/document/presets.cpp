@@ -126,11 +126,11 @@ std::span<const Preset> preset_table() {
       {"box_toss_diffmjx_cfd",
        "Box toss: DiffMJX, straight-through CFD",
        "toss_box_diffmjx.json",
-       {"contact.cfd.enabled=true", "contact.cfd.solimp=[0,0.01,0.05,1,2]", "gradient.control_tangents=true"},
+       {"contact.cfd.enabled=true", "contact.cfd.solimp=[0,0.01,0.05,1,2]"},
        "DiffMJX's CFD settings for the cube (solimp-CFD [0, 0.01, 0.05, 1, 2], straight-through): the same "
-       "simulation, the surrogate's gradient. The tangents are under error control: without it, contact "
-       "events "
-       "let the steps run past the surrogate's own switches and the gradient is wild (try it)."},
+       "simulation, the surrogate's gradient. The surrogate's own switches (its rows, its band's edge) end "
+       "steps like the contacts': set contact.cfd.surrogate_events=false to let the steps run across them "
+       "and watch the gradient go jagged."},
       {"box_toss_diffmjx_softcol",
        "Box toss: DiffMJX soft collision",
        "toss_box_diffmjx_softcol.json",
@@ -187,8 +187,9 @@ std::span<const Preset> preset_table() {
        "Billiards: no gravity",
        "billiards_nogravity.json",
        {},
-       "DiffMJX's appendix corner case: only the ball-ball contact, no table. With CFD the derivative ODE is "
-       "stiff and the frozen adaptive steps give oscillating gradients; compare the AD curve with FD.",
+       "DiffMJX's appendix corner case: only the ball-ball contact, no table. The frozen adaptive steps run "
+       "across the CFD surrogate's own switches (surrogate_events off, as DiffMJX steps) and the unrolled "
+       "gradient oscillates; switch contact.cfd.surrogate_events on and it is as smooth as backsolve's.",
        0.2},
       {"billiards_nogravity_backsolve",
        "Billiards: backsolve",
@@ -196,7 +197,8 @@ std::span<const Preset> preset_table() {
        {"gradient.mode=backsolve"},
        "The same corner case with the continuous adjoint (DiffMJX Fig. S3): state and adjoint integrated "
        "backwards in time instead of differentiating the frozen steps. The AD curve is smooth where the "
-       "unrolled one oscillates. Backsolve can be wrong on damped or switching contact (the state is not "
+       "unrolled one across the surrogate's switches oscillates. Backsolve can be wrong on damped or "
+       "switching contact (the state is not "
        "retraced backwards): compare with FD, and see gradient.mode's tooltip.",
        0.2},
       {"cube_push",
