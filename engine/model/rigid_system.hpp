@@ -87,36 +87,26 @@ class RigidSystem {
     const CfdParams<S>& cfd = model_->cfd;
     if (!cfd.enabled) return simulated_accelerations(y, false, acc, true);
     if (!cfd.straight_through) return simulated_accelerations(y, true, acc, true);
-    if (surrogate_held()) {
-      // The surrogate's mode is held like the simulated model's, and its switches end steps too, in
-      // every scalar (the same steps with and without derivatives).
-      simulated_accelerations(y, false, acc, !has_derivatives_v<S>);
-      BodyVelocity<S> surrogate[kMaxBodies];
-      surrogate_accelerations(surrogate, has_derivatives_v<S>);
-      if constexpr (has_derivatives_v<S>)
-        for (int b = 0; b < model_->count; ++b)
-          for (int k = 0; k < 3; ++k) {
-            acc[b].lin[k] = straight_through(acc[b].lin[k], surrogate[b].lin[k]);
-            acc[b].ang[k] = straight_through(acc[b].ang[k], surrogate[b].ang[k]);
-          }
-      return;
-    }
     // The simulated model's derivatives would be replaced by the surrogate's: its solve gives values only
     // (the same values), which saves the implicit derivative of a solve whose derivative nobody reads.
     simulated_accelerations(y, false, acc, !has_derivatives_v<S>);
-    if constexpr (has_derivatives_v<S>) {
-      // Without a held surrogate mode (fixed steps, events or surrogate_events off) the surrogate is solved
-      // by MuJoCo's rules at each evaluation, from the contacts the simulated model just collected (out to
-      // the CFD width).
-      BodyVelocity<S> surrogate[kMaxBodies];
+    BodyVelocity<S> surrogate[kMaxBodies];
+    if (surrogate_held()) {
+      // Held in its own mode, its switches ending steps too, in every scalar (the same steps with and
+      // without derivatives).
+      surrogate_accelerations(surrogate, has_derivatives_v<S>);
+    } else if constexpr (has_derivatives_v<S>) {
+      // Otherwise (fixed steps, events or surrogate_events off) MuJoCo's rules at each evaluation, from the
+      // contacts the simulated model just collected (out to the CFD width).
       free_accelerations(*model_, mass_, solver_.states(), interval_, surrogate);
       solver_.solve_rules(true, cfd_band(true), surrogate, 1);
+    }
+    if constexpr (has_derivatives_v<S>)
       for (int b = 0; b < model_->count; ++b)
         for (int k = 0; k < 3; ++k) {
           acc[b].lin[k] = straight_through(acc[b].lin[k], surrogate[b].lin[k]);
           acc[b].ang[k] = straight_through(acc[b].ang[k], surrogate[b].ang[k]);
         }
-    }
   }
 
   // ODE right-hand side on [pos, quat, phi, v, w] per body.
@@ -339,13 +329,7 @@ class RigidSystem {
     const ContactKey key{id.a, id.b, id.feature};
     const int e = mode_.find(key);
     EventId done = id;
-    if (id.row >= 0) {  // a row enters or leaves the active set: the force is 0 there, nothing jumps
-      if (e < 0) return EventId{};
-      const bool on = !mode_.row_on(e, id.row);
-      mode_.set_row(e, id.row, on);
-      done.kind = on ? EventKind::row_on : EventKind::row_off;
-      return done;
-    }
+    if (id.row >= 0) return flip_row(mode_, e, id);
     const bool cfd = forward_cfd();
     BodyVelocity<S> acc[kMaxBodies];
     if (e < 0) {
@@ -433,14 +417,8 @@ class RigidSystem {
   SG_HD EventId apply_surrogate_event(const S* y, const EventId& id) const {
     const ContactKey key{id.a, id.b, id.feature};
     const int e = surrogate_.find(key);
+    if (id.row >= 0) return flip_row(surrogate_, e, id);
     EventId done = id;
-    if (id.row >= 0) {
-      if (e < 0) return EventId{};
-      const bool on = !surrogate_.row_on(e, id.row);
-      surrogate_.set_row(e, id.row, on);
-      done.kind = on ? EventKind::row_on : EventKind::row_off;
-      return done;
-    }
     if (e < 0) {
       surrogate_.add(key, ContactLevel::band);
       done.kind = EventKind::onset;

@@ -41,6 +41,19 @@ SG_HD inline void hold_zone(ModeEntry& e, ConeZone z) {
   e.rows_on = z == ConeZone::top ? 0u : z == ConeZone::bottom ? 0x3Fu : (0x3Fu | kConeMiddleBit);
 }
 
+// Entry e's elliptic cone crosses a zone boundary (row 0 the top's, row 1 the bottom's): the crossing as
+// applied, none when the mode holds no such entry.
+SG_HD inline EventId cross_cone_zone(TreeMode& mode, int e, const EventId& id) {
+  if (e < 0) return EventId{};
+  const ConeZone held = held_zone(mode.entries[e]);
+  const ConeZone next = id.row == 0 ? (held == ConeZone::top ? ConeZone::middle : ConeZone::top)
+                                    : (held == ConeZone::bottom ? ConeZone::middle : ConeZone::bottom);
+  hold_zone(mode.entries[e], next);
+  EventId done = id;
+  done.kind = held == ConeZone::top || next == ConeZone::bottom ? EventKind::row_on : EventKind::row_off;
+  return done;
+}
+
 template <class S>
 SG_HD ContactKey tree_contact_key(const TreeContact<S>& c) {
   return ContactKey{c.geom1, c.geom2, c.feature};

@@ -419,22 +419,8 @@ class TreeSystem {
     const int e = mode_.find(key);
     EventId done = id;
     if (id.kind == EventKind::lift || id.kind == EventKind::press) return leave_grazing(y, e, id);
-    if (id.row >= 0 && id.surface == kConeSurface) {  // an elliptic cone changes zone
-      if (e < 0) return EventId{};
-      const ConeZone held = held_zone(mode_.entries[e]);
-      const ConeZone next = id.row == 0 ? (held == ConeZone::top ? ConeZone::middle : ConeZone::top)
-                                        : (held == ConeZone::bottom ? ConeZone::middle : ConeZone::bottom);
-      hold_zone(mode_.entries[e], next);
-      done.kind = held == ConeZone::top || next == ConeZone::bottom ? EventKind::row_on : EventKind::row_off;
-      return done;
-    }
-    if (id.row >= 0) {
-      if (e < 0) return EventId{};
-      const bool on = !mode_.row_on(e, id.row);
-      mode_.set_row(e, id.row, on);
-      done.kind = on ? EventKind::row_on : EventKind::row_off;
-      return done;
-    }
+    if (id.row >= 0 && id.surface == kConeSurface) return cross_cone_zone(mode_, e, id);
+    if (id.row >= 0) return flip_row(mode_, e, id);
     const bool cfd = forward_cfd() && !is_tree_limit_key(key);
     if (e < 0) {
       if (mode_.add(key, cfd ? ContactLevel::band : ContactLevel::contact) < 0) return EventId{};
@@ -485,23 +471,10 @@ class TreeSystem {
     if (id.kind == EventKind::none) return EventId{};
     const ContactKey key{id.a, id.b, id.feature};
     const int e = surrogate_.find(key);
+    if (id.row >= 0 && id.surface == kConeSurface + kSurrogateSurface)
+      return cross_cone_zone(surrogate_, e, id);
+    if (id.row >= 0) return flip_row(surrogate_, e, id);
     EventId done = id;
-    if (id.row >= 0) {
-      if (e < 0) return EventId{};
-      if (id.surface == kConeSurface + kSurrogateSurface) {
-        const ConeZone held = held_zone(surrogate_.entries[e]);
-        const ConeZone next = id.row == 0 ? (held == ConeZone::top ? ConeZone::middle : ConeZone::top)
-                                          : (held == ConeZone::bottom ? ConeZone::middle : ConeZone::bottom);
-        hold_zone(surrogate_.entries[e], next);
-        done.kind =
-            held == ConeZone::top || next == ConeZone::bottom ? EventKind::row_on : EventKind::row_off;
-        return done;
-      }
-      const bool on = !surrogate_.row_on(e, id.row);
-      surrogate_.set_row(e, id.row, on);
-      done.kind = on ? EventKind::row_on : EventKind::row_off;
-      return done;
-    }
     if (e < 0) {
       if (surrogate_.add(key, ContactLevel::band) < 0) return EventId{};
       done.kind = EventKind::onset;

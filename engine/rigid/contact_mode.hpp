@@ -55,6 +55,18 @@ struct ContactMode {
   }
 };
 
+// Entry e's row id.row enters or leaves the active set at the crossing `id` (its force is 0 there, nothing
+// jumps): the crossing as applied (row_on or row_off), none when the mode holds no such entry.
+template <int Capacity>
+SG_HD inline EventId flip_row(ContactMode<Capacity>& mode, int e, const EventId& id) {
+  if (e < 0) return EventId{};
+  const bool on = !mode.row_on(e, id.row);
+  mode.set_row(e, id.row, on);
+  EventId done = id;
+  done.kind = on ? EventKind::row_on : EventKind::row_off;
+  return done;
+}
+
 // The event id of one of a contact's switching functions.
 SG_HD inline EventId contact_event(const ContactKey& k, EventKind kind, int row = -1, int surface = 0) {
   EventId id;
