@@ -125,9 +125,15 @@ SG_HD inline int collide_plane_cylinder(const Plane<S>& plane, const Pose<S>& po
   const double kHalfSqrt3 = 0.86602540378443864676;
 
   if (!smooth_proxies(opt)) {
+    // Features follow the caps, not near and far: 0 and 1 the rim points of the +z and -z caps, 2 and 3 the
+    // triangle on the +z cap, 4 and 5 on the -z cap. As the axis passes horizontal the near cap changes
+    // while each cap's rim point moves on continuously, and the contact must keep its name (events and the
+    // located modes follow contacts by name). The order of the contacts stays MuJoCo's: near rim first.
+    int near_cap = 0;
     if (prj > 0.0) {  // point the axis towards the plane
       axis = -axis;
       prj = -prj;
+      near_cap = 1;
     }
     const Vec3<S> downhill = axis * prj - n;  // -normal with its axial part removed
     Vec3<S> vec = xaxis * radius;
@@ -137,15 +143,14 @@ SG_HD inline int collide_plane_cylinder(const Plane<S>& plane, const Pose<S>& po
     const S hprj = prj * half_length;
     const S d_near = dist0 + hprj + prjvec;
     if (d_near > opt.margin) return 0;
-    // Features: 0 near rim point, 1 far rim point, 2 and 3 the triangle corners.
-    int written = emit_contact(d_near, pose.pos + vec + cap, n, opt, out);
-    written += emit_contact(S(dist0 - hprj + prjvec), pose.pos + vec - cap, n, opt, out + written, 1);
+    int written = emit_contact(d_near, pose.pos + vec + cap, n, opt, out, near_cap);
+    written += emit_contact(S(dist0 - hprj + prjvec), pose.pos + vec - cap, n, opt, out + written, 1 - near_cap);
     const S d_tri = dist0 + hprj - prjvec * 0.5;
     if (d_tri <= opt.margin) {
       const Vec3<S> side = cross(vec, axis) * kHalfSqrt3;  // |vec x axis| = radius
       const Vec3<S> base = pose.pos + cap - vec * 0.5;
-      written += emit_contact(d_tri, base + side, n, opt, out + written, 2);
-      written += emit_contact(d_tri, base - side, n, opt, out + written, 3);
+      written += emit_contact(d_tri, base + side, n, opt, out + written, 2 + 2 * near_cap);
+      written += emit_contact(d_tri, base - side, n, opt, out + written, 3 + 2 * near_cap);
     }
     return written;
   }

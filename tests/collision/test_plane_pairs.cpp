@@ -133,6 +133,27 @@ TEST_CASE("plane-cylinder: upright 3, lying 2, tilted 1 or 2 (tol 1e-12)") {
   check_contacts(c, 2, V(0, 0, 1), opt);
 }
 
+// Events and located modes follow a contact by its feature: each cap's rim point keeps its name while the
+// axis tilts through horizontal and the nearer cap changes (MuJoCo's order stays: the deeper rim first).
+TEST_CASE("plane-cylinder: a rim point keeps its feature as the axis passes horizontal (tol 1e-7 m)") {
+  Contact<double> c[kMaxContactsPerPair];
+  const CollisionOptions opt{0.0, 0.0};
+  const V size(0.04, 0.05, 0.0);
+  for (double tilt : {-1e-6, 1e-6}) {
+    CAPTURE(tilt);
+    // The body's z axis points along -y, its +z cap is at y = -0.05 and is the lower one for tilt > 0.
+    const Pose<double> lying{{0, 0, 0.039}, from_axis_angle(V(1, 0, 0), kPiT / 2 + tilt)};
+    REQUIRE(plane_collide(GeomType::cylinder, lying, size, opt, c) == 2);
+    CHECK(c[0].dist <= c[1].dist);
+    for (int i = 0; i < 2; ++i) {
+      // Off by the tilt times the radius at most; a swapped name would be 0.1 m off.
+      CHECK(std::fabs(c[i].pos.y - (c[i].feature == 0 ? -0.05 : 0.05)) < 1e-7);
+      CHECK(std::fabs(c[i].pos.x) < 1e-7);
+    }
+    CHECK(c[0].feature == (tilt > 0 ? 0 : 1));
+  }
+}
+
 TEST_CASE("plane pairs: deepest contact equals the brute-force minimum over sampled surfaces (tol 1e-4 r)") {
   // Sampling can only miss the deepest point, so sampled >= exact, by at most the grid error.
   std::mt19937 rng(11);
