@@ -11,7 +11,10 @@
 namespace sg::cli {
 
 void add_scene_args(CLI::App& cmd, SceneArgs& args) {
-  cmd.add_option("scene", args.scene, "Scene file (JSON), e.g. scenes/toy_point_mass.json")->required();
+  cmd.add_option("scene", args.scene,
+                 "Scene file (JSON), e.g. scenes/toy_point_mass.json, or a MuJoCo model (MJCF, .xml) with "
+                 "every other setting at its default")
+      ->required();
   cmd.add_option("--set", args.overrides,
                  "Override a scene value by its dotted path, e.g. --set integrator.dt=0.01 (repeatable)")
       ->allow_extra_args(false);

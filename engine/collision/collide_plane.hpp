@@ -144,7 +144,8 @@ SG_HD inline int collide_plane_cylinder(const Plane<S>& plane, const Pose<S>& po
     const S d_near = dist0 + hprj + prjvec;
     if (d_near > opt.margin) return 0;
     int written = emit_contact(d_near, pose.pos + vec + cap, n, opt, out, near_cap);
-    written += emit_contact(S(dist0 - hprj + prjvec), pose.pos + vec - cap, n, opt, out + written, 1 - near_cap);
+    written +=
+        emit_contact(S(dist0 - hprj + prjvec), pose.pos + vec - cap, n, opt, out + written, 1 - near_cap);
     const S d_tri = dist0 + hprj - prjvec * 0.5;
     if (d_tri <= opt.margin) {
       const Vec3<S> side = cross(vec, axis) * kHalfSqrt3;  // |vec x axis| = radius

@@ -1,6 +1,7 @@
 // Entry points: text or file -> parsed JSON -> overrides -> validated config with defaults.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 
 #include "engine/io/atomic_file.hpp"
@@ -66,17 +67,31 @@ Issue syntax_issue(const std::string& text, std::size_t bytes_read, const std::s
 }
 
 // The schema's default sweep parameter names a particle; a rigid scene sweeps its first body's height, a
-// tree scene gravity's z (every tree has it).
-void default_rigid_sweep(json& config) {
+// tree scene gravity's z (every tree has it). True if it chose the parameter and the scene gives no range.
+bool default_rigid_sweep(json& config) {
   const auto type = get_path(config, "model.type");
-  if (type != json("rigid") && type != json("tree")) return;
+  if (type != json("rigid") && type != json("tree")) return false;
   const auto sweep = config.find("sweep");
   if (sweep == config.end()) {
     config["sweep"] = json::object();
   } else if (!sweep->is_object() || sweep->contains("parameter")) {
-    return;
+    return false;
   }
-  config["sweep"]["parameter"] = *type == json("tree") ? "model.gravity.2" : "model.bodies.0.pos.2";
+  json& s = config["sweep"];
+  s["parameter"] = *type == json("tree") ? "model.gravity.2" : "model.bodies.0.pos.2";
+  return !s.contains("from") && !s.contains("to");
+}
+
+// The range of a sweep whose parameter was chosen for the scene: from the scene's own value v (where
+// `simulate` runs by default: a model opened as it is falls under its own gravity) to v + |v| / 2 (half the
+// gravity, half as high again), or the schema's 0 to 1 where v is 0.
+void default_sweep_range(json& config) {
+  const auto value = get_path(config, config["sweep"]["parameter"].get<std::string>());
+  if (!value || !value->is_number()) return;
+  const double v = value->get<double>();
+  if (v == 0.0 || !std::isfinite(v)) return;
+  config["sweep"]["from"] = v;
+  config["sweep"]["to"] = v + 0.5 * std::fabs(v);
 }
 
 LoadResult failed(const std::string& source, Issue issue) {
@@ -95,8 +110,9 @@ LoadResult resolve_document(const json& doc, const std::string& source) {
     config = json::object();
   }
   if (!config.contains("name")) config["name"] = default_name(source);
-  default_rigid_sweep(config);
+  const bool range_to_choose = default_rigid_sweep(config);
   resolve_object(config, schema_root(), "", result.errors);
+  if (range_to_choose && result.errors.empty()) default_sweep_range(config);
   // The canonical dotted form, so that "a[0].b" and "a.0.b" resolve to the same config.
   if (auto& parameter = config["sweep"]["parameter"]; parameter.is_string())
     parameter = canonical_path(parameter.get<std::string>());
@@ -129,6 +145,32 @@ LoadResult resolve_unchecked(json doc, const std::string& source, const std::vec
   if (!import_errors.empty()) result.errors = std::move(import_errors);
   result.errors.insert(result.errors.begin(), early.begin(), early.end());
   return result;
+}
+
+bool has_extension(const std::string& file, const char* wanted) {
+  std::string extension = std::filesystem::path(file).extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return extension == wanted;
+}
+
+// A scene is a JSON object; a file whose first character is '<' is taken for a MuJoCo model.
+bool starts_like_xml(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && text[first] == '<';
+}
+
+// A MuJoCo model file where a scene is expected: the scene of that model with every other setting at its
+// default, the model named relative to itself (as a scene file beside it would name it), so that
+// `softgrad simulate robot.xml` and the GUI's Open take a researcher's own model as it is.
+LoadResult load_mjcf_model(const std::string& file, const std::vector<std::string>& overrides) {
+  const std::filesystem::path path(file);
+  json doc = {{"name", path.stem().empty() ? "untitled" : path.stem().string()},
+              {"model", {{"type", "mjcf"}, {"file", path.filename().string()}}}};
+  try {
+    return resolve_unchecked(std::move(doc), file, overrides);
+  } catch (const std::exception& e) {
+    return failed(file, Issue{"", std::string("internal error while loading: ") + e.what()});
+  }
 }
 
 }  // namespace
@@ -167,9 +209,11 @@ LoadResult load_scene_text(const std::string& text, const std::string& source,
 }
 
 LoadResult load_scene_file(const std::string& file, const std::vector<std::string>& overrides) {
+  if (has_extension(file, ".xml")) return load_mjcf_model(file, overrides);
   std::string text, why;
   if (!io::read_file_limited(file, kMaxSceneBytes, &text, &why))
     return failed(file, Issue{"", "cannot read scene file: " + why});
+  if (starts_like_xml(text)) return load_mjcf_model(file, overrides);
   return load_scene_text(text, file, overrides);
 }
 

@@ -150,14 +150,14 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "straight-through CFD on the tumbling cylinder: the default follows the tangent-controlled gradient where "
-    "its axis passes horizontal in the band (issue 40)") {
+    "straight-through CFD on the tumbling cylinder: the default follows the tangent-controlled gradient "
+    "where its axis passes horizontal in the band (issue 40)") {
   // 31 throws over v_z in [-1.71, -1.41] at the scene's Tsit5 1e-8 and its 5 cm CFD width, as free bodies and
   // as a tree. While the exact detector named a rim point by near and far cap, the names swapped as the
   // axis passed horizontal with both rims in the band, the surrogate's located mode then held the other
   // rim's rows, and the default was up to 40% of the scale off at v_z = -1.43 and -1.68 at every tolerance
-  // (-0.096 at 1e-8, -0.091 at 1e-11 against -0.340). Named by cap, the sweep's 200 points stay within 1.6% of
-  // the scale (measured).
+  // (-0.096 at 1e-8, -0.091 at 1e-11 against -0.340). Named by cap, the sweep's 200 points stay within 1.6%
+  // of the scale (measured).
   for (const char* run_as : {"free_bodies", "tree"}) {
     CAPTURE(run_as);
     std::vector<std::string> sets = {"contact.cfd.enabled=true", "sweep.from=-1.71", "sweep.to=-1.41",

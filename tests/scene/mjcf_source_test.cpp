@@ -2,6 +2,10 @@
 // with a stand-in importer, how the scene's own keys and --set overrides lay over the imported ones.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "engine/scene/mjcf_source.hpp"
@@ -119,4 +123,52 @@ TEST_CASE("a scene cannot add bodies the MJCF does not have") {
   REQUIRE(r.errors.size() == 1);
   CHECK(r.errors[0].path == "model.bodies.2");
   CHECK(sg::scene::test::contains(r.errors[0].message, "the MJCF model has 2 free bodies"));
+}
+
+TEST_CASE("a MuJoCo model file where a scene is expected loads as the scene of that model") {
+  FakeImporter fake;
+  // By its extension: the file is not read as JSON, the model is named relative to itself.
+  const LoadResult r = load_scene_file("some/dir/Two.XML", {"integrator.type=tsit5"});
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  CHECK(g_last_path == "some/dir/Two.XML");
+  CHECK(r.config["name"] == "Two");
+  CHECK(r.config["model"]["type"] == "rigid");
+  CHECK(r.config["model"]["bodies"].size() == 2);
+  CHECK(r.config["integrator"]["type"] == "tsit5");  // --set applies as to any scene
+  // The chosen sweep runs from the model's own value (simulate's default) to half as high again.
+  CHECK(r.config["sweep"]["parameter"] == "model.bodies.0.pos.2");
+  CHECK(r.config["sweep"]["from"] == 1.0);
+  CHECK(r.config["sweep"]["to"] == 1.5);
+  // By its content: a file of another name whose first character is '<'.
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("sg_model_without_extension_" + std::to_string(::getpid())))
+          .string();
+  std::ofstream(file) << "\n  <mujoco model=\"two\"/>\n";
+  const LoadResult sniffed = load_scene_file(file);
+  INFO(sniffed.format_errors());
+  REQUIRE(sniffed.ok());
+  CHECK(g_last_path == file);
+  CHECK(sniffed.config["name"] == std::filesystem::path(file).stem().string());
+  std::filesystem::remove(file);
+  // Import errors name the file, as from a scene.
+  const LoadResult broken = load_scene_file("broken.xml");
+  REQUIRE(broken.errors.size() == 2);
+  CHECK(
+      sg::scene::test::contains(message_at(broken, "model.file"), "broken.xml: geom 'wall' (box) is static"));
+}
+
+TEST_CASE("a scene that gives its sweep's parameter keeps the schema's range") {
+  FakeImporter fake;
+  const LoadResult r = load_scene_text(
+      R"({"model": {"type": "mjcf", "file": "two.xml"}, "sweep": {"parameter": "model.bodies.1.pos.2"}})",
+      "s.json");
+  REQUIRE(r.ok());
+  CHECK(r.config["sweep"]["from"] == 0.0);
+  CHECK(r.config["sweep"]["to"] == 1.0);
+  const LoadResult ranged =
+      load_scene_text(R"({"model": {"type": "mjcf", "file": "two.xml"}, "sweep": {"to": 3}})", "s.json");
+  REQUIRE(ranged.ok());
+  CHECK(ranged.config["sweep"]["from"] == 0.0);  // a range given in part is not replaced
+  CHECK(ranged.config["sweep"]["to"] == 3.0);
 }

@@ -44,6 +44,11 @@ TEST_CASE("a tree scene resolves with every key and sweeps gravity by default") 
   CHECK(b[0]["joints"][0]["armature"] == 0.0);
   CHECK(b[1]["joints"][0]["ball_qpos"] == json({1.0, 0.0, 0.0, 0.0}));
   CHECK(r.config["sweep"]["parameter"] == "model.gravity.2");
+  // From the scene's own gravity (where simulate runs by default) to half of it.
+  const double g = r.config["model"]["gravity"][2].get<double>();
+  REQUIRE(g < 0.0);
+  CHECK(r.config["sweep"]["from"] == g);
+  CHECK(r.config["sweep"]["to"] == 0.5 * g);
   // Other scenes resolve with an empty tree.
   CHECK(load_scene_text("{}", "inline").config["model"]["tree"]["bodies"] == json::array());
 }
