@@ -83,15 +83,12 @@ scene::MjcfKeys fail(const std::string& path, std::vector<std::string> messages)
 }
 
 scene::MjcfKeys import_file(const std::string& path) {
-  // The larger of the two models' capacities (free bodies, a tree's bodies); each import checks its own.
+  // The larger of the two models' capacities (a tree's bodies; free bodies beyond their own limit import as
+  // a tree); each import checks its own.
   const long bodies = count_body_elements(path);
-  const auto too_many = [&](long limit) {
-    return fail(path, {std::to_string(bodies) + " <body> elements; softgrad imports at most " +
-                       std::to_string(kMaxBodies) + " free bodies or a tree of " +
-                       std::to_string(kMaxTreeBodies - 1) + " bodies" +
-                       (limit == kMaxBodies ? " (this model has free bodies only)" : "")});
-  };
-  if (bodies > kMaxTreeBodies - 1) return too_many(kMaxTreeBodies - 1);
+  if (bodies > kMaxTreeBodies - 1)
+    return fail(path, {std::to_string(bodies) + " <body> elements; softgrad imports at most a tree of " +
+                       std::to_string(kMaxTreeBodies - 1) + " bodies"});
   WarningCollector warnings;
   std::string error;
   const auto sim = mjcmp::load_mujoco_file(path, &error);
@@ -111,9 +108,18 @@ scene::MjcfKeys import_file(const std::string& path) {
     out.keys = tree_scene_keys(sim->m);
     return out;
   }
-  if (bodies > kMaxBodies) return too_many(kMaxBodies);
-  if (auto problems = unsupported(sim->m, sim->d); !problems.empty()) return fail(path, std::move(problems));
-  out.keys = scene_keys(sim->m, sim->d);
+  // Free joints only: softgrad's free bodies where they can hold the model, otherwise a joint tree of free
+  // joints, which also takes a body with several geoms, a body welded to another, and world geoms of any
+  // shape (a dumbbell, a mug with a handle).
+  std::vector<std::string> problems = unsupported(sim->m, sim->d);
+  if (bodies <= kMaxBodies && problems.empty()) {
+    out.keys = scene_keys(sim->m, sim->d);
+    return out;
+  }
+  if (sim->m->nbody <= 1) return fail(path, std::move(problems));  // nothing moves: no tree either
+  std::vector<std::string> tree_problems = tree_unsupported(sim->m);
+  if (!tree_problems.empty()) return fail(path, std::move(tree_problems));
+  out.keys = tree_scene_keys(sim->m);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/articulated/tree_model.hpp"
 #include "engine/collision/collide.hpp"
 #include "mjcf/geom_type_map.hpp"
 #include "mjcf/names.hpp"
@@ -51,6 +52,11 @@ void elements(const mjModel* m, Messages& out) {
     out.push_back("option viscosity/density: fluid forces are not supported");
   if (m->opt.integrator == mjINT_IMPLICIT)
     out.push_back("option integrator \"implicit\" is not supported (Euler or RK4)");
+  if (m->opt.noslip_iterations != 0)
+    out.push_back("option noslip_iterations: the noslip solver is not supported");
+  if (m->nv > kMaxDofs)
+    out.push_back(std::to_string(m->nv) + " degrees of freedom; a tree scene holds at most " +
+                  std::to_string(kMaxDofs) + " (a free joint takes 6)");
   if (m->nbody - 1 > kMaxSceneBodies)
     out.push_back(std::to_string(m->nbody - 1) + " bodies; a tree scene holds at most " +
                   std::to_string(kMaxSceneBodies));
