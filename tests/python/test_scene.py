@@ -1,6 +1,7 @@
 """softgrad.Scene: loading, set/get/to_dict, and bad input as ValueError naming the file and key path."""
 
 import json
+import os
 import math
 
 import pytest
@@ -117,3 +118,17 @@ def test_mjcf_scenes_load_where_the_importer_is_built():
     scene = softgrad.Scene(scene_path("pendulum_chain_mjcf.json"))
     assert scene.paths
     json.dumps(scene.to_dict())
+
+
+def test_an_mjcf_file_itself_is_a_scene():
+    if not softgrad.has_mjcf:
+        pytest.skip("this build has no MJCF importer (libmujoco-dev missing)")
+    humanoid = "/usr/share/mujoco/model/humanoid/humanoid.xml"
+    if not os.path.exists(humanoid):
+        pytest.fail(humanoid + " is missing: run scripts/install-deps")
+    scene = softgrad.Scene(humanoid)
+    d = scene.to_dict()
+    assert d["model"]["type"] == "tree"
+    assert d["name"] == "humanoid"
+    # The default run is at the model's own gravity.
+    assert d["sweep"]["from"] == d["model"]["gravity"][2] == -9.81
