@@ -1,8 +1,8 @@
 """softgrad.Scene: loading, set/get/to_dict, and bad input as ValueError naming the file and key path."""
 
 import json
-import os
 import math
+import os
 
 import pytest
 
