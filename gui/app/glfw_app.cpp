@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <thread>
 
 #include "gui/app/imgui_session.hpp"
@@ -53,11 +54,32 @@ struct DeferredKeyReleases {
   }
 };
 
+// The first of the files last dropped on the window, taken by the loop after the events are handled (GLFW
+// calls back from inside glfwPollEvents, where the workbench must not open a scene mid-frame).
+struct DroppedFile {
+  std::string path;
+  static DroppedFile& instance() {
+    static DroppedFile dropped;
+    return dropped;
+  }
+  static void on_drop(GLFWwindow*, int count, const char** paths) {
+    if (count > 0 && paths[0]) instance().path = paths[0];
+  }
+  // Hands the dropped file to the workbench, once.
+  static void deliver(AppShell& shell) {
+    std::string& path = instance().path;
+    if (path.empty()) return;
+    if (shell.workbench().open_dropped) shell.workbench().open_dropped(path);
+    path.clear();
+  }
+};
+
 // Pairs ImGui_ImplGlfw_Init/Shutdown so every exit path shuts the platform backend down first.
 struct GlfwPlatformBackend {
   explicit GlfwPlatformBackend(GLFWwindow* window) {
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     glfwSetKeyCallback(window, &DeferredKeyReleases::on_key);  // forwards to ImGui's callback
+    glfwSetDropCallback(window, &DroppedFile::on_drop);
   }
   ~GlfwPlatformBackend() { ImGui_ImplGlfw_Shutdown(); }
   GlfwPlatformBackend(const GlfwPlatformBackend&) = delete;
@@ -134,6 +156,7 @@ int run_glfw_app(AppShell& shell, const std::filesystem::path& config_dir) {
       // first frame and shown in the next.
       if (glfwGetTime() - before < 0.9 * kIdleWakeSeconds) extra_frames = 2;
     }
+    DroppedFile::deliver(shell);
     const double frame_start = glfwGetTime();
     draw_frame(shell, imgui, *window);
     const double frame_end = glfwGetTime();

@@ -45,6 +45,9 @@ struct Workbench {
   // Whether a plot is maximised: the plot panel then fills the window above the status bar (the controls and
   // the 3-D view step aside), for a projector.
   std::function<bool()> plots_only;
+  // A file dropped on the window (a scene, or a MuJoCo model): opened as the Open button would open it,
+  // after asking when the controls hold edits.
+  std::function<void(const std::string& file)> open_dropped;
 };
 
 }  // namespace sg::gui

@@ -671,6 +671,11 @@ Workbench WorkbenchApp::make_workbench() {
   workbench.camera_fits_bodies = [self] { return self->camera_fits_bodies(); };
   workbench.animating = [self] { return self->animating(); };
   workbench.playing = [self] { return self->playing(); };
+  workbench.open_dropped = [self](const std::string& file) {
+    ControlsRequest request;
+    request.open_file = file;
+    self->apply(request);
+  };
   return workbench;
 }
 

@@ -419,3 +419,39 @@ TEST_CASE("tree: tendons are drawn along their wrapped paths, sites as small sph
   MESSAGE("SOFTGRAD_TEST_SKIPPED: built without libmujoco (the arm26 scene imports MJCF)");
 #endif
 }
+
+TEST_CASE(
+    "tree: a MuJoCo model dropped on the window opens as a scene; a bad one leaves the scene as it was") {
+#ifndef SOFTGRAD_HAVE_MJCF
+  std::printf("SOFTGRAD_TEST_SKIPPED: this build has no MJCF import (libmujoco-dev)\n");
+  return;
+#else
+  sg::mjcf::register_importer();
+  auto app = make_scene_app("toss_box_diffmjx.json", {"sweep.points=5"});
+  Workbench workbench = app->make_workbench();
+  REQUIRE(workbench.open_dropped);
+  // The model file itself, as the GLFW host hands a drop over (glfw_app.cpp).
+  workbench.open_dropped((k_scenes / "mjcf" / "pendulum_chain.xml").string());
+  CHECK(app->document().config()["model"]["type"] == "tree");
+  CHECK(app->document().config()["name"] == "pendulum_chain");
+  REQUIRE(app->wait_until_idle(60s));
+  // A file that is not a model: refused with the reason, the chain stays open.
+  const fs::path bad = fs::path(sg::test::binary_dir()) / "test_gui_tmp" / "dropped_not_a_model.xml";
+  fs::create_directories(bad.parent_path());
+  std::FILE* f = std::fopen(bad.string().c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fputs("<mujoco><worldbody>", f);
+  std::fclose(f);
+  workbench.open_dropped(bad.string());
+  CHECK(app->document().config()["name"] == "pendulum_chain");
+  CHECK(app->message().find("could not open dropped_not_a_model.xml") != std::string::npos);
+  // With edits in the controls the drop asks first, as the Open button does.
+  ControlsRequest edit;
+  edit.edits.push_back({"model.gravity.2", -5.0});
+  app->apply(edit);
+  REQUIRE(app->edits_since_open() == 1);
+  workbench.open_dropped((k_scenes / "toss_box_diffmjx.json").string());
+  CHECK(app->switch_pending());
+  CHECK(app->document().config()["name"] == "pendulum_chain");
+#endif
+}
