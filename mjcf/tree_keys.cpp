@@ -126,8 +126,6 @@ void joints(const mjModel* m, Messages& out) {
     const int t = m->jnt_type[j];
     if (m->jnt_limited[j] && t == mjJNT_BALL)
       out.push_back(name + ": ball joint limits are not implemented yet (remove limited/range)");
-    if ((t == mjJNT_HINGE || t == mjJNT_SLIDE) && m->qpos0[m->jnt_qposadr[j]] != 0.0)
-      out.push_back(name + ": ref is not supported (the joint's zero must be its rest pose)");
     const int nv = t == mjJNT_FREE ? 6 : t == mjJNT_BALL ? 3 : 1;
     for (int k = 0; k < nv; ++k)
       if (m->dof_frictionloss[m->jnt_dofadr[j] + k] != 0.0) {
@@ -260,6 +258,9 @@ json joint_keys(const mjModel* m, int j, bool passive) {
   if (t == mjJNT_BALL || t == mjJNT_FREE) return out;
   out["axis"] = numbers(m->jnt_axis + 3 * j, 3);
   out["springref"] = m->qpos_spring[m->jnt_qposadr[j]];
+  // ref: the coordinate of the rest pose, where mj_resetData starts the joint.
+  out["ref"] = m->qpos0[m->jnt_qposadr[j]];
+  out["qpos"] = m->qpos0[m->jnt_qposadr[j]];
   // A hinge or slide limit, unless <option> disables limits or all constraints.
   if (!m->jnt_limited[j] || (m->opt.disableflags & (mjDSBL_LIMIT | mjDSBL_CONSTRAINT))) return out;
   out["limited"] = true;

@@ -17,6 +17,7 @@ namespace sg {
 template <class S>
 struct TreeJointParams {
   S damping{}, armature{}, springref{};
+  S ref{};           // hinge, slide: qpos0, where the body is at rest
   S qpos{}, qvel{};  // hinge, slide: the start
   Quat<S> ball_qpos{S(1.0), S(0.0), S(0.0), S(0.0)};
   Vec3<S> ball_qvel{};  // local angular velocity, as MuJoCo's ball qvel (a free joint's qvel 3..5)
@@ -139,8 +140,9 @@ JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
     y.type = x.type, y.body = x.body, y.qpos_adr = x.qpos_adr, y.dof_adr = x.dof_adr;
     y.pos = vec<T>(x.pos), y.axis = vec<T>(x.axis), y.stiffness = T(value(x.stiffness));
     const TreeJointParams<S>& p = in.joint[j];
-    out.joint[j] = {T(value(p.damping)), T(value(p.armature)), T(value(p.springref)), T(value(p.qpos)),
-                    T(value(p.qvel)),    quat<T>(p.ball_qpos), vec<T>(p.ball_qvel),   vec<T>(p.free_vel)};
+    out.joint[j] = {T(value(p.damping)),  T(value(p.armature)), T(value(p.springref)),
+                    T(value(p.ref)),      T(value(p.qpos)),     T(value(p.qvel)),
+                    quat<T>(p.ball_qpos), vec<T>(p.ball_qvel),  vec<T>(p.free_vel)};
     out.rot_adr[j] = in.rot_adr[j];
   }
   for (int v = 0; v < a.nv; ++v) {
@@ -200,6 +202,7 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
       vec(q + ".pos", m.tree.joint[j].pos);
       f(q + ".stiffness", m.tree.joint[j].stiffness);
       f(q + ".springref", jp.springref);
+      f(q + ".ref", jp.ref);
       f(q + ".damping", jp.damping);
       f(q + ".armature", jp.armature);
       f(q + ".qpos", jp.qpos);

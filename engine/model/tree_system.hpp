@@ -668,7 +668,7 @@ class TreeSystem {
     }
   }
 
-  // The scene's per-joint damping, armature and spring rest onto the run's dofs and qpos.
+  // The scene's per-joint damping, armature, spring rest and ref onto the run's dofs and qpos.
   SG_HD void expand_joint_params() {
     tree_ = model_->tree;
     for (int j = 0; j < tree_.njnt; ++j) {
@@ -678,8 +678,10 @@ class TreeSystem {
         tree_.damping[jn.dof_adr + k] = p.damping;
         tree_.armature[jn.dof_adr + k] = p.armature;
       }
-      if (jn.type == JointType::kHinge || jn.type == JointType::kSlide)
+      if (jn.type == JointType::kHinge || jn.type == JointType::kSlide) {
         tree_.qpos_spring[jn.qpos_adr] = p.springref;
+        tree_.qpos0[jn.qpos_adr] = p.ref;
+      }
     }
     for (int i = 0; i < model_->act.nu; ++i) act_data_.ctrl[i] = model_->ctrl[i];
   }

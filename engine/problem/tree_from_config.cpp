@@ -72,6 +72,10 @@ void read_joint(const json& j, int body, const std::string& path, JointTreeModel
   p.damping = j.at("damping").get<double>();
   p.armature = j.at("armature").get<double>();
   p.springref = j.at("springref").get<double>();
+  p.ref = j.at("ref").get<double>();
+  // The tree's own qpos0 too: the inverse weights, acc0 and the length ranges are computed there.
+  const TreeJoint<double>& jn = m.tree.joint[k];
+  if (jn.type == JointType::kHinge || jn.type == JointType::kSlide) m.tree.qpos0[jn.qpos_adr] = p.ref;
   p.qpos = j.at("qpos").get<double>();
   p.qvel = j.at("qvel").get<double>();
   p.ball_qpos = unit_quat(j.at("ball_qpos"));

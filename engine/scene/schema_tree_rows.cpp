@@ -25,6 +25,11 @@ std::vector<FieldSpec> tree_joint_rows() {
                   "Joint spring stiffness (N m/rad or N/m) towards springref (a ball: towards its rest "
                   "orientation).")),
       tree(number(j + ".springref", 0, any(), diff, "Hinge or slide: the spring's rest coordinate.")),
+      tree(
+          number(j + ".ref", 0, any(), diff,
+                 "Hinge or slide: the coordinate at which the body has its rest pose (MuJoCo's ref, qpos0); "
+                 "the body turns or moves by qpos - ref. qpos starts at 0 unless set (an MJCF import sets it "
+                 "to ref, as mj_resetData does).")),
       tree(number(j + ".damping", 0, at_least(0), diff,
                   "Damping of each of the joint's dofs (N m s/rad or N s/m), MuJoCo's dof damping.")),
       tree(number(j + ".armature", 0, at_least(0), diff,
