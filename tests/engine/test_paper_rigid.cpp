@@ -29,6 +29,33 @@ std::vector<std::string> reference_settings() {
   return {"integrator.rtol=1e-10", "integrator.atol=1e-10", "gradient.fd_eps=1e-4"};
 }
 
+// The scene's straight-through CFD sweep (sets) by default against the same sweep with the tangents in the
+// error norm, as free bodies and as a joint tree: every point ok, each default gradient within 5% of the
+// controlled sweep's largest.
+void check_default_follows_controlled(const char* scene, const std::vector<std::string>& sets) {
+  for (const char* run_as : {"free_bodies", "tree"}) {
+    CAPTURE(run_as);
+    std::vector<std::string> with = sets;
+    with.push_back(std::string("model.run_as=") + run_as);
+    const SweepResult by_default = run_sweep(test::shipped(scene, with));
+    with.push_back("gradient.control_tangents=true");
+    const SweepResult controlled = run_sweep(test::shipped(scene, with));
+    double scale = 0.0;
+    for (const PointResult& p : controlled.points) scale = std::max(scale, std::fabs(p.grad));
+    REQUIRE(scale > 0.1);
+    REQUIRE(by_default.points.size() == controlled.points.size());
+    for (std::size_t i = 0; i < controlled.points.size(); ++i) {
+      const PointResult &d = by_default.points[i], &c = controlled.points[i];
+      CAPTURE(d.value);
+      CAPTURE(d.grad);
+      CAPTURE(c.grad);
+      REQUIRE(d.status == "ok");
+      REQUIRE(c.status == "ok");
+      CHECK(std::fabs(d.grad - c.grad) <= 0.05 * scale);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("box toss at v_z = -2: Euler's AD gradient is far off, Tsit5 1e-7 within 2% of the reference") {
@@ -127,26 +154,9 @@ TEST_CASE(
   // tangent-controlled gradient from v_z = -2.95 to -2.7 (docs/experiments.md); with its switches located it
   // stays within 5% of the controlled sweep's largest gradient at every point (measured at worst 0.5% as free
   // bodies, 2.8% as a tree, at v_z = -2.9, where the plain loss turns sharply).
-  for (const char* run_as : {"free_bodies", "tree"}) {
-    CAPTURE(run_as);
-    std::vector<std::string> sets = {"contact.cfd.enabled=true", "contact.cfd.solimp=[0,0.01,0.05,1,2]",
-                                     "sweep.points=21", std::string("model.run_as=") + run_as};
-    const SweepResult by_default = run_sweep(test::shipped("toss_box_diffmjx.json", sets));
-    sets.push_back("gradient.control_tangents=true");
-    const SweepResult controlled = run_sweep(test::shipped("toss_box_diffmjx.json", sets));
-    double scale = 0.0;
-    for (const PointResult& p : controlled.points) scale = std::max(scale, std::fabs(p.grad));
-    REQUIRE(scale > 0.1);
-    for (std::size_t i = 0; i < controlled.points.size(); ++i) {
-      const PointResult &d = by_default.points[i], &c = controlled.points[i];
-      CAPTURE(d.value);
-      CAPTURE(d.grad);
-      CAPTURE(c.grad);
-      REQUIRE(d.status == "ok");
-      REQUIRE(c.status == "ok");
-      CHECK(std::fabs(d.grad - c.grad) <= 0.05 * scale);
-    }
-  }
+  check_default_follows_controlled(
+      "toss_box_diffmjx.json",
+      {"contact.cfd.enabled=true", "contact.cfd.solimp=[0,0.01,0.05,1,2]", "sweep.points=21"});
 }
 
 TEST_CASE(
@@ -158,26 +168,9 @@ TEST_CASE(
   // rim's rows, and the default was up to 40% of the scale off at v_z = -1.43 and -1.68 at every tolerance
   // (-0.096 at 1e-8, -0.091 at 1e-11 against -0.340). Named by cap, the sweep's 200 points stay within 1.6%
   // of the scale (measured).
-  for (const char* run_as : {"free_bodies", "tree"}) {
-    CAPTURE(run_as);
-    std::vector<std::string> sets = {"contact.cfd.enabled=true", "sweep.from=-1.71", "sweep.to=-1.41",
-                                     "sweep.points=31", std::string("model.run_as=") + run_as};
-    const SweepResult by_default = run_sweep(test::shipped("toss_cylinder_diffmjx.json", sets));
-    sets.push_back("gradient.control_tangents=true");
-    const SweepResult controlled = run_sweep(test::shipped("toss_cylinder_diffmjx.json", sets));
-    double scale = 0.0;
-    for (const PointResult& p : controlled.points) scale = std::max(scale, std::fabs(p.grad));
-    REQUIRE(scale > 0.1);
-    for (std::size_t i = 0; i < controlled.points.size(); ++i) {
-      const PointResult &d = by_default.points[i], &c = controlled.points[i];
-      CAPTURE(d.value);
-      CAPTURE(d.grad);
-      CAPTURE(c.grad);
-      REQUIRE(d.status == "ok");
-      REQUIRE(c.status == "ok");
-      CHECK(std::fabs(d.grad - c.grad) <= 0.05 * scale);
-    }
-  }
+  check_default_follows_controlled(
+      "toss_cylinder_diffmjx.json",
+      {"contact.cfd.enabled=true", "sweep.from=-1.71", "sweep.to=-1.41", "sweep.points=31"});
 }
 
 TEST_CASE("straight-through CFD with the surrogate's switches located: reverse mode gives forward mode's") {
