@@ -88,6 +88,10 @@ int check_tree_against_mujoco(const Problem& problem, const std::string& file, c
       c.max_contacts);
   if (std::isnan(c.qpos) || std::isnan(c.qvel) || std::isnan(c.xpos) || std::isnan(c.act))
     std::printf("  (not finite: a run blew up; never \"ok\")\n");
+  if (c.max_speed == 0.0)
+    std::printf(
+        "  (the model stays at rest from this start in MuJoCo: the comparison shows little; start it moving, "
+        "e.g. --set model.tree.bodies.0.joints.0.qvel=0.5)\n");
   return ok ? kExitOk : kExitFailed;
 }
 

@@ -70,7 +70,10 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
     }
     double dq = 0.0;
     for (int i = 0; i < t.nq; ++i) dq = worse(dq, std::fabs(d->qpos[i] - y[static_cast<std::size_t>(i)]));
-    for (int i = 0; i < t.nv; ++i) c.qvel = worse(c.qvel, std::fabs(d->qvel[i] - v[i]));
+    for (int i = 0; i < t.nv; ++i) {
+      c.qvel = worse(c.qvel, std::fabs(d->qvel[i] - v[i]));
+      c.max_speed = std::max(c.max_speed, std::fabs(d->qvel[i]));
+    }
     for (int i = 0; i < model.act.na && i < m->na; ++i) c.act = worse(c.act, std::fabs(d->act[i] - act[i]));
     // xpos of the new state (mj_step leaves the previous one's), on a copy: mj_kinematics on d itself
     // moves MuJoCo's next steps by 1e-13.

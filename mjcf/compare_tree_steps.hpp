@@ -16,6 +16,7 @@ struct TreeStepComparison {
   double act = 0.0;               // largest |difference| of an activation (muscles), 0 without any
   long worst_step = 0;            // where qpos differs most
   int max_contacts = 0;           // the most contacts MuJoCo found in one step
+  double max_speed = 0.0;         // MuJoCo's largest |qvel| over the steps: 0 when the model stayed at rest
 };
 
 // Both engines take `steps` steps of `timestep` (RK4 when rk4, else Euler: mj_Euler with its implicit

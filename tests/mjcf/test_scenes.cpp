@@ -229,3 +229,22 @@ TEST_CASE("softgrad validate on two pressed boxes says why box-box contacts diff
   const auto single = sg::test::run_softgrad("validate " + sg::test::scene("toss_box_mjcf.json"));
   CHECK(single.output.find("by design") == std::string::npos);
 }
+
+TEST_CASE(
+    "softgrad validate on a model file at rest says the comparison shows little, and not once it moves") {
+  // A pendulum hanging straight down: both engines keep it there to the bit.
+  const std::string xml = sg::test::write_mjcf("hanging_pendulum", R"(<mujoco><worldbody>
+    <body pos="0 0 1"><joint name="swing" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" size="0.02" fromto="0 0 0 0 0 -0.5"/></body>
+  </worldbody></mujoco>)");
+  const auto still = sg::test::run_softgrad("validate " + xml);
+  INFO(still.output);
+  CHECK(still.exit_code == 0);
+  CHECK(still.output.find("stays at rest from this start") != std::string::npos);
+  const auto moving =
+      sg::test::run_softgrad("validate " + xml + " --set model.tree.bodies.0.joints.0.qvel=0.5");
+  INFO(moving.output);
+  CHECK(moving.exit_code == 0);
+  CHECK(moving.output.find(": ok (tolerance 1e-06)") != std::string::npos);
+  CHECK(moving.output.find("stays at rest") == std::string::npos);
+}
