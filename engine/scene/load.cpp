@@ -19,11 +19,16 @@ namespace {
 
 using nlohmann::json;
 
+// ".json" for "scenes/Box.JSON": the file name's extension in lower case.
+std::string lower_extension(const std::string& file) {
+  std::string extension = std::filesystem::path(file).extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return extension;
+}
+
 std::string default_name(const std::string& source) {
   const std::filesystem::path path(source);
-  std::string extension = path.extension().string();
-  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (extension == ".json" && !path.stem().empty()) return path.stem().string();
+  if (lower_extension(source) == ".json" && !path.stem().empty()) return path.stem().string();
   return "untitled";
 }
 
@@ -147,12 +152,6 @@ LoadResult resolve_unchecked(json doc, const std::string& source, const std::vec
   return result;
 }
 
-bool has_extension(const std::string& file, const char* wanted) {
-  std::string extension = std::filesystem::path(file).extension().string();
-  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return extension == wanted;
-}
-
 // A scene is a JSON object; a file whose first character is '<' is taken for a MuJoCo model.
 bool starts_like_xml(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r\n");
@@ -209,7 +208,7 @@ LoadResult load_scene_text(const std::string& text, const std::string& source,
 }
 
 LoadResult load_scene_file(const std::string& file, const std::vector<std::string>& overrides) {
-  if (has_extension(file, ".xml")) return load_mjcf_model(file, overrides);
+  if (lower_extension(file) == ".xml") return load_mjcf_model(file, overrides);
   std::string text, why;
   if (!io::read_file_limited(file, kMaxSceneBytes, &text, &why))
     return failed(file, Issue{"", "cannot read scene file: " + why});
