@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/collide.hpp"
 #include "mjcf/geom_type_map.hpp"
@@ -40,7 +41,6 @@ void elements(const mjModel* m, Messages& out) {
     const char* why;
   };
   const List lists[] = {
-      {m->neq, mjOBJ_EQUALITY, "equality", "equality constraints are not supported"},
       {m->npair, mjOBJ_PAIR, "contact pair", "explicit contact pairs are not supported"},
       {m->nkey, mjOBJ_KEY, "keyframe",
        "keyframes are not supported (set the start with model.tree.bodies.N.joints.M.qpos, qvel, ball_qpos, "
@@ -114,6 +114,36 @@ void tendons(const mjModel* m, Messages& out) {
         out.push_back(name + ": its path names an unnamed element");
     }
   }
+}
+
+// Whether the equality constraints reach mj_forward (neither constraints nor equalities disabled).
+bool equalities_on(const mjModel* m) {
+  return !(m->opt.disableflags & (mjDSBL_CONSTRAINT | mjDSBL_EQUALITY));
+}
+
+// Equality constraints: connect, and joint and tendon couplings between named elements; not weld.
+void equalities(const mjModel* m, Messages& out) {
+  if (!equalities_on(m)) return;
+  int active = 0;
+  for (int i = 0; i < m->neq; ++i) {
+    if (!m->eq_active[i]) continue;
+    ++active;
+    const std::string name = element(m, mjOBJ_EQUALITY, i, "equality");
+    const int type = m->eq_type[i];
+    if (type == mjEQ_WELD) out.push_back(name + ": weld constraints are not supported yet (connect, joint, tendon)");
+    if (type != mjEQ_JOINT && type != mjEQ_TENDON) continue;
+    const mjtObj kind = type == mjEQ_JOINT ? mjOBJ_JOINT : mjOBJ_TENDON;
+    for (const int id : {m->eq_obj1id[i], m->eq_obj2id[i]}) {
+      if (id < 0) continue;
+      const char* n = mj_id2name(m, kind, id);
+      if (!n || !*n) out.push_back(name + ": it couples an unnamed " + (type == mjEQ_JOINT ? "joint" : "tendon"));
+      if (type == mjEQ_JOINT && m->jnt_type[id] != mjJNT_HINGE && m->jnt_type[id] != mjJNT_SLIDE)
+        out.push_back(name + ": a joint equality on a ball or free joint is not supported");
+    }
+  }
+  if (active > kMaxTreeEqualities)
+    out.push_back(std::to_string(active) + " equality constraints; a tree scene holds at most " +
+                  std::to_string(kMaxTreeEqualities));
 }
 
 void joints(const mjModel* m, Messages& out) {
@@ -381,6 +411,36 @@ json tendon_keys(const mjModel* m, int i, bool passive) {
           {"springlength", m->tendon_lengthspring[i]}};
 }
 
+// model.tree.equalities: the active equality constraints (an inactive one adds no rows in mj_forward).
+// connect: MuJoCo's bodies (the world 0) as scene indices (the world -1), the anchor in body1's frame;
+// joint, tendon: the elements by name (equalities() refused the unnamed), polycoef.
+json equality_keys(const mjModel* m) {
+  json out = json::array();
+  for (int i = 0; i < m->neq; ++i) {
+    if (!m->eq_active[i]) continue;
+    const mjtNum* data = m->eq_data + mjNEQDATA * i;
+    const char* name = mj_id2name(m, mjOBJ_EQUALITY, i);
+    json e = {{"name", name ? name : ""},
+              {"solref", numbers(m->eq_solref + mjNREF * i, mjNREF)},
+              {"solimp", numbers(m->eq_solimp + mjNIMP * i, mjNIMP)}};
+    const int id1 = m->eq_obj1id[i], id2 = m->eq_obj2id[i];
+    if (m->eq_type[i] == mjEQ_CONNECT) {
+      e["type"] = "connect";
+      e["body1"] = id1 - 1, e["body2"] = id2 - 1;
+      e["anchor"] = numbers(data, 3);
+    } else {
+      const bool joint = m->eq_type[i] == mjEQ_JOINT;
+      const mjtObj kind = joint ? mjOBJ_JOINT : mjOBJ_TENDON;
+      e["type"] = joint ? "joint" : "tendon";
+      e[joint ? "joint1" : "tendon1"] = name_of(m, kind, id1);
+      e[joint ? "joint2" : "tendon2"] = id2 >= 0 ? name_of(m, kind, id2) : "";
+      e["polycoef"] = numbers(data, 5);
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 // <contact><exclude>: body pairs by their index in model.tree.bodies (-1 the world). The compiler's
 // signature is ((body1 + 1) << 16) + body2 + 1 with MuJoCo's body ids (the world 0), body1 < body2.
 json excludes(const mjModel* m) {
@@ -405,6 +465,7 @@ std::vector<std::string> tree_unsupported(const mjModel* m) {
   elements(m, out);
   actuators(m, out);
   tendons(m, out);
+  equalities(m, out);
   joints(m, out);
   contacts(m, out);
   return out;
@@ -430,6 +491,7 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
     tree["tendons"] = std::move(tendons);
   }
   if (m->nexclude > 0) tree["excludes"] = excludes(m);
+  if (m->neq > 0 && equalities_on(m)) tree["equalities"] = equality_keys(m);
   json model = {{"type", "tree"},
                 {"gravity", gravity ? numbers(o.gravity, 3) : json({0.0, 0.0, 0.0})},
                 {"tree", std::move(tree)}};

@@ -16,6 +16,7 @@ inline constexpr int kMaxEfc = 256;
 
 // mjtConstraint's values for the kinds this stage builds.
 enum class EfcType : int {
+  kEquality = 0,
   kLimitJoint = 3,
   kContactFrictionless = 5,
   kContactPyramidal = 6,
@@ -41,6 +42,11 @@ struct TreeContact {
   int efc_address = -1;
 };
 
+// Whether a row belongs to a contact (efc_id a contact index).
+inline bool tree_contact_row(EfcType t) {
+  return t == EfcType::kContactFrictionless || t == EfcType::kContactPyramidal || t == EfcType::kContactElliptic;
+}
+
 template <class S>
 struct TreeConstraintData {
   Vec3<S> geom_xpos[kMaxTreeGeoms];
@@ -52,8 +58,9 @@ struct TreeConstraintData {
   bool overflow = false;  // more contacts or rows than the capacities: the rest were dropped
 
   int nefc = 0;
+  int ne = 0;  // the equality rows, rows 0 to ne - 1 (MuJoCo's order: equality, limits, contacts)
   EfcType efc_type[kMaxEfc] = {};
-  int efc_id[kMaxEfc] = {};  // joint or contact index
+  int efc_id[kMaxEfc] = {};  // equality, joint or contact index
   S efc_J[kMaxEfc * kMaxDofs] = {};
   // Row r's J is exact zeros outside dofs [lo, hi): only the span is stored (entries outside it are stale),
   // and every reader loops over it.
@@ -68,5 +75,24 @@ struct TreeConstraintData {
   S qfrc_constraint[kMaxDofs] = {};
   int solver_iterations = 0;
 };
+
+// mj_addConstraint: one row, exact zeros outside dofs [lo, hi); span holds its entries over [lo, hi) (the
+// row's only stored part). False (and the overflow flag) when the rows are full.
+template <class S>
+bool tree_add_row(TreeConstraintData<S>& cd, const S* span, const S& pos, const S& margin, EfcType type,
+                  int id, int lo, int hi) {
+  if (cd.nefc >= kMaxEfc) {
+    cd.overflow = true;
+    return false;
+  }
+  const int r = cd.nefc++;
+  for (int i = lo; i < hi; ++i) cd.efc_J[r * kMaxDofs + i] = span[i - lo];
+  cd.efc_lo[r] = lo, cd.efc_hi[r] = hi;
+  cd.efc_pos[r] = pos;
+  cd.efc_margin[r] = margin;
+  cd.efc_type[r] = type;
+  cd.efc_id[r] = id;
+  return true;
+}
 
 }  // namespace sg

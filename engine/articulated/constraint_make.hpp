@@ -1,10 +1,11 @@
 #pragma once
 // mj_makeConstraint and mj_referenceConstraint for a joint tree (MuJoCo 2.2.2 engine_core_constraint.c):
-// joint-limit rows, then contact rows (frictionless, the pyramidal cone's edge pairs or the elliptic cone's
+// equality rows (constraint_equality.hpp), joint-limit rows, then contact rows (frictionless, the pyramidal cone's edge pairs or the elliptic cone's
 // frame rows), each with its
 // Jacobian over the nv dofs, distance and margin; then the diagonal approximation, impedance, regulariser R
 // and spring K, B (mj_diagApprox, mj_makeImpedance); and once velocities are known, aref.
 #include "engine/articulated/constraint_data.hpp"
+#include "engine/articulated/constraint_equality.hpp"
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/jacobian.hpp"
 #include "engine/articulated/tree_data.hpp"
@@ -16,25 +17,6 @@ namespace sg {
 
 namespace tree_constraint_detail {
 inline constexpr double kMinVal = 1e-15;  // mjMINVAL
-}
-
-// mj_addConstraint: one row, exact zeros outside dofs [lo, hi); span holds its entries over [lo, hi) (the
-// row's only stored part). False (and the overflow flag) when the rows are full.
-template <class S>
-bool tree_add_row(TreeConstraintData<S>& cd, const S* span, const S& pos, const S& margin, EfcType type,
-                  int id, int lo, int hi) {
-  if (cd.nefc >= kMaxEfc) {
-    cd.overflow = true;
-    return false;
-  }
-  const int r = cd.nefc++;
-  for (int i = lo; i < hi; ++i) cd.efc_J[r * kMaxDofs + i] = span[i - lo];
-  cd.efc_lo[r] = lo, cd.efc_hi[r] = hi;
-  cd.efc_pos[r] = pos;
-  cd.efc_margin[r] = margin;
-  cd.efc_type[r] = type;
-  cd.efc_id[r] = id;
-  return true;
 }
 
 // A joint limit's row: the distance's gradient `slope` (+-1) on the joint's one dof, which is its span.
@@ -156,10 +138,24 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
 }
 
 // mj_diagApprox: an approximation of the diagonal of J M^-1 J' from the inverse weights at qpos0.
+// An equality row's: a connect's bodies' translational weights, a joint's dofs', a tendon's.
+template <class S>
+S tree_equality_diag_approx(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeEquality<S>& eq) {
+  if (eq.type == EqualityType::kConnect) return cm.body_invweight0[eq.obj1][0] + cm.body_invweight0[eq.obj2][0];
+  const auto weight = [&](int id) {
+    return eq.type == EqualityType::kJoint ? cm.dof_invweight0[m.joint[id].dof_adr] : cm.tendon_invweight0[id];
+  };
+  return eq.obj2 >= 0 ? S(weight(eq.obj1) + weight(eq.obj2)) : S(weight(eq.obj1));
+}
+
 template <class S>
 void tree_diag_approx(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
   for (int r = 0; r < cd.nefc; ++r) {
     const int id = cd.efc_id[r];
+    if (cd.efc_type[r] == EfcType::kEquality) {
+      cd.efc_diagApprox[r] = tree_equality_diag_approx(m, cm, cm.eq[id]);
+      continue;
+    }
     if (cd.efc_type[r] == EfcType::kLimitJoint) {
       cd.efc_diagApprox[r] = cm.dof_invweight0[m.joint[id].dof_adr];
       continue;
@@ -188,9 +184,13 @@ template <class S>
 void tree_row_params(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int r, S solref[2],
                      S solimp[5]) {
   const int id = cd.efc_id[r];
-  const bool limit = cd.efc_type[r] == EfcType::kLimitJoint;
-  const S* ref = limit ? cm.limit[id].solref : cd.contact[id].solref;
-  const S* imp = limit ? cm.limit[id].solimp : cd.contact[id].solimp;
+  const EfcType t = cd.efc_type[r];
+  const S* ref = t == EfcType::kEquality     ? cm.eq[id].solref
+                 : t == EfcType::kLimitJoint ? cm.limit[id].solref
+                                             : cd.contact[id].solref;
+  const S* imp = t == EfcType::kEquality     ? cm.eq[id].solimp
+                 : t == EfcType::kLimitJoint ? cm.limit[id].solimp
+                                             : cd.contact[id].solimp;
   for (int k = 0; k < 2; ++k) solref[k] = ref[k];
   for (int k = 0; k < 5; ++k) solimp[k] = imp[k];
 }
@@ -199,7 +199,7 @@ void tree_row_params(const TreeConstraintModel<S>& cm, const TreeConstraintData<
 // limit.
 template <class S>
 RowLaw tree_row_law(const TreeConstraintData<S>& cd, int r) {
-  return cd.efc_type[r] == EfcType::kLimitJoint ? RowLaw::plain : cd.contact[cd.efc_id[r]].law;
+  return tree_contact_row(cd.efc_type[r]) ? cd.contact[cd.efc_id[r]].law : RowLaw::plain;
 }
 
 // The row whose distance sets row r's impedance: an elliptic contact's normal row for all its rows (the
@@ -207,6 +207,19 @@ RowLaw tree_row_law(const TreeConstraintData<S>& cd, int r) {
 template <class S>
 int tree_impedance_row(const TreeConstraintData<S>& cd, int r) {
   return cd.efc_type[r] == EfcType::kContactElliptic ? cd.contact[cd.efc_id[r]].efc_address : r;
+}
+
+// The distance row r's impedance is taken at (getposdim): a connect's |pos| over its 3 rows (r its first),
+// else the row's (or its impedance row's) pos - margin.
+template <class S>
+S tree_impedance_distance(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int r) {
+  if (cd.efc_type[r] == EfcType::kEquality && cm.eq[cd.efc_id[r]].type == EqualityType::kConnect) {
+    const S n2 = cd.efc_pos[r] * cd.efc_pos[r] + cd.efc_pos[r + 1] * cd.efc_pos[r + 1] +
+                 cd.efc_pos[r + 2] * cd.efc_pos[r + 2];
+    return value(n2) > 0.0 ? S(sqrt(n2)) : S(0.0);  // sqrt's slope at 0 is infinite; the impedance's is 0
+  }
+  const int at = tree_impedance_row(cd, r);
+  return cd.efc_pos[at] - cd.efc_margin[at];
 }
 
 // MuJoCo's friction rows: R_1 = R_0 / impratio and the regularised cone's mu = friction[0] sqrt(R_1 / R_0);
@@ -242,13 +255,14 @@ void tree_make_impedance(const TreeConstraintModel<S>& cm, TreeConstraintData<S>
   S imp{};
   MujocoSpring<S> sp{};
   for (int r = 0; r < cd.nefc; ++r) {
+    // A contact's or a connect's rows share one impedance and spring.
     const bool same_contact = r > 0 && cd.efc_type[r] != EfcType::kLimitJoint &&
                               cd.efc_type[r] == cd.efc_type[r - 1] && cd.efc_id[r] == cd.efc_id[r - 1];
     const int at = tree_impedance_row(cd, r);
     if (!same_contact) {
       S solref[2], solimp[5];
       tree_row_params(cm, cd, r, solref, solimp);
-      imp = law_impedance(tree_row_law(cd, r), solimp, cm.cfd, S(cd.efc_pos[at] - cd.efc_margin[at]));
+      imp = law_impedance(tree_row_law(cd, r), solimp, cm.cfd, tree_impedance_distance(cm, cd, r));
       sp = mujoco_spring(solref, solimp, cm.opt.refsafe, cm.opt.timestep);
     }
     S R = (1.0 - imp) * cd.efc_diagApprox[r] / imp;
@@ -266,12 +280,14 @@ void tree_make_impedance(const TreeConstraintModel<S>& cm, TreeConstraintData<S>
   }
 }
 
-// mj_makeConstraint: the rows at the current positions (kinematics, com frame and collision done). Returns
-// false if a contact has a condim other than 1 or 3.
+// mj_makeConstraint: the rows at the current positions (kinematics, com frame and collision done; ten: the
+// tendon stage's results when the model has tendon equalities). Returns false if a contact has a condim
+// other than 1, 3, 4 or 6.
 template <class S>
 bool tree_make_constraint(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
-                          TreeConstraintData<S>& cd) {
+                          TreeConstraintData<S>& cd, const TreeTendonData<S>* ten = nullptr) {
   cd.nefc = 0;
+  tree_instantiate_equality(m, cm, d, ten, cd);
   tree_instantiate_limits(m, cm, d, cd);
   if (!tree_instantiate_contacts(m, cm, d, cd)) return false;
   tree_diag_approx(m, cm, cd);

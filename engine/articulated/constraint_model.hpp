@@ -5,6 +5,7 @@
 // everything built on it stay as they are.
 #include <cmath>
 
+#include "engine/articulated/tendon_model.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/geom_type.hpp"
 #include "engine/collision/shapes.hpp"
@@ -16,6 +17,7 @@ namespace sg {
 
 inline constexpr int kMaxTreeGeoms = 64;
 inline constexpr int kMaxTreeExcludes = 32;  // body pairs that never collide (MuJoCo's <exclude>)
+inline constexpr int kMaxTreeEqualities = 16;
 
 template <class S>
 struct TreeGeom {
@@ -45,12 +47,33 @@ struct TreeLimit {
   S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
 };
 
+// MuJoCo's equality constraints the tree takes (mjtEq's values): connect (two bodies share a point, 3
+// rows), joint and tendon (obj1's coordinate or length follows a quartic of obj2's, 1 row). Rows always act
+// (no active set); solref and solimp as a contact's.
+enum class EqualityType : int { kConnect = 0, kJoint = 2, kTendon = 3 };
+
+template <class S>
+struct TreeEquality {
+  EqualityType type = EqualityType::kJoint;
+  // connect: tree bodies (0: the world); joint: tree joints (hinge or slide); tendon: tendons. obj2 -1: none
+  // (joint, tendon: obj1 held at its qpos0 or length0 plus polycoef[0]).
+  int obj1 = 0, obj2 = -1;
+  // connect: the shared point in body1's frame, and where it sat in body2's frame at qpos0 (MuJoCo's compiler
+  // computes it: mj_setConst; tree_equality_setconst).
+  Vec3<S> anchor1{}, anchor2{};
+  // joint, tendon: x1 - x1_0 = sum_k polycoef[k] (x2 - x2_0)^k (without obj2: x1 - x1_0 = polycoef[0]).
+  S polycoef[5] = {S(0.0), S(1.0), S(0.0), S(0.0), S(0.0)};
+  S solref[2] = {S(0.02), S(1.0)};
+  S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
+};
+
 struct TreeConstraintOptions {
   double timestep = 0.002;  // refsafe: solref[0] >= 2 timestep
   bool refsafe = true;
   bool filterparent = true;  // bodies do not collide with their (welded) parent
   bool contact = true;
   bool limit = true;
+  bool equality = true;
   // contact.model "hard": contacts act as impulses of Moreau's midpoint step (engine/articulated/
   // hard_contact.hpp), not as MuJoCo's rows (contact is then false).
   bool hard = false;
@@ -73,6 +96,12 @@ struct TreeConstraintModel {
   TreeLimit<S> limit[kMaxJoints];
   S body_invweight0[kMaxTreeBodies][2] = {};  // translation, rotation
   S dof_invweight0[kMaxDofs] = {};
+  // Equality constraints, and the tendons' lengths and inverse weights at qpos0 their rows start from
+  // (mj_setConst's tendon_length0, tendon_invweight0: tree_equality_setconst).
+  int neq = 0;
+  TreeEquality<S> eq[kMaxTreeEqualities];
+  S tendon_length0[kMaxTendons] = {};
+  S tendon_invweight0[kMaxTendons] = {};
   TreeConstraintOptions opt;
   // MuJoCo's opt.impratio (frictional over normal impedance): a number of the model, so it can be swept and
   // differentiated like the geoms' solref.
@@ -145,6 +174,19 @@ void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintMod
     b.limited = a.limited, b.margin = T(value(a.margin));
     for (int k = 0; k < 2; ++k) b.range[k] = T(value(a.range[k])), b.solref[k] = T(value(a.solref[k]));
     for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
+  }
+  out.neq = in.neq;
+  for (int e = 0; e < in.neq; ++e) {
+    const TreeEquality<S>& a = in.eq[e];
+    TreeEquality<T>& b = out.eq[e];
+    b.type = a.type, b.obj1 = a.obj1, b.obj2 = a.obj2;
+    b.anchor1 = vec(a.anchor1), b.anchor2 = vec(a.anchor2);
+    for (int k = 0; k < 5; ++k) b.polycoef[k] = T(value(a.polycoef[k])), b.solimp[k] = T(value(a.solimp[k]));
+    for (int k = 0; k < 2; ++k) b.solref[k] = T(value(a.solref[k]));
+  }
+  for (int t = 0; t < kMaxTendons; ++t) {
+    out.tendon_length0[t] = T(value(in.tendon_length0[t]));
+    out.tendon_invweight0[t] = T(value(in.tendon_invweight0[t]));
   }
   for (int b = 0; b < kMaxTreeBodies; ++b)
     for (int k = 0; k < 2; ++k) out.body_invweight0[b][k] = T(value(in.body_invweight0[b][k]));

@@ -1,7 +1,7 @@
 #pragma once
 // The value side of the tree's constraint solve (constraint_solve.hpp): the workspace in double and MuJoCo's
 // Newton search on the primal for the rows whose cost is quadratic while active (limits, frictionless and
-// pyramidal contacts). Elliptic cones add their own zones (constraint_solve_cone.hpp).
+// pyramidal contacts) or always (equalities). Elliptic cones add their own zones (constraint_solve_cone.hpp).
 #include <cmath>
 
 #include "engine/articulated/constraint_data.hpp"
@@ -21,6 +21,7 @@ struct TreeNewtonWorkspace {
   double J[kMaxEfc * kMaxDofs];
   int lo[kMaxEfc], hi[kMaxEfc];  // row r is zero outside dofs [lo, hi) (TreeConstraintData's efc_lo, efc_hi)
   int mlo[kMaxDofs], mhi[kMaxDofs];  // M's row p is zero outside dofs [mlo, mhi) (TreeData's qM_lo, qM_hi)
+  int ne = 0;  // rows 0 to ne - 1 are equalities: active whatever the sign of J a - aref
   double D[kMaxEfc], aref[kMaxEfc], jar[kMaxEfc], jdir[kMaxEfc];
   double a0[kMaxDofs], a[kMaxDofs], grad[kMaxDofs], dir[kMaxDofs];
   bool active[kMaxEfc], next[kMaxEfc];
@@ -61,6 +62,7 @@ void load_values(const TreeModel<S>& m, const TreeData<S>& d, const TreeConstrai
     for (int q = ws.mlo[p]; q < ws.mhi[p]; ++q) ws.M[p * nv + q] = value(d.qM[p * nv + q]);
   }
   for (int i = 0; i < nv; ++i) ws.a0[i] = value(cd.qacc_smooth[i]);
+  ws.ne = cd.ne;
   for (int r = 0; r < cd.nefc; ++r) {
     ws.lo[r] = cd.efc_lo[r], ws.hi[r] = cd.efc_hi[r];
     // The search reads each row over its span only (row_dot, add_row_times, the Hessians).
@@ -146,13 +148,25 @@ inline void newton_direction(int nv, int nefc, TreeNewtonWorkspace& ws) {
   envelope_solve(ws.H, nv, ws.H_envelope, ws.dir);
 }
 
+// The equality rows' quadratic cost along dir, added to the Gauss term's: phi' gains D jar jdir + alpha D
+// jdir^2 from each (ws.jdir must hold J dir).
+inline void equality_line_terms(const TreeNewtonWorkspace& ws, double& base, double& curvature) {
+  for (int r = 0; r < ws.ne; ++r) {
+    base += ws.D[r] * ws.jar[r] * ws.jdir[r];
+    curvature += ws.D[r] * ws.jdir[r] * ws.jdir[r];
+  }
+}
+
 // Exact line search: 1-D Newton on phi(alpha) = cost(a + alpha dir), piecewise quadratic and convex; its
-// pieces need only M-products along dir and J a - aref, J dir per row.
+// pieces need only M-products along dir and J a - aref, J dir per row. The equality rows are quadratic
+// throughout: they join the smooth part.
 inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
   double base, curvature;
   gauss_line_terms(nv, ws, base, curvature);
   for (int r = 0; r < nefc; ++r) ws.jdir[r] = row_dot(ws, r, ws.dir);
-  return exact_line_search(base, curvature, ws.jar, ws.jdir, ws.D, nefc, 50, 1e-15);
+  equality_line_terms(ws, base, curvature);
+  const int ne = ws.ne;
+  return exact_line_search(base, curvature, ws.jar + ne, ws.jdir + ne, ws.D + ne, nefc - ne, 50, 1e-15);
 }
 
 // Newton from qacc_smooth until a full step leaves the active set unchanged (the piece's exact minimiser)
@@ -165,7 +179,7 @@ inline int search(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws)
     bool same = factored;
     for (int r = 0; r < nefc; ++r) {
       ws.jar[r] = row_dot(ws, r, ws.a) - ws.aref[r];
-      ws.next[r] = ws.jar[r] < 0.0;
+      ws.next[r] = r < ws.ne || ws.jar[r] < 0.0;
       same = same && ws.next[r] == ws.active[r];
     }
     if (same) return it;

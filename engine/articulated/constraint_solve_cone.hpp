@@ -35,7 +35,7 @@ inline void update_states(int nefc, TreeNewtonWorkspace& ws, const TreeHeldPiece
   for (int r = 0; r < nefc; ++r) {
     ws.jar[r] = row_dot(ws, r, ws.a) - ws.aref[r];
     if (ws.cone_of[r] >= 0) continue;
-    ws.active[r] = ws.quad[r] = held ? held->active[r] : ws.jar[r] < 0.0;
+    ws.active[r] = ws.quad[r] = r < ws.ne || (held ? held->active[r] : ws.jar[r] < 0.0);
     ws.force[r] = ws.active[r] ? -ws.D[r] * ws.jar[r] : 0.0;
   }
   for (int c = 0; c < ws.ncone; ++c) {
@@ -102,7 +102,7 @@ inline void line_derivatives(int nefc, const TreeNewtonWorkspace& ws, const Line
   for (int r = 0; r < nefc; ++r) {
     if (ws.cone_of[r] >= 0) continue;
     const double j = ws.jar[r] + alpha * ws.jdir[r];
-    if (!(held ? ws.active[r] : j < 0.0)) continue;
+    if (!(r < ws.ne || (held ? ws.active[r] : j < 0.0))) continue;
     d1 += ws.D[r] * j * ws.jdir[r];
     d2 += ws.D[r] * ws.jdir[r] * ws.jdir[r];
   }

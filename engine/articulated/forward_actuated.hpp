@@ -49,7 +49,13 @@ TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeCons
   tree_fwd_position(m, d);
   tree_geom_kinematics(cm, d, cd);
   tree_collide(m, cm, d, cd, cfd);
-  if (!tree_make_constraint(m, cm, d, cd)) return TreeForwardStatus::kUnsupportedCondim;
+  const TreeTendonData<S>* ten = nullptr;
+  if (tree_has_tendon_equality(cm)) {  // the tendon equalities' rows need the tendons first
+    tree_site_kinematics(am.ten, d, ad.ten);
+    tree_tendon(m, am.ten, d, ad.ten);
+    ten = &ad.ten;
+  }
+  if (!tree_make_constraint(m, cm, d, cd, ten)) return TreeForwardStatus::kUnsupportedCondim;
   tree_fwd_velocity(m, d);
   tree_reference_constraint(m, cm, d, cd);
   tree_actuation(m, am, d, ad);

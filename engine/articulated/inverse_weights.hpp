@@ -8,6 +8,7 @@
 #include "engine/articulated/forward_smooth.hpp"
 #include "engine/articulated/implicit_solve.hpp"
 #include "engine/articulated/jacobian.hpp"
+#include "engine/articulated/tendon.hpp"
 
 namespace sg {
 
@@ -72,6 +73,27 @@ bool tree_inverse_weights(const TreeModel<S>& m, TreeConstraintModel<S>& cm, Tre
   for (int b = 1; b < m.nbody; ++b) tree_body_invweight0(m, d, b, cm.body_invweight0[b]);
   for (int j = 0; j < m.njnt; ++j) tree_joint_invweight0(m, d, j, cm.dof_invweight0);
   return true;
+}
+
+// mj_setConst's numbers of the equality rows, at qpos0 with d's position stage run there and d.qLD M's factor
+// (tree_inverse_weights leaves both): a connect's anchor in body2's frame, every tendon's length0 and
+// invweight0 = J M^-1 J'. td: scratch.
+template <class S>
+void tree_equality_setconst(const TreeModel<S>& m, const TreeTendonModel<S>& tm, TreeConstraintModel<S>& cm,
+                            const TreeData<S>& d, TreeTendonData<S>& td) {
+  for (int e = 0; e < cm.neq; ++e) {
+    TreeEquality<S>& eq = cm.eq[e];
+    if (eq.type != EqualityType::kConnect) continue;
+    const Vec3<S> p = d.xpos[eq.obj1] + d.xmat[eq.obj1] * eq.anchor1 - d.xpos[eq.obj2];
+    eq.anchor2 = mul_transpose(d.xmat[eq.obj2], p);
+  }
+  if (tm.ntendon == 0) return;
+  tree_site_kinematics(tm, d, td);
+  tree_tendon(m, tm, d, td);
+  for (int t = 0; t < tm.ntendon; ++t) {
+    cm.tendon_length0[t] = td.ten_length[t];
+    cm.tendon_invweight0[t] = m.nv > 0 ? tree_inverse_quadratic(d, m.nv, td.ten_J + t * m.nv) : S(0.0);
+  }
 }
 
 }  // namespace sg

@@ -64,7 +64,7 @@ struct JointTreeModel {
   SG_HD int act_offset() const { return vel_offset() + tree.nv; }
   // Whether a step needs the constraint stage (tree_forward_constrained) rather than the smooth one.
   SG_HD bool constrained() const {
-    if (con.ngeom > 0) return true;
+    if (con.ngeom > 0 || con.neq > 0) return true;
     for (int j = 0; j < tree.njnt; ++j)
       if (con.limit[j].limited) return true;
     return false;
@@ -230,6 +230,13 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     for (int k = 0; k < 2; ++k) f(a + ".timeconst." + std::to_string(k), act.dynprm[k]);
   }
   visit_geoms(m.con, 0, "model.tree.world_geoms.", f);
+  for (int e = 0; e < m.con.neq; ++e) {
+    TreeEquality<S>& eq = m.con.eq[e];
+    const std::string p = "model.tree.equalities." + std::to_string(e);
+    for (int k = 0; k < 5; ++k) f(p + ".polycoef." + std::to_string(k), eq.polycoef[k]);
+    for (int k = 0; k < 2; ++k) f(p + ".solref." + std::to_string(k), eq.solref[k]);
+    for (int k = 0; k < 5; ++k) f(p + ".solimp." + std::to_string(k), eq.solimp[k]);
+  }
   f("contact.mujoco.impratio", m.con.impratio);
   visit_cfd_params(m.con.cfd, f);
   f("contact.hard.kappa", m.con.hard_kappa);  // the schema's order: after contact.cfd

@@ -59,7 +59,8 @@ class TreeModeSolver {
     TreeConstraintData<S>& cd = *s_.cd;
     bool active[kMaxEfc];
     ConeZone zone[kMaxEfc];
-    for (int r = 0; r < cd.nefc; ++r) {
+    for (int r = 0; r < cd.ne; ++r) zone[r] = ConeZone::top, active[r] = true;  // equalities: always
+    for (int r = cd.ne; r < cd.nefc; ++r) {
       zone[r] = held_zone(mode.entries[row_entry_[r]]);
       active[r] = cd.efc_type[r] == EfcType::kContactElliptic ? zone[r] != ConeZone::top
                                                               : mode.row_on(row_entry_[r], row_k_[r]);
@@ -71,7 +72,7 @@ class TreeModeSolver {
       return TreeForwardStatus::kSolverFailed;
     }
     const TreeNewtonWorkspace& ws = *s_.ws;
-    for (int r = 0; r < cd.nefc; ++r) {
+    for (int r = cd.ne; r < cd.nefc; ++r) {  // an equality row never switches
       const ContactKey& key = mode.entries[row_entry_[r]].key;
       const int c = ws.cone_of[r];
       if (c >= 0) {
@@ -104,7 +105,7 @@ class TreeModeSolver {
     if (!tree_solve_constraints(*s_.m, *s_.cm, *s_.d, *s_.cd, *s_.ws))
       return TreeForwardStatus::kSolverFailed;
     const TreeNewtonWorkspace& ws = *s_.ws;
-    for (int r = 0; r < s_.cd->nefc; ++r) {
+    for (int r = s_.cd->ne; r < s_.cd->nefc; ++r) {
       const int c = ws.cone_of[r];
       if (c < 0) {
         mode.set_row(row_entry_[r], row_k_[r], s_.cd->efc_active[r]);
@@ -240,6 +241,7 @@ class TreeModeSolver {
     match_contacts(mode, tracker);
     if (!tracker && drop_unseen(mode)) match_contacts(mode, nullptr);
     cd.nefc = 0;
+    equality_rows();
     limit_rows(mode, tracker);
     const int limit_rows_end = cd.nefc;
     if (!tree_instantiate_contacts(m, *s_.cm, d, cd)) return TreeForwardStatus::kUnsupportedCondim;
@@ -311,6 +313,18 @@ class TreeModeSolver {
     return any;
   }
 
+  // The equality rows, first (the tendon stage run for them when a tendon equality needs it).
+  void equality_rows() const {
+    const TreeConstraintModel<S>& cm = *s_.cm;
+    const TreeTendonData<S>* ten = nullptr;
+    if (tree_has_tendon_equality(cm)) {
+      tree_site_kinematics(s_.am->ten, *s_.d, s_.ad->ten);
+      tree_tendon(*s_.m, s_.am->ten, *s_.d, s_.ad->ten);
+      ten = &s_.ad->ten;
+    }
+    tree_instantiate_equality(*s_.m, cm, *s_.d, ten, *s_.cd);
+  }
+
   // The mode's limit rows (in joint order, as mj_instantiateLimit), with the onset and separation margins.
   void limit_rows(const TreeMode& mode, MarginTracker* tracker) const {
     const TreeModel<S>& m = *s_.m;
@@ -358,7 +372,7 @@ class TreeModeSolver {
     for (int k = 0; k < ng; ++k) {
       bool without[kMaxEfc];
       for (int r = 0; r < cd.nefc; ++r) {
-        const bool own = cd.efc_type[r] != EfcType::kLimitJoint && cd.efc_id[r] == graze_[k].contact;
+        const bool own = tree_contact_row(cd.efc_type[r]) && cd.efc_id[r] == graze_[k].contact;
         without[r] = active[r] && !own;
       }
       if (!tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, without, derivatives, zone)) return false;

@@ -436,6 +436,60 @@ void read_tendons(const json& tree, JointTreeModel<double>& m) {
   }
 }
 
+// An equality's joint (hinge or slide) or tendon by name: its index, or -1 for an empty optional name.
+int equality_object(const JointTreeModel<double>& m, const json& tree, const json& e, const std::string& key,
+                    bool optional, const std::string& path) {
+  const std::string name = e.at(key).get<std::string>();
+  if (name.empty()) {
+    if (optional) return -1;
+    throw std::invalid_argument(path + "." + key + ": empty (name the " +
+                                (key[0] == 'j' ? std::string("joint") : std::string("tendon")) + ")");
+  }
+  if (key[0] == 't') {
+    const int t = entry_named(tree, "tendons", name);
+    if (t < 0) throw std::invalid_argument(path + "." + key + ": no tendon named \"" + name + "\"");
+    return t;
+  }
+  const int j = joint_index(m, tree.at("bodies"), name);
+  if (j < 0) throw std::invalid_argument(path + "." + key + ": no joint named \"" + name + "\"");
+  const JointType t = m.tree.joint[j].type;
+  if (t != JointType::kHinge && t != JointType::kSlide)
+    throw std::invalid_argument(path + "." + key + ": joint \"" + name + "\" is not a hinge or slide");
+  return j;
+}
+
+// model.tree.equalities: connect (bodies by index, -1 the world), joint and tendon (by name).
+void read_equalities(const json& tree, JointTreeModel<double>& m) {
+  if (!tree.contains("equalities")) return;
+  const json& list = tree.at("equalities");
+  const int bodies = static_cast<int>(tree.at("bodies").size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string path = "model.tree.equalities." + std::to_string(i);
+    const json& e = list[i];
+    TreeEquality<double>& eq = m.con.eq[m.con.neq++];
+    const std::string type = e.at("type").get<std::string>();
+    if (type == "connect") {
+      eq.type = EqualityType::kConnect;
+      const int b1 = e.at("body1").get<int>(), b2 = e.at("body2").get<int>();
+      if (b1 >= bodies || b2 >= bodies)
+        throw std::invalid_argument(path + ": body index " + std::to_string(b1 >= bodies ? b1 : b2) +
+                                    " is past the last of the " + std::to_string(bodies) + " bodies");
+      if (b1 == b2) throw std::invalid_argument(path + ": body1 and body2 are the same body");
+      eq.obj1 = b1 + 1, eq.obj2 = b2 + 1;
+      eq.anchor1 = vec3(e.at("anchor"));
+    } else {
+      eq.type = type == "joint" ? EqualityType::kJoint : EqualityType::kTendon;
+      const std::string k1 = type == "joint" ? "joint1" : "tendon1", k2 = type == "joint" ? "joint2" : "tendon2";
+      eq.obj1 = equality_object(m, tree, e, k1, false, path);
+      eq.obj2 = equality_object(m, tree, e, k2, true, path);
+      if (eq.obj1 == eq.obj2) throw std::invalid_argument(path + ": " + k1 + " and " + k2 + " are the same");
+    }
+    for (int k = 0; k < 5; ++k)
+      eq.polycoef[k] = e.at("polycoef").at(k).get<double>(), eq.solimp[k] = e.at("solimp").at(k).get<double>();
+    for (int k = 0; k < 2; ++k) eq.solref[k] = e.at("solref").at(k).get<double>();
+  }
+}
+
 // Muscles without a length range (lo < hi) get MuJoCo's compiler's (tree_lengthrange.hpp), at the path of
 // the one it fails for. Needs the inverse weights (the joint limits' rows).
 void set_lengthranges(JointTreeModel<double>& m) {
@@ -501,7 +555,11 @@ void set_inverse_weights(JointTreeModel<double>& m) {
     for (int k = 0; k < joint_dof_count(t->joint[j].type); ++k)
       t->armature[t->joint[j].dof_adr + k] = m.joint[j].armature;
   auto d = std::make_unique<TreeData<double>>();
-  tree_inverse_weights(*t, m.con, *d);
+  if (!tree_inverse_weights(*t, m.con, *d) || m.con.neq == 0) return;
+  auto ten = std::make_unique<TreeTendonModel<double>>(m.act.ten);
+  tree_sync_wrap_geoms(m.con, *ten);
+  auto td = std::make_unique<TreeTendonData<double>>();
+  tree_equality_setconst(*t, *ten, m.con, *d, *td);
 }
 
 // A dof that moves no mass and has no armature has no acceleration (qM is singular): refused by name at
@@ -550,6 +608,7 @@ JointTreeModel<double> read_tree(const json& c) {
   tree_index_activations(m.act);
   read_controls(c, m);
   read_excludes(tree, m);
+  read_equalities(tree, m);
   read_contact_options(c, m);
   check_planes(m, geom_paths);
   check_pairs(m, geom_paths);

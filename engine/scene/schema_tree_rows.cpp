@@ -165,6 +165,45 @@ std::vector<FieldSpec> tree_tendon_rows() {
   };
 }
 
+// MuJoCo's equality constraints: connect, joint and tendon (weld is not supported yet).
+std::vector<FieldSpec> tree_equality_rows() {
+  const std::string e = "model.tree.equalities.*";
+  return {
+      tree(object_array("model.tree.equalities", 0, 16,
+                        "Equality constraints (MuJoCo's <equality>: connect, joint, tendon); soft rows that "
+                        "always act, solved with the contacts; 0 to 16 entries.",
+                        0)),
+      tree(text(e + ".name", "", "Name (from the MJCF file); for reading only.")),
+      tree(choice(e + ".type", {"connect", "joint", "tendon"}, "joint",
+                  "connect: a point of body1 (anchor) stays where it was on body2 at qpos0, a ball joint "
+                  "(3 rows); joint: joint1's coordinate follows polycoef of joint2's, each relative to its "
+                  "ref (1 row); tendon: the same with tendon lengths relative to their lengths at qpos0.")),
+      tree(integer(e + ".body1", 0, at_least(-1),
+                   "connect: index in model.tree.bodies of the body that carries the anchor; -1 is the world.")),
+      tree(integer(e + ".body2", -1, at_least(-1),
+                   "connect: index in model.tree.bodies of the other body; -1 is the world.")),
+      tree(vector(e + ".anchor", {0, 0, 0}, closed(-1e6, 1e6), fixed,
+                  "connect: the shared point in m, in body1's frame.")),
+      tree(text(e + ".joint1", "", "joint: the constrained hinge or slide joint, by name.")),
+      tree(text(e + ".joint2", "",
+                "joint: the hinge or slide joint it follows, by name; empty: joint1 is held at its ref plus "
+                "polycoef.0.")),
+      tree(text(e + ".tendon1", "", "tendon: the constrained tendon, by name (model.tree.tendons.*.name).")),
+      tree(text(e + ".tendon2", "",
+                "tendon: the tendon it follows, by name; empty: tendon1 is held at its length at qpos0 plus "
+                "polycoef.0.")),
+      tree(vector(e + ".polycoef", {0, 1, 0, 0, 0}, any(), diff,
+                  "joint, tendon: x1 - x1_0 = p0 + p1 (x2 - x2_0) + ... + p4 (x2 - x2_0)^4 (MuJoCo's "
+                  "polycoef).")),
+      tree(vector(e + ".solref", {0.02, 1}, any(), diff,
+                  "The constraint's solref (timeconst, dampratio; negative: stiffness, damping), as "
+                  "MuJoCo's.")),
+      tree(vector(e + ".solimp", {0.9, 0.95, 0.001, 0.5, 2}, any(), diff,
+                  "The constraint's solimp (dmin, dmax, width, midpoint, power), as MuJoCo's; a connect's "
+                  "impedance is taken at the distance between its two points.")),
+  };
+}
+
 // A geom on a tree body or on the world, as MuJoCo's compiled mjModel holds it (geom_type, geom_size,
 // geom_pos, geom_quat in the body frame, the contact parameters). Geoms collide; they do not add mass (the
 // body's mass and inertia are given).
@@ -257,6 +296,7 @@ std::vector<FieldSpec> tree_body_rows() {
                            "Index in model.tree.bodies of one body of the pair; -1 is the world.")));
   t.push_back(tree(integer("model.tree.excludes.*.body2", -1, at_least(-1),
                            "Index in model.tree.bodies of the other body; -1 is the world.")));
+  for (auto& spec : tree_equality_rows()) t.push_back(std::move(spec));
   return t;
 }
 

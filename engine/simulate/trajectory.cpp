@@ -98,7 +98,7 @@ struct Recorder {
       const TreeConstraintData<Dual1>& cd = *sys.constraint_data();
       const TreeConstraintModel<Dual1>& cm = sys.model().con;
       for (int r = 0; r < cd.nefc; ++r) {
-        if (cd.efc_type[r] == EfcType::kLimitJoint) continue;
+        if (!tree_contact_row(cd.efc_type[r])) continue;
         const TreeContact<Dual1>& c = cd.contact[cd.efc_id[r]];
         for (const int body : {cm.geom[c.geom1].body, cm.geom[c.geom2].body})
           if (body > 0) force[static_cast<std::size_t>(body - 1)] += cd.efc_force[r].v;
