@@ -121,26 +121,12 @@ bool equalities_on(const mjModel* m) {
   return !(m->opt.disableflags & (mjDSBL_CONSTRAINT | mjDSBL_EQUALITY));
 }
 
-// Equality constraints: connect, and joint and tendon couplings between named elements; not weld.
+// Equality constraints: connect, weld, and joint and tendon couplings (MuJoCo's compiler names their joints
+// and tendons and refuses ball and free joints), at most kMaxTreeEqualities active ones.
 void equalities(const mjModel* m, Messages& out) {
   if (!equalities_on(m)) return;
   int active = 0;
-  for (int i = 0; i < m->neq; ++i) {
-    if (!m->eq_active[i]) continue;
-    ++active;
-    const std::string name = element(m, mjOBJ_EQUALITY, i, "equality");
-    const int type = m->eq_type[i];
-    if (type == mjEQ_WELD) out.push_back(name + ": weld constraints are not supported yet (connect, joint, tendon)");
-    if (type != mjEQ_JOINT && type != mjEQ_TENDON) continue;
-    const mjtObj kind = type == mjEQ_JOINT ? mjOBJ_JOINT : mjOBJ_TENDON;
-    for (const int id : {m->eq_obj1id[i], m->eq_obj2id[i]}) {
-      if (id < 0) continue;
-      const char* n = mj_id2name(m, kind, id);
-      if (!n || !*n) out.push_back(name + ": it couples an unnamed " + (type == mjEQ_JOINT ? "joint" : "tendon"));
-      if (type == mjEQ_JOINT && m->jnt_type[id] != mjJNT_HINGE && m->jnt_type[id] != mjJNT_SLIDE)
-        out.push_back(name + ": a joint equality on a ball or free joint is not supported");
-    }
-  }
+  for (int i = 0; i < m->neq; ++i) active += m->eq_active[i] ? 1 : 0;
   if (active > kMaxTreeEqualities)
     out.push_back(std::to_string(active) + " equality constraints; a tree scene holds at most " +
                   std::to_string(kMaxTreeEqualities));
@@ -412,8 +398,10 @@ json tendon_keys(const mjModel* m, int i, bool passive) {
 }
 
 // model.tree.equalities: the active equality constraints (an inactive one adds no rows in mj_forward).
-// connect: MuJoCo's bodies (the world 0) as scene indices (the world -1), the anchor in body1's frame;
-// joint, tendon: the elements by name (equalities() refused the unnamed), polycoef.
+// connect, weld: MuJoCo's bodies (the world 0) as scene indices (the world -1), the anchor (connect: in
+// body1's frame, weld: in body2's), a weld's relpose (the compiled one: the anchor in body1's frame and the
+// orientation, as given or at qpos0) and torquescale; a connect's anchor in body2 is computed again;
+// joint, tendon: the elements by name (MuJoCo's <equality> names them), polycoef.
 json equality_keys(const mjModel* m) {
   json out = json::array();
   for (int i = 0; i < m->neq; ++i) {
@@ -424,10 +412,12 @@ json equality_keys(const mjModel* m) {
               {"solref", numbers(m->eq_solref + mjNREF * i, mjNREF)},
               {"solimp", numbers(m->eq_solimp + mjNIMP * i, mjNIMP)}};
     const int id1 = m->eq_obj1id[i], id2 = m->eq_obj2id[i];
-    if (m->eq_type[i] == mjEQ_CONNECT) {
-      e["type"] = "connect";
+    if (m->eq_type[i] == mjEQ_CONNECT || m->eq_type[i] == mjEQ_WELD) {
+      const bool weld = m->eq_type[i] == mjEQ_WELD;
+      e["type"] = weld ? "weld" : "connect";
       e["body1"] = id1 - 1, e["body2"] = id2 - 1;
       e["anchor"] = numbers(data, 3);
+      if (weld) e["relpose"] = numbers(data + 3, 7), e["torquescale"] = data[10];
     } else {
       const bool joint = m->eq_type[i] == mjEQ_JOINT;
       const mjtObj kind = joint ? mjOBJ_JOINT : mjOBJ_TENDON;

@@ -44,7 +44,8 @@ struct TreeContact {
 
 // Whether a row belongs to a contact (efc_id a contact index).
 inline bool tree_contact_row(EfcType t) {
-  return t == EfcType::kContactFrictionless || t == EfcType::kContactPyramidal || t == EfcType::kContactElliptic;
+  return t == EfcType::kContactFrictionless || t == EfcType::kContactPyramidal ||
+         t == EfcType::kContactElliptic;
 }
 
 template <class S>

@@ -1,8 +1,8 @@
 #pragma once
-// mj_instantiateEquality for a joint tree (MuJoCo 2.2.2 engine_core_constraint.c): the rows of connect, joint
-// and tendon equality constraints, first among the rows (MuJoCo's order), and the numbers MuJoCo's compiler
-// gives them at qpos0 are set by tree_equality_setconst (inverse_weights.hpp).
-// Equality rows always act: the solvers keep rows 0 to ne - 1 in their active sets.
+// mj_instantiateEquality for a joint tree (MuJoCo 2.2.2 engine_core_constraint.c): the rows of connect, weld,
+// joint and tendon equality constraints, first among the rows (MuJoCo's order), and the numbers MuJoCo's
+// compiler gives them at qpos0 are set by tree_equality_setconst (inverse_weights.hpp). Equality rows always
+// act: the solvers keep rows 0 to ne - 1 in their active sets.
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/jacobian.hpp"
@@ -45,6 +45,38 @@ bool connect_rows(const TreeModel<S>& m, const TreeData<S>& d, const TreeEqualit
     for (int i = path.lo; i < path.hi; ++i) span[i - path.lo] = j1[k * nv + i] - j2[k * nv + i];
     if (!tree_add_row(cd, span, pos[k], S(0.0), EfcType::kEquality, e, path.lo, path.hi)) return false;
   }
+  return true;
+}
+
+// weld: 3 rows as connect's (body1's point minus body2's), then 3 of the relative rotation: the vector part
+// of conj(q2) q1 relpose, with the Jacobian 1/2 conj(q2) (w1 - w2) q1 relpose per dof, times torquescale.
+template <class S>
+bool weld_rows(const TreeModel<S>& m, const TreeData<S>& d, const TreeEquality<S>& eq, int e,
+               TreeConstraintData<S>& cd) {
+  const int nv = m.nv;
+  const Vec3<S> p1 = world_point(d, eq.obj1, eq.anchor1), p2 = world_point(d, eq.obj2, eq.anchor2);
+  TreeDofPath path;
+  tree_dof_path(m, eq.obj1, eq.obj2, path);
+  S j1[3 * kMaxDofs], j2[3 * kMaxDofs], r1[3 * kMaxDofs], r2[3 * kMaxDofs];
+  tree_jac(m, d, p1, eq.obj1, j1, r1, path.lo, path.hi);
+  tree_jac(m, d, p2, eq.obj2, j2, r2, path.lo, path.hi);
+  const Vec3<S> pos = p1 - p2;
+  S span[6][kMaxDofs];
+  for (int k = 0; k < 3; ++k)
+    for (int i = path.lo; i < path.hi; ++i) span[k][i - path.lo] = j1[k * nv + i] - j2[k * nv + i];
+  const Quat<S> q1rel = d.xquat[eq.obj1] * eq.relpose, q2inv = conjugate(d.xquat[eq.obj2]);
+  const Quat<S> err = q2inv * q1rel;
+  for (int i = path.lo; i < path.hi; ++i) {
+    const Quat<S> w(S(0.0), r1[i] - r2[i], r1[nv + i] - r2[nv + i], r1[2 * nv + i] - r2[2 * nv + i]);
+    const Quat<S> dq = (q2inv * w) * q1rel;
+    span[3][i - path.lo] = 0.5 * dq.x * eq.torquescale;
+    span[4][i - path.lo] = 0.5 * dq.y * eq.torquescale;
+    span[5][i - path.lo] = 0.5 * dq.z * eq.torquescale;
+  }
+  const S rows_pos[6] = {pos.x, pos.y, pos.z, err.x, err.y, err.z};
+  for (int k = 0; k < 6; ++k)
+    if (!tree_add_row(cd, span[k], rows_pos[k], S(0.0), EfcType::kEquality, e, path.lo, path.hi))
+      return false;
   return true;
 }
 
@@ -97,8 +129,9 @@ void tree_instantiate_equality(const TreeModel<S>& m, const TreeConstraintModel<
   if (!cm.opt.equality || m.nv == 0) return;
   for (int e = 0; e < cm.neq; ++e) {
     const TreeEquality<S>& eq = cm.eq[e];
-    const bool added = eq.type == EqualityType::kConnect
-                           ? tree_equality_detail::connect_rows(m, d, eq, e, cd)
+    const bool added = eq.type == EqualityType::kConnect ? tree_equality_detail::connect_rows(m, d, eq, e, cd)
+                       : eq.type == EqualityType::kWeld
+                           ? tree_equality_detail::weld_rows(m, d, eq, e, cd)
                            : tree_equality_detail::scalar_row(m, cm, d, ten, eq, e, cd);
     if (!added) break;
   }

@@ -1,9 +1,9 @@
 #pragma once
 // mj_makeConstraint and mj_referenceConstraint for a joint tree (MuJoCo 2.2.2 engine_core_constraint.c):
-// equality rows (constraint_equality.hpp), joint-limit rows, then contact rows (frictionless, the pyramidal cone's edge pairs or the elliptic cone's
-// frame rows), each with its
-// Jacobian over the nv dofs, distance and margin; then the diagonal approximation, impedance, regulariser R
-// and spring K, B (mj_diagApprox, mj_makeImpedance); and once velocities are known, aref.
+// equality rows (constraint_equality.hpp), joint-limit rows, then contact rows (frictionless, the pyramidal
+// cone's edge pairs or the elliptic cone's frame rows), each with its Jacobian over the nv dofs, distance and
+// margin; then the diagonal approximation, impedance, regulariser R and spring K, B (mj_diagApprox,
+// mj_makeImpedance); and once velocities are known, aref.
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/constraint_equality.hpp"
 #include "engine/articulated/constraint_model.hpp"
@@ -140,10 +140,15 @@ bool tree_instantiate_contacts(const TreeModel<S>& m, const TreeConstraintModel<
 // mj_diagApprox: an approximation of the diagonal of J M^-1 J' from the inverse weights at qpos0.
 // An equality row's: a connect's bodies' translational weights, a joint's dofs', a tendon's.
 template <class S>
-S tree_equality_diag_approx(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeEquality<S>& eq) {
-  if (eq.type == EqualityType::kConnect) return cm.body_invweight0[eq.obj1][0] + cm.body_invweight0[eq.obj2][0];
+S tree_equality_diag_approx(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
+                            const TreeEquality<S>& eq) {
+  // A weld's rotation rows too: MuJoCo 2.2.2 resets its row counter on every equality row (it compares the
+  // row's constraint type with the weld's equality type), so all six take the translational weights.
+  if (eq.type == EqualityType::kConnect || eq.type == EqualityType::kWeld)
+    return cm.body_invweight0[eq.obj1][0] + cm.body_invweight0[eq.obj2][0];
   const auto weight = [&](int id) {
-    return eq.type == EqualityType::kJoint ? cm.dof_invweight0[m.joint[id].dof_adr] : cm.tendon_invweight0[id];
+    return eq.type == EqualityType::kJoint ? cm.dof_invweight0[m.joint[id].dof_adr]
+                                           : cm.tendon_invweight0[id];
   };
   return eq.obj2 >= 0 ? S(weight(eq.obj1) + weight(eq.obj2)) : S(weight(eq.obj1));
 }
@@ -209,13 +214,20 @@ int tree_impedance_row(const TreeConstraintData<S>& cd, int r) {
   return cd.efc_type[r] == EfcType::kContactElliptic ? cd.contact[cd.efc_id[r]].efc_address : r;
 }
 
-// The distance row r's impedance is taken at (getposdim): a connect's |pos| over its 3 rows (r its first),
-// else the row's (or its impedance row's) pos - margin.
+// The distance row r's impedance is taken at (getposdim): a connect's |pos| over its 3 rows, a weld's over
+// its 6 with the rotation rows' times torquescale (r the first row), else the row's (or its impedance row's)
+// pos - margin.
 template <class S>
 S tree_impedance_distance(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int r) {
-  if (cd.efc_type[r] == EfcType::kEquality && cm.eq[cd.efc_id[r]].type == EqualityType::kConnect) {
-    const S n2 = cd.efc_pos[r] * cd.efc_pos[r] + cd.efc_pos[r + 1] * cd.efc_pos[r + 1] +
-                 cd.efc_pos[r + 2] * cd.efc_pos[r + 2];
+  const bool equality = cd.efc_type[r] == EfcType::kEquality;
+  const EqualityType t = equality ? cm.eq[cd.efc_id[r]].type : EqualityType::kJoint;
+  if (t == EqualityType::kConnect || t == EqualityType::kWeld) {
+    S n2 = S(0.0);
+    for (int k = 0; k < 3; ++k) n2 += cd.efc_pos[r + k] * cd.efc_pos[r + k];
+    if (t == EqualityType::kWeld) {
+      const S& ts = cm.eq[cd.efc_id[r]].torquescale;
+      for (int k = 3; k < 6; ++k) n2 += ts * ts * cd.efc_pos[r + k] * cd.efc_pos[r + k];
+    }
     return value(n2) > 0.0 ? S(sqrt(n2)) : S(0.0);  // sqrt's slope at 0 is infinite; the impedance's is 0
   }
   const int at = tree_impedance_row(cd, r);

@@ -47,20 +47,26 @@ struct TreeLimit {
   S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
 };
 
-// MuJoCo's equality constraints the tree takes (mjtEq's values): connect (two bodies share a point, 3
-// rows), joint and tendon (obj1's coordinate or length follows a quartic of obj2's, 1 row). Rows always act
-// (no active set); solref and solimp as a contact's.
-enum class EqualityType : int { kConnect = 0, kJoint = 2, kTendon = 3 };
+// MuJoCo's equality constraints (mjtEq's values): connect (two bodies share a point, 3 rows), weld (two
+// bodies keep their relative pose, 6 rows), joint and tendon (obj1's coordinate or length follows a quartic
+// of obj2's, 1 row). Rows always act (no active set); solref and solimp as a contact's.
+enum class EqualityType : int { kConnect = 0, kWeld = 1, kJoint = 2, kTendon = 3 };
 
 template <class S>
 struct TreeEquality {
   EqualityType type = EqualityType::kJoint;
-  // connect: tree bodies (0: the world); joint: tree joints (hinge or slide); tendon: tendons. obj2 -1: none
-  // (joint, tendon: obj1 held at its qpos0 or length0 plus polycoef[0]).
+  // connect, weld: tree bodies (0: the world); joint: tree joints (hinge or slide); tendon: tendons. obj2 -1:
+  // none (joint, tendon: obj1 held at its qpos0 or length0 plus polycoef[0]).
   int obj1 = 0, obj2 = -1;
-  // connect: the shared point in body1's frame, and where it sat in body2's frame at qpos0 (MuJoCo's compiler
-  // computes it: mj_setConst; tree_equality_setconst).
+  // The shared point in body1's and in body2's frames (MuJoCo's eq_data 0-2 and 3-5 for connect, 3-5 and 0-2
+  // for weld): connect gives it in body1's frame, weld in body2's, and the compiler puts it in the other
+  // body's frame where it sits at qpos0 (mj_setConst; tree_equality_setconst).
   Vec3<S> anchor1{}, anchor2{};
+  // weld: body2's orientation relative to body1's that the weld keeps (MuJoCo's relpose quaternion, eq_data
+  // 6-9; all zero: the one at qpos0, anchor1 then computed too), and the rotation rows' scale (torquescale,
+  // eq_data 10).
+  Quat<S> relpose{S(0.0), S(0.0), S(0.0), S(0.0)};
+  S torquescale = S(1.0);
   // joint, tendon: x1 - x1_0 = sum_k polycoef[k] (x2 - x2_0)^k (without obj2: x1 - x1_0 = polycoef[0]).
   S polycoef[5] = {S(0.0), S(1.0), S(0.0), S(0.0), S(0.0)};
   S solref[2] = {S(0.02), S(1.0)};
@@ -181,6 +187,9 @@ void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintMod
     TreeEquality<T>& b = out.eq[e];
     b.type = a.type, b.obj1 = a.obj1, b.obj2 = a.obj2;
     b.anchor1 = vec(a.anchor1), b.anchor2 = vec(a.anchor2);
+    b.relpose =
+        Quat<T>(T(value(a.relpose.w)), T(value(a.relpose.x)), T(value(a.relpose.y)), T(value(a.relpose.z)));
+    b.torquescale = T(value(a.torquescale));
     for (int k = 0; k < 5; ++k) b.polycoef[k] = T(value(a.polycoef[k])), b.solimp[k] = T(value(a.solimp[k]));
     for (int k = 0; k < 2; ++k) b.solref[k] = T(value(a.solref[k]));
   }

@@ -77,15 +77,25 @@ bool tree_inverse_weights(const TreeModel<S>& m, TreeConstraintModel<S>& cm, Tre
 
 // mj_setConst's numbers of the equality rows, at qpos0 with d's position stage run there and d.qLD M's factor
 // (tree_inverse_weights leaves both): a connect's anchor in body2's frame, every tendon's length0 and
-// invweight0 = J M^-1 J'. td: scratch.
+// invweight0 = J M^-1 J'; a weld's anchor in body1's frame and, unless given, its relpose. td: scratch.
 template <class S>
 void tree_equality_setconst(const TreeModel<S>& m, const TreeTendonModel<S>& tm, TreeConstraintModel<S>& cm,
                             const TreeData<S>& d, TreeTendonData<S>& td) {
   for (int e = 0; e < cm.neq; ++e) {
     TreeEquality<S>& eq = cm.eq[e];
-    if (eq.type != EqualityType::kConnect) continue;
-    const Vec3<S> p = d.xpos[eq.obj1] + d.xmat[eq.obj1] * eq.anchor1 - d.xpos[eq.obj2];
-    eq.anchor2 = mul_transpose(d.xmat[eq.obj2], p);
+    if (eq.type == EqualityType::kConnect) {
+      const Vec3<S> p = d.xpos[eq.obj1] + d.xmat[eq.obj1] * eq.anchor1 - d.xpos[eq.obj2];
+      eq.anchor2 = mul_transpose(d.xmat[eq.obj2], p);
+    } else if (eq.type == EqualityType::kWeld) {
+      const Quat<S>& r = eq.relpose;
+      if (value(r.w) != 0.0 || value(r.x) != 0.0 || value(r.y) != 0.0 || value(r.z) != 0.0) {
+        eq.relpose = normalized(eq.relpose);  // given: anchor1 given with it, as MuJoCo's relpose
+        continue;
+      }
+      const Vec3<S> p = d.xpos[eq.obj2] + d.xmat[eq.obj2] * eq.anchor2 - d.xpos[eq.obj1];
+      eq.anchor1 = mul_transpose(d.xmat[eq.obj1], p);
+      eq.relpose = conjugate(d.xquat[eq.obj1]) * d.xquat[eq.obj2];
+    }
   }
   if (tm.ntendon == 0) return;
   tree_site_kinematics(tm, d, td);

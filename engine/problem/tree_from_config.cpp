@@ -458,7 +458,7 @@ int equality_object(const JointTreeModel<double>& m, const json& tree, const jso
   return j;
 }
 
-// model.tree.equalities: connect (bodies by index, -1 the world), joint and tendon (by name).
+// model.tree.equalities: connect and weld (bodies by index, -1 the world), joint and tendon (by name).
 void read_equalities(const json& tree, JointTreeModel<double>& m) {
   if (!tree.contains("equalities")) return;
   const json& list = tree.at("equalities");
@@ -468,24 +468,33 @@ void read_equalities(const json& tree, JointTreeModel<double>& m) {
     const json& e = list[i];
     TreeEquality<double>& eq = m.con.eq[m.con.neq++];
     const std::string type = e.at("type").get<std::string>();
-    if (type == "connect") {
-      eq.type = EqualityType::kConnect;
+    if (type == "connect" || type == "weld") {
+      eq.type = type == "connect" ? EqualityType::kConnect : EqualityType::kWeld;
       const int b1 = e.at("body1").get<int>(), b2 = e.at("body2").get<int>();
       if (b1 >= bodies || b2 >= bodies)
         throw std::invalid_argument(path + ": body index " + std::to_string(b1 >= bodies ? b1 : b2) +
                                     " is past the last of the " + std::to_string(bodies) + " bodies");
       if (b1 == b2) throw std::invalid_argument(path + ": body1 and body2 are the same body");
       eq.obj1 = b1 + 1, eq.obj2 = b2 + 1;
-      eq.anchor1 = vec3(e.at("anchor"));
+      (eq.type == EqualityType::kConnect ? eq.anchor1 : eq.anchor2) = vec3(e.at("anchor"));
+      const json& r = e.at("relpose");
+      if (eq.type == EqualityType::kWeld) {
+        eq.anchor1 = {r.at(0).get<double>(), r.at(1).get<double>(), r.at(2).get<double>()};
+        eq.relpose = {r.at(3).get<double>(), r.at(4).get<double>(), r.at(5).get<double>(),
+                      r.at(6).get<double>()};
+      }
+      eq.torquescale = e.at("torquescale").get<double>();
     } else {
       eq.type = type == "joint" ? EqualityType::kJoint : EqualityType::kTendon;
-      const std::string k1 = type == "joint" ? "joint1" : "tendon1", k2 = type == "joint" ? "joint2" : "tendon2";
+      const std::string k1 = type == "joint" ? "joint1" : "tendon1",
+                        k2 = type == "joint" ? "joint2" : "tendon2";
       eq.obj1 = equality_object(m, tree, e, k1, false, path);
       eq.obj2 = equality_object(m, tree, e, k2, true, path);
       if (eq.obj1 == eq.obj2) throw std::invalid_argument(path + ": " + k1 + " and " + k2 + " are the same");
     }
     for (int k = 0; k < 5; ++k)
-      eq.polycoef[k] = e.at("polycoef").at(k).get<double>(), eq.solimp[k] = e.at("solimp").at(k).get<double>();
+      eq.polycoef[k] = e.at("polycoef").at(k).get<double>(),
+      eq.solimp[k] = e.at("solimp").at(k).get<double>();
     for (int k = 0; k < 2; ++k) eq.solref[k] = e.at("solref").at(k).get<double>();
   }
 }

@@ -165,25 +165,34 @@ std::vector<FieldSpec> tree_tendon_rows() {
   };
 }
 
-// MuJoCo's equality constraints: connect, joint and tendon (weld is not supported yet).
+// MuJoCo's equality constraints: connect, weld, joint and tendon.
 std::vector<FieldSpec> tree_equality_rows() {
   const std::string e = "model.tree.equalities.*";
   return {
       tree(object_array("model.tree.equalities", 0, 16,
-                        "Equality constraints (MuJoCo's <equality>: connect, joint, tendon); soft rows that "
-                        "always act, solved with the contacts; 0 to 16 entries.",
+                        "Equality constraints (MuJoCo's <equality>: connect, weld, joint, tendon); soft rows "
+                        "that always act, solved with the contacts; 0 to 16 entries.",
                         0)),
       tree(text(e + ".name", "", "Name (from the MJCF file); for reading only.")),
-      tree(choice(e + ".type", {"connect", "joint", "tendon"}, "joint",
+      tree(choice(e + ".type", {"connect", "weld", "joint", "tendon"}, "joint",
                   "connect: a point of body1 (anchor) stays where it was on body2 at qpos0, a ball joint "
-                  "(3 rows); joint: joint1's coordinate follows polycoef of joint2's, each relative to its "
-                  "ref (1 row); tendon: the same with tendon lengths relative to their lengths at qpos0.")),
+                  "(3 rows); weld: body1 keeps its pose relative to body2 (6 rows); joint: joint1's "
+                  "coordinate follows polycoef of joint2's, each relative to its ref (1 row); tendon: the "
+                  "same with tendon lengths relative to their lengths at qpos0.")),
       tree(integer(e + ".body1", 0, at_least(-1),
-                   "connect: index in model.tree.bodies of the body that carries the anchor; -1 is the world.")),
+                   "connect, weld: index in model.tree.bodies of the first body; -1 is the world.")),
       tree(integer(e + ".body2", -1, at_least(-1),
-                   "connect: index in model.tree.bodies of the other body; -1 is the world.")),
+                   "connect, weld: index in model.tree.bodies of the other body; -1 is the world.")),
       tree(vector(e + ".anchor", {0, 0, 0}, closed(-1e6, 1e6), fixed,
-                  "connect: the shared point in m, in body1's frame.")),
+                  "connect: the shared point in m in body1's frame; weld: the point whose positions on the "
+                  "two bodies coincide, in body2's frame (as MuJoCo's anchor).")),
+      tree(vector(e + ".relpose", {0, 0, 0, 0, 0, 0, 0}, closed(-1e6, 1e6), fixed,
+                  "weld: as MuJoCo's relpose, the anchor's position in body1's frame (m) and body2's "
+                  "orientation in body1's frame (w, x, y, z) that the weld keeps; a zero quaternion: both "
+                  "as they are at qpos0.")),
+      tree(number(e + ".torquescale", 1, at_least(0), fixed,
+                  "weld: the scale of the rotation rows against the translation rows (MuJoCo's "
+                  "torquescale).")),
       tree(text(e + ".joint1", "", "joint: the constrained hinge or slide joint, by name.")),
       tree(text(e + ".joint2", "",
                 "joint: the hinge or slide joint it follows, by name; empty: joint1 is held at its ref plus "

@@ -1,8 +1,9 @@
-// Equality constraints on joint trees (MuJoCo's <equality>: connect, joint, tendon): imported from MJCF,
-// stepped against mj_step, differentiated (forward = reverse = FD), and run by the adaptive integrators,
-// whose located contact modes keep the equality rows active throughout.
+// Equality constraints on joint trees (MuJoCo's <equality>: connect, weld, joint, tendon): imported from
+// MJCF, stepped against mj_step, differentiated (forward = reverse = FD), and run by the adaptive
+// integrators, whose located contact modes keep the equality rows active throughout.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "engine/sweep/sweep.hpp"
@@ -77,7 +78,58 @@ const char* const kLoop = R"(<mujoco>
 </mujoco>
 )";
 
+// Weld: a box held at the end of a swinging arm (a free body welded to a hinged one, its anchor at the arm's
+// tip), and a plate welded to the world with a relpose (anchor and orientation) other than its start: pulled
+// over and turned, with torquescale 2.
+const char* const kWeld = R"(<mujoco>
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1"/>
+    <body name="arm" pos="0 0 0.8">
+      <joint name="shoulder" type="hinge" axis="0 1 0" damping="0.1"/>
+      <geom type="capsule" size="0.03" fromto="0 0 0 0.4 0 0"/>
+    </body>
+    <body name="box" pos="0.45 0 0.8" euler="0 0 30">
+      <freejoint/>
+      <geom type="box" size="0.05 0.04 0.03"/>
+    </body>
+    <body name="plate" pos="-0.5 0 1">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.01"/>
+    </body>
+  </worldbody>
+  <equality>
+    <weld name="grip" body1="box" body2="arm" anchor="0.4 0 0" solref="0.01 1"/>
+    <weld body1="plate" anchor="-0.45 0.02 0.9" relpose="0 0 0.05 0.9659 0.2588 0 0" torquescale="2"/>
+  </equality>
+</mujoco>
+)";
+
 }  // namespace
+
+TEST_CASE("weld: a free body held by an arm and a plate pulled to a relpose, stepped as mj_step does") {
+  const std::string file = sg::test::write_mjcf("equality_weld", kWeld);
+  const nlohmann::json keys = sg::test::imported("equality_weld", kWeld);
+  const nlohmann::json& eq = keys["model"]["tree"]["equalities"];
+  REQUIRE(eq.size() == 2);
+  CHECK(eq[0]["type"] == "weld");
+  CHECK(eq[1]["torquescale"] == 2.0);
+  CHECK(std::fabs(eq[1]["relpose"][4].get<double>() - 0.2588) < 1e-4);  // the compiler normalises it
+  const sg::Problem p = sg::test::load_scene(file);
+  const auto c = sg::mjcf::compare_tree_with_mj_step(p.data.tree, file, 1000, 0.002, false);
+  MESSAGE("welds vs mj_step: qpos " << c.qpos << ", xpos " << c.xpos << ", qvel " << c.qvel
+                                    << ", contacts up to " << c.max_contacts << ", largest speed "
+                                    << c.max_speed);
+  CHECK(c.max_speed > 0.5);
+  CHECK(c.qpos < 1e-9);
+  CHECK(c.xpos < 1e-9);
+  CHECK(c.qvel < 1e-9);
+  // The weld's gradients: its time constant and the plate's.
+  const sg::Problem g = sg::test::load_scene(
+      file, {"integrator.steps=300", R"(loss.terms=[{"quantity": "position", "body": 1, "axis": "z"}])"});
+  sg::test::check_reverse_and_fd(g, {"model.tree.equalities.0.solref.0", "model.tree.equalities.0.solimp.0"},
+                                 1e-9, 1e-4);
+}
 
 TEST_CASE("joint and tendon equalities: imported and stepped as mj_step does, with contacts (tol 1e-9)") {
   const std::string file = sg::test::write_mjcf("equality_coupled", kCoupled);
@@ -126,8 +178,8 @@ TEST_CASE("equality numbers are differentiable scene numbers: forward = reverse 
   // Arm b's elbow body's final height after 300 steps (0.6 s), arm a on the floor from about 0.3 s.
   const sg::Problem p = sg::test::load_scene(
       coupled, {"integrator.steps=300", R"(loss.terms=[{"quantity": "position", "body": 3, "axis": "z"}])"});
-  sg::test::check_reverse_and_fd(p, {"model.tree.equalities.0.polycoef.1", "model.tree.equalities.0.polycoef.2"},
-                                 1e-9, 1e-5);
+  sg::test::check_reverse_and_fd(
+      p, {"model.tree.equalities.0.polycoef.1", "model.tree.equalities.0.polycoef.2"}, 1e-9, 1e-5);
   // FD's eps 1e-6 is 2e-4 of the tendon equality's 5 ms time constant: FD's own error is near 1e-5 there.
   sg::test::check_reverse_and_fd(p, {"model.tree.equalities.0.solref.0", "model.tree.equalities.1.solref.0"},
                                  1e-9, 1e-4);
@@ -144,8 +196,8 @@ TEST_CASE("equalities under Tsit5 with located contact events: AD = FD over a sw
   // 1e-12 (at 1e-10 central FD is off by up to 2.3e-4 through the integrator's error, measured, while AD
   // moves by 1e-7 between the two tolerances).
   const sg::Problem p = sg::test::load_scene(
-      file, {"integrator.type=tsit5", "integrator.rtol=1e-12", "integrator.atol=1e-12", "integrator.steps=300",
-             R"(loss.terms=[{"quantity": "position", "body": 3, "axis": "z"}])",
+      file, {"integrator.type=tsit5", "integrator.rtol=1e-12", "integrator.atol=1e-12",
+             "integrator.steps=300", R"(loss.terms=[{"quantity": "position", "body": 3, "axis": "z"}])",
              "sweep.parameter=model.tree.equalities.0.polycoef.1", "sweep.from=0.5", "sweep.to=1.1",
              "sweep.points=21"});
   const double worst = sg::test::check_sweep_ad_fd(sg::run_sweep(p), 21, 1e-4);

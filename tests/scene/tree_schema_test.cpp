@@ -358,3 +358,45 @@ TEST_CASE("a free joint is a floating base: alone, at the root, without actuator
                             "model.tree.actuators.0.joint"),
                  "actuators on free joints are not supported"));
 }
+
+TEST_CASE("equality constraints load by name and body index, and bad ones are reported at their key path") {
+  const std::string named = "model.tree.bodies.0.joints.0.name=shoulder";
+  const auto equality = [](const std::string& entry) { return "model.tree.equalities=[" + entry + "]"; };
+  const LoadResult r =
+      load_with({named, equality(R"({"type": "joint", "joint1": "shoulder", "polycoef": [0.1, 0, 0, 0, 0]},
+                          {"type": "connect", "body1": 1, "anchor": [0, 0, -0.1]})")});
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  INFO(p.errors);
+  REQUIRE(p.ok());
+  const sg::JointTreeModel<double>& m = p.problem->data.tree;
+  CHECK(m.constrained());
+  REQUIRE(m.con.neq == 2);
+  CHECK(m.con.eq[0].type == sg::EqualityType::kJoint);
+  CHECK(m.con.eq[0].obj1 == 0);
+  CHECK(m.con.eq[0].obj2 == -1);
+  CHECK(m.con.eq[1].type == sg::EqualityType::kConnect);
+  CHECK(m.con.eq[1].obj1 == 2);
+  CHECK(m.con.eq[1].obj2 == 0);
+  // The anchor's place on the world at qpos0 (mj_setConst), not at the start (the hinge's qpos 0.5): the
+  // lower link's origin at z 1 - 0.4, the anchor 0.1 below it.
+  CHECK(m.con.eq[1].anchor2.z == doctest::Approx(0.5).epsilon(1e-12));
+  const auto error = [&](const std::vector<std::string>& sets) { return problem_errors(load_with(sets)); };
+  CHECK(contains(error({named, equality(R"({"type": "joint", "joint1": "elbow"})")}),
+                 "model.tree.equalities.0.joint1: no joint named \"elbow\""));
+  CHECK(contains(error({equality(R"({"type": "joint"})")}), "model.tree.equalities.0.joint1: empty"));
+  CHECK(contains(
+      error({"model.tree.bodies.1.joints.0.name=wrist", equality(R"({"type": "joint", "joint1": "wrist"})")}),
+      "joint \"wrist\" is not a hinge or slide"));
+  CHECK(contains(error({named, equality(R"({"type": "joint", "joint1": "shoulder", "joint2": "shoulder"})")}),
+                 "model.tree.equalities.0: joint1 and joint2 are the same"));
+  CHECK(contains(error({equality(R"({"type": "tendon", "tendon1": "cable"})")}),
+                 "model.tree.equalities.0.tendon1: no tendon named \"cable\""));
+  CHECK(contains(error({equality(R"({"type": "weld", "body1": 5})")}),
+                 "model.tree.equalities.0: body index 5 is past the last of the 2 bodies"));
+  CHECK(contains(error({equality(R"({"type": "connect", "body1": 1, "body2": 1})")}),
+                 "model.tree.equalities.0: body1 and body2 are the same body"));
+  CHECK(contains(message_at(load_with({equality(R"({"type": "distance"})")}), "model.tree.equalities.0.type"),
+                 "connect"));
+}
