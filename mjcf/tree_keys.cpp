@@ -97,12 +97,11 @@ void actuators(const mjModel* m, Messages& out) {
   }
 }
 
-// Tendons: fixed on hinge and slide joints, spatial through sites and around spheres and cylinders; no
-// limits, friction loss or pulleys.
+// Tendons: fixed on hinge and slide joints, spatial through sites and around spheres and cylinders, with
+// length limits; no friction loss or pulleys.
 void tendons(const mjModel* m, Messages& out) {
   for (int i = 0; i < m->ntendon; ++i) {
     const std::string name = element(m, mjOBJ_TENDON, i, "tendon");
-    if (m->tendon_limited[i]) out.push_back(name + ": tendon limits are not supported");
     if (m->tendon_frictionloss[i] != 0.0) out.push_back(name + ": tendon frictionloss is not supported");
     for (int w = m->tendon_adr[i]; w < m->tendon_adr[i] + m->tendon_num[i]; ++w) {
       const int type = m->wrap_type[w], id = m->wrap_objid[w];
@@ -394,7 +393,12 @@ json tendon_keys(const mjModel* m, int i, bool passive) {
           {"path", std::move(path)},
           {"stiffness", passive ? m->tendon_stiffness[i] : 0.0},
           {"damping", passive ? m->tendon_damping[i] : 0.0},
-          {"springlength", m->tendon_lengthspring[i]}};
+          {"springlength", m->tendon_lengthspring[i]},
+          {"limited", m->tendon_limited[i] != 0},
+          {"range", numbers(m->tendon_range + 2 * i, 2)},
+          {"solreflimit", numbers(m->tendon_solref_lim + mjNREF * i, mjNREF)},
+          {"solimplimit", numbers(m->tendon_solimp_lim + mjNIMP * i, mjNIMP)},
+          {"margin", m->tendon_margin[i]}};
 }
 
 // model.tree.equalities: the active equality constraints (an inactive one adds no rows in mj_forward).

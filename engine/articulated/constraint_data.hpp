@@ -18,6 +18,7 @@ inline constexpr int kMaxEfc = 256;
 enum class EfcType : int {
   kEquality = 0,
   kLimitJoint = 3,
+  kLimitTendon = 4,
   kContactFrictionless = 5,
   kContactPyramidal = 6,
   kContactElliptic = 7
@@ -42,6 +43,11 @@ struct TreeContact {
   int efc_address = -1;
 };
 
+// Whether a row is a joint's or a tendon's limit.
+inline bool tree_limit_row(EfcType t) {
+  return t == EfcType::kLimitJoint || t == EfcType::kLimitTendon;
+}
+
 // Whether a row belongs to a contact (efc_id a contact index).
 inline bool tree_contact_row(EfcType t) {
   return t == EfcType::kContactFrictionless || t == EfcType::kContactPyramidal ||
@@ -61,7 +67,7 @@ struct TreeConstraintData {
   int nefc = 0;
   int ne = 0;  // the equality rows, rows 0 to ne - 1 (MuJoCo's order: equality, limits, contacts)
   EfcType efc_type[kMaxEfc] = {};
-  int efc_id[kMaxEfc] = {};  // equality, joint or contact index
+  int efc_id[kMaxEfc] = {};  // equality, joint, tendon or contact index
   S efc_J[kMaxEfc * kMaxDofs] = {};
   // Row r's J is exact zeros outside dofs [lo, hi): only the span is stored (entries outside it are stale),
   // and every reader loops over it.

@@ -1,8 +1,8 @@
 #pragma once
 // mj_instantiateEquality for a joint tree (MuJoCo 2.2.2 engine_core_constraint.c): the rows of connect, weld,
 // joint and tendon equality constraints, first among the rows (MuJoCo's order), and the numbers MuJoCo's
-// compiler gives them at qpos0 are set by tree_equality_setconst (inverse_weights.hpp). Equality rows always
-// act: the solvers keep rows 0 to ne - 1 in their active sets.
+// compiler gives them at qpos0 are set by tree_constraint_setconst (inverse_weights.hpp). Equality rows
+// always act: the solvers keep rows 0 to ne - 1 in their active sets.
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/jacobian.hpp"
@@ -12,11 +12,14 @@
 
 namespace sg {
 
-// Whether a constraint model has tendon equalities (the tendon stage must then run before the rows).
+// Whether a constraint model has tendon equalities or tendon limits (the tendon stage must then run before
+// the rows).
 template <class S>
-bool tree_has_tendon_equality(const TreeConstraintModel<S>& cm) {
+bool tree_constraints_need_tendons(const TreeConstraintModel<S>& cm) {
   for (int e = 0; e < cm.neq; ++e)
     if (cm.eq[e].type == EqualityType::kTendon) return true;
+  for (int t = 0; t < kMaxTendons; ++t)
+    if (cm.tendon_limit[t].limited) return true;
   return false;
 }
 

@@ -27,11 +27,33 @@ bool tree_add_limit_row(TreeConstraintData<S>& cd, int joint, int dof, double sl
   return tree_add_row(cd, &entry, dist, margin, EfcType::kLimitJoint, joint, dof, dof + 1);
 }
 
-// mj_instantiateLimit for hinges and slides: a row per side within the margin of the range, its distance
-// positive inside the range, its Jacobian -side on the joint's dof.
+// A tendon limit's row: -side times the tendon's Jacobian (dense over nv, ten_J's row), over the span of its
+// nonzeros.
+template <class S>
+bool tree_add_tendon_limit_row(TreeConstraintData<S>& cd, int nv, int tendon, double side, const S* ten_J,
+                               const S& dist, const S& margin) {
+  int lo = nv, hi = 0;
+  for (int i = 0; i < nv; ++i)
+    if (!is_zero(ten_J[i])) lo = i < lo ? i : lo, hi = i + 1;
+  if (lo >= hi) lo = hi = 0;
+  S span[kMaxDofs];
+  for (int i = lo; i < hi; ++i) span[i - lo] = -side * ten_J[i];
+  return tree_add_row(cd, span, dist, margin, EfcType::kLimitTendon, tendon, lo, hi);
+}
+
+// The distance of side `upper` of a limit on x (a joint's qpos, a tendon's length): positive inside the
+// range.
+template <class S>
+S tree_limit_distance(const TreeLimit<S>& lim, const S& x, int upper) {
+  return upper ? S(lim.range[1] - x) : S(x - lim.range[0]);
+}
+
+// mj_instantiateLimit for hinges and slides, then tendons (ten: the tendon stage's results when a tendon is
+// limited): a row per side within the margin of the range, its distance positive inside the range, its
+// Jacobian -side on the joint's dof or -side times the tendon's.
 template <class S>
 void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
-                             TreeConstraintData<S>& cd) {
+                             TreeConstraintData<S>& cd, const TreeTendonData<S>* ten = nullptr) {
   if (!cm.opt.limit) return;
   for (int j = 0; j < m.njnt; ++j) {
     const TreeLimit<S>& lim = cm.limit[j];
@@ -42,6 +64,18 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
       const S dist = (lim.range[(side + 1) / 2] - q) * double(side);
       if (!(value(dist) < value(lim.margin))) continue;
       if (!tree_add_limit_row(cd, j, jn.dof_adr, -double(side), dist, lim.margin)) return;
+    }
+  }
+  if (!ten) return;
+  for (int t = 0; t < kMaxTendons; ++t) {
+    const TreeLimit<S>& lim = cm.tendon_limit[t];
+    if (!lim.limited) continue;
+    for (int upper = 0; upper < 2; ++upper) {
+      const S dist = tree_limit_distance(lim, ten->ten_length[t], upper);
+      if (!(value(dist) < value(lim.margin))) continue;
+      if (!tree_add_tendon_limit_row(cd, m.nv, t, upper ? 1.0 : -1.0, ten->ten_J + t * m.nv, dist,
+                                     lim.margin))
+        return;
     }
   }
 }
@@ -165,6 +199,10 @@ void tree_diag_approx(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, T
       cd.efc_diagApprox[r] = cm.dof_invweight0[m.joint[id].dof_adr];
       continue;
     }
+    if (cd.efc_type[r] == EfcType::kLimitTendon) {
+      cd.efc_diagApprox[r] = cm.tendon_invweight0[id];
+      continue;
+    }
     const TreeContact<S>& c = cd.contact[id];
     const int b1 = cm.geom[c.geom1].body, b2 = cm.geom[c.geom2].body;
     const S tran = cm.body_invweight0[b1][0] + cm.body_invweight0[b2][0];
@@ -190,12 +228,14 @@ void tree_row_params(const TreeConstraintModel<S>& cm, const TreeConstraintData<
                      S solimp[5]) {
   const int id = cd.efc_id[r];
   const EfcType t = cd.efc_type[r];
-  const S* ref = t == EfcType::kEquality     ? cm.eq[id].solref
-                 : t == EfcType::kLimitJoint ? cm.limit[id].solref
-                                             : cd.contact[id].solref;
-  const S* imp = t == EfcType::kEquality     ? cm.eq[id].solimp
-                 : t == EfcType::kLimitJoint ? cm.limit[id].solimp
-                                             : cd.contact[id].solimp;
+  const S* ref = t == EfcType::kEquality      ? cm.eq[id].solref
+                 : t == EfcType::kLimitJoint  ? cm.limit[id].solref
+                 : t == EfcType::kLimitTendon ? cm.tendon_limit[id].solref
+                                              : cd.contact[id].solref;
+  const S* imp = t == EfcType::kEquality      ? cm.eq[id].solimp
+                 : t == EfcType::kLimitJoint  ? cm.limit[id].solimp
+                 : t == EfcType::kLimitTendon ? cm.tendon_limit[id].solimp
+                                              : cd.contact[id].solimp;
   for (int k = 0; k < 2; ++k) solref[k] = ref[k];
   for (int k = 0; k < 5; ++k) solimp[k] = imp[k];
 }
@@ -268,7 +308,7 @@ void tree_make_impedance(const TreeConstraintModel<S>& cm, TreeConstraintData<S>
   MujocoSpring<S> sp{};
   for (int r = 0; r < cd.nefc; ++r) {
     // A contact's or a connect's rows share one impedance and spring.
-    const bool same_contact = r > 0 && cd.efc_type[r] != EfcType::kLimitJoint &&
+    const bool same_contact = r > 0 && !tree_limit_row(cd.efc_type[r]) &&
                               cd.efc_type[r] == cd.efc_type[r - 1] && cd.efc_id[r] == cd.efc_id[r - 1];
     const int at = tree_impedance_row(cd, r);
     if (!same_contact) {
@@ -300,7 +340,7 @@ bool tree_make_constraint(const TreeModel<S>& m, const TreeConstraintModel<S>& c
                           TreeConstraintData<S>& cd, const TreeTendonData<S>* ten = nullptr) {
   cd.nefc = 0;
   tree_instantiate_equality(m, cm, d, ten, cd);
-  tree_instantiate_limits(m, cm, d, cd);
+  tree_instantiate_limits(m, cm, d, cd, ten);
   if (!tree_instantiate_contacts(m, cm, d, cd)) return false;
   tree_diag_approx(m, cm, cd);
   tree_make_impedance(cm, cd);

@@ -37,7 +37,8 @@ struct TreeGeom {
   S margin{}, gap{};
 };
 
-// A hinge or slide limit: rows when qpos is within margin of range[0] or range[1].
+// A hinge's, slide's or tendon's limit: rows when qpos (the tendon's length) is within margin of range[0] or
+// range[1].
 template <class S>
 struct TreeLimit {
   bool limited = false;
@@ -60,7 +61,7 @@ struct TreeEquality {
   int obj1 = 0, obj2 = -1;
   // The shared point in body1's and in body2's frames (MuJoCo's eq_data 0-2 and 3-5 for connect, 3-5 and 0-2
   // for weld): connect gives it in body1's frame, weld in body2's, and the compiler puts it in the other
-  // body's frame where it sits at qpos0 (mj_setConst; tree_equality_setconst).
+  // body's frame where it sits at qpos0 (mj_setConst; tree_constraint_setconst).
   Vec3<S> anchor1{}, anchor2{};
   // weld: body2's orientation relative to body1's that the weld keeps (MuJoCo's relpose quaternion, eq_data
   // 6-9; all zero: the one at qpos0, anchor1 then computed too), and the rotation rows' scale (torquescale,
@@ -100,10 +101,11 @@ struct TreeConstraintModel {
   int nexclude = 0;
   int exclude[kMaxTreeExcludes][2] = {};  // body pairs (0: the world), the smaller id first
   TreeLimit<S> limit[kMaxJoints];
+  TreeLimit<S> tendon_limit[kMaxTendons];     // by tendon (the tendons are the actuator model's)
   S body_invweight0[kMaxTreeBodies][2] = {};  // translation, rotation
   S dof_invweight0[kMaxDofs] = {};
   // Equality constraints, and the tendons' lengths and inverse weights at qpos0 their rows start from
-  // (mj_setConst's tendon_length0, tendon_invweight0: tree_equality_setconst).
+  // (mj_setConst's tendon_length0, tendon_invweight0: tree_constraint_setconst).
   int neq = 0;
   TreeEquality<S> eq[kMaxTreeEqualities];
   S tendon_length0[kMaxTendons] = {};
@@ -174,13 +176,13 @@ void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintMod
     for (int k = 0; k < 2; ++k) b.solref[k] = T(value(a.solref[k]));
     for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
   }
-  for (int j = 0; j < kMaxJoints; ++j) {
-    const TreeLimit<S>& a = in.limit[j];
-    TreeLimit<T>& b = out.limit[j];
+  const auto limit = [](const TreeLimit<S>& a, TreeLimit<T>& b) {
     b.limited = a.limited, b.margin = T(value(a.margin));
     for (int k = 0; k < 2; ++k) b.range[k] = T(value(a.range[k])), b.solref[k] = T(value(a.solref[k]));
     for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
-  }
+  };
+  for (int j = 0; j < kMaxJoints; ++j) limit(in.limit[j], out.limit[j]);
+  for (int t = 0; t < kMaxTendons; ++t) limit(in.tendon_limit[t], out.tendon_limit[t]);
   out.neq = in.neq;
   for (int e = 0; e < in.neq; ++e) {
     const TreeEquality<S>& a = in.eq[e];

@@ -50,7 +50,7 @@ TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeCons
   tree_geom_kinematics(cm, d, cd);
   tree_collide(m, cm, d, cd, cfd);
   const TreeTendonData<S>* ten = nullptr;
-  if (tree_has_tendon_equality(cm)) {  // the tendon equalities' rows need the tendons first
+  if (tree_constraints_need_tendons(cm)) {  // the tendon equalities' rows need the tendons first
     tree_site_kinematics(am.ten, d, ad.ten);
     tree_tendon(m, am.ten, d, ad.ten);
     ten = &ad.ten;

@@ -77,10 +77,11 @@ bool tree_inverse_weights(const TreeModel<S>& m, TreeConstraintModel<S>& cm, Tre
 
 // mj_setConst's numbers of the equality rows, at qpos0 with d's position stage run there and d.qLD M's factor
 // (tree_inverse_weights leaves both): a connect's anchor in body2's frame, every tendon's length0 and
-// invweight0 = J M^-1 J'; a weld's anchor in body1's frame and, unless given, its relpose. td: scratch.
+// invweight0 = J M^-1 J' (tendon equalities' and limits' rows start from them); a weld's anchor in body1's
+// frame and, unless given, its relpose. td: scratch.
 template <class S>
-void tree_equality_setconst(const TreeModel<S>& m, const TreeTendonModel<S>& tm, TreeConstraintModel<S>& cm,
-                            const TreeData<S>& d, TreeTendonData<S>& td) {
+void tree_constraint_setconst(const TreeModel<S>& m, const TreeTendonModel<S>& tm, TreeConstraintModel<S>& cm,
+                              const TreeData<S>& d, TreeTendonData<S>& td) {
   for (int e = 0; e < cm.neq; ++e) {
     TreeEquality<S>& eq = cm.eq[e];
     if (eq.type == EqualityType::kConnect) {

@@ -67,6 +67,8 @@ struct JointTreeModel {
     if (con.ngeom > 0 || con.neq > 0) return true;
     for (int j = 0; j < tree.njnt; ++j)
       if (con.limit[j].limited) return true;
+    for (int t = 0; t < act.ten.ntendon; ++t)
+      if (con.tendon_limit[t].limited) return true;
     return false;
   }
 };

@@ -16,8 +16,8 @@ namespace sg {
 inline constexpr int kMaxTreeModeEntries = kMaxTreeContacts + 2 * kMaxJoints;
 using TreeMode = ContactMode<kMaxTreeModeEntries>;
 
-// A limit's key: a = kTreeLimitKey (geom indices are >= 0), b the joint, feature 0 the lower side, 1 the
-// upper one.
+// A limit's key: a = kTreeLimitKey (geom indices are >= 0), b the joint (a tendon's: kMaxJoints + the tendon),
+// feature 0 the lower side, 1 the upper one.
 inline constexpr int kTreeLimitKey = -2;
 
 SG_HD inline ContactKey tree_limit_key(int joint, int upper) {

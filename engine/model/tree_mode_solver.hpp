@@ -132,10 +132,10 @@ class TreeModeSolver {
       if (acts && mode.find(tree_contact_key(c)) < 0)
         mode.add(tree_contact_key(c), law == RowLaw::cfd_band ? ContactLevel::band : ContactLevel::contact);
     }
-    for (int j = 0; j < s_.m->njnt; ++j)
+    for (int l = 0; l < kLimitSlots; ++l)
       for (int upper = 0; upper < 2; ++upper)
-        if (limit_applies(j) && limit_gap(j, upper) < 0.0)
-          mode.add(tree_limit_key(j, upper), ContactLevel::contact);
+        if (limit_applies(l) && limit_gap(l, upper) < 0.0)
+          mode.add(tree_limit_key(l, upper), ContactLevel::contact);
     return rederive(mode, surrogate);
   }
 
@@ -144,7 +144,10 @@ class TreeModeSolver {
   // distance minus its margin.
   S switching_value(const ContactKey& key, int surface) const {
     surrogate_ = false;
-    if (is_tree_limit_key(key)) return limit_distance(key.b, key.feature) - s_.cm->limit[key.b].margin;
+    if (is_tree_limit_key(key)) {
+      if (key.b >= kMaxJoints) collide_at_state();  // the tendon's length
+      return limit_distance(key.b, key.feature) - limit_of(key.b).margin;
+    }
     collide_at_state();
     const TreeContact<S>* c = find_contact(key);
     return c ? S(c->dist - c->includemargin - (surface == 1 ? width() : 0.0)) : S(0.0);
@@ -164,7 +167,12 @@ class TreeModeSolver {
     const TreeModel<S>& m = *s_.m;
     if (is_tree_limit_key(key)) {
       const double side = key.feature == 1 ? 1.0 : -1.0;
-      return -side * value(s_.d->qvel[m.joint[key.b].dof_adr]);
+      if (key.b < kMaxJoints) return -side * value(s_.d->qvel[m.joint[key.b].dof_adr]);
+      collide_at_state();
+      const S* row = s_.ad->ten.ten_J + (key.b - kMaxJoints) * m.nv;
+      double rate = 0.0;
+      for (int i = 0; i < m.nv; ++i) rate += value(row[i]) * value(s_.d->qvel[i]);
+      return -side * rate;
     }
     collide_at_state();
     const TreeContact<S>* c = find_contact(key);
@@ -180,7 +188,7 @@ class TreeModeSolver {
   // point's distance from the origin, the limit's bound.
   double switching_scale(const ContactKey& key) const {
     surrogate_ = false;
-    if (is_tree_limit_key(key)) return std::fabs(value(s_.cm->limit[key.b].range[key.feature]));
+    if (is_tree_limit_key(key)) return std::fabs(value(limit_of(key.b).range[key.feature]));
     collide_at_state();
     const TreeContact<S>* c = find_contact(key);
     return c ? value(norm(c->pos)) : 0.0;
@@ -205,11 +213,19 @@ class TreeModeSolver {
     }
   }
 
-  // Position stage and collision out to the look-ahead, at the loaded state.
+  // Position stage and collision out to the look-ahead, at the loaded state; the tendon stage too when
+  // tendon equalities or limits make rows.
   void collide_at_state() const {
     tree_fwd_position(*s_.m, *s_.d);
     tree_geom_kinematics(*s_.cm, *s_.d, *s_.cd);
     tree_collision(*s_.m, *s_.cm, *s_.d, *s_.cd, width() + kLookahead);
+    if (tree_constraints_need_tendons(*s_.cm)) {
+      tree_site_kinematics(s_.am->ten, *s_.d, s_.ad->ten);
+      tree_tendon(*s_.m, s_.am->ten, *s_.d, s_.ad->ten);
+    }
+  }
+  const TreeTendonData<S>* tendons() const {
+    return tree_constraints_need_tendons(*s_.cm) ? &s_.ad->ten : nullptr;
   }
 
   const TreeContact<S>* find_contact(const ContactKey& key) const {
@@ -218,17 +234,26 @@ class TreeModeSolver {
     return nullptr;
   }
 
-  bool limit_applies(int j) const {
-    const JointType t = s_.m->joint[j].type;
-    return s_.cm->opt.limit && s_.cm->limit[j].limited && (t == JointType::kHinge || t == JointType::kSlide);
+  // Limits by slot l (their keys' b): joint l below kMaxJoints, tendon l - kMaxJoints from there.
+  static constexpr int kLimitSlots = kMaxJoints + kMaxTendons;
+  const TreeLimit<S>& limit_of(int l) const {
+    return l < kMaxJoints ? s_.cm->limit[l] : s_.cm->tendon_limit[l - kMaxJoints];
   }
-  // mj_instantiateLimit's distance of side `upper`: positive inside the range.
-  S limit_distance(int j, int upper) const {
-    const S q = s_.d->qpos[s_.m->joint[j].qpos_adr];
-    return upper ? S(s_.cm->limit[j].range[1] - q) : S(q - s_.cm->limit[j].range[0]);
+  bool limit_applies(int l) const {
+    if (!s_.cm->opt.limit || !limit_of(l).limited) return false;
+    if (l >= kMaxJoints) return l - kMaxJoints < s_.am->ten.ntendon;
+    if (l >= s_.m->njnt) return false;
+    const JointType t = s_.m->joint[l].type;
+    return t == JointType::kHinge || t == JointType::kSlide;
   }
-  double limit_gap(int j, int upper) const {
-    return value(limit_distance(j, upper)) - value(s_.cm->limit[j].margin);
+  // mj_instantiateLimit's distance of side `upper`: positive inside the range (a tendon's needs the tendon
+  // stage run at the loaded state).
+  S limit_distance(int l, int upper) const {
+    const S x = l < kMaxJoints ? s_.d->qpos[s_.m->joint[l].qpos_adr] : s_.ad->ten.ten_length[l - kMaxJoints];
+    return tree_limit_distance(limit_of(l), x, upper);
+  }
+  double limit_gap(int l, int upper) const {
+    return value(limit_distance(l, upper)) - value(limit_of(l).margin);
   }
 
   // mj_forward up to qacc_smooth with the mode's rows. tracker null: no margins, and held contacts that are
@@ -313,26 +338,18 @@ class TreeModeSolver {
     return any;
   }
 
-  // The equality rows, first (the tendon stage run for them when a tendon equality needs it).
-  void equality_rows() const {
-    const TreeConstraintModel<S>& cm = *s_.cm;
-    const TreeTendonData<S>* ten = nullptr;
-    if (tree_has_tendon_equality(cm)) {
-      tree_site_kinematics(s_.am->ten, *s_.d, s_.ad->ten);
-      tree_tendon(*s_.m, s_.am->ten, *s_.d, s_.ad->ten);
-      ten = &s_.ad->ten;
-    }
-    tree_instantiate_equality(*s_.m, cm, *s_.d, ten, *s_.cd);
-  }
+  // The equality rows, first (collide_at_state ran the tendon stage when a tendon equality needs it).
+  void equality_rows() const { tree_instantiate_equality(*s_.m, *s_.cm, *s_.d, tendons(), *s_.cd); }
 
-  // The mode's limit rows (in joint order, as mj_instantiateLimit), with the onset and separation margins.
+  // The mode's limit rows (joints', then tendons', as mj_instantiateLimit), with the onset and separation
+  // margins.
   void limit_rows(const TreeMode& mode, MarginTracker* tracker) const {
     const TreeModel<S>& m = *s_.m;
-    for (int j = 0; j < m.njnt; ++j) {
-      if (!limit_applies(j)) continue;
+    for (int l = 0; l < kLimitSlots; ++l) {
+      if (!limit_applies(l)) continue;
       for (int upper = 0; upper < 2; ++upper) {
-        const ContactKey key = tree_limit_key(j, upper);
-        const double r = limit_gap(j, upper);
+        const ContactKey key = tree_limit_key(l, upper);
+        const double r = limit_gap(l, upper);
         const int e = mode.find(key);
         // A surrogate's limits switch with the simulated model's (CFD leaves limits as they are).
         if (e < 0) {
@@ -341,9 +358,13 @@ class TreeModeSolver {
         }
         if (tracker && !surrogate_) tracker->note(-r, contact_event(key, EventKind::separation));
         const int row = s_.cd->nefc;
-        if (!tree_add_limit_row(*s_.cd, j, m.joint[j].dof_adr, upper ? -1.0 : 1.0, limit_distance(j, upper),
-                                s_.cm->limit[j].margin))
-          return;
+        const bool added = l < kMaxJoints
+                               ? tree_add_limit_row(*s_.cd, l, m.joint[l].dof_adr, upper ? -1.0 : 1.0,
+                                                    limit_distance(l, upper), limit_of(l).margin)
+                               : tree_add_tendon_limit_row(*s_.cd, m.nv, l - kMaxJoints, upper ? 1.0 : -1.0,
+                                                           s_.ad->ten.ten_J + (l - kMaxJoints) * m.nv,
+                                                           limit_distance(l, upper), limit_of(l).margin);
+        if (!added) return;
         row_entry_[row] = e;
         row_k_[row] = 0;
       }

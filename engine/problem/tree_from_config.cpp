@@ -433,6 +433,7 @@ void read_tendons(const json& tree, JointTreeModel<double>& m) {
     out.stiffness = t.at("stiffness").get<double>();
     out.damping = t.at("damping").get<double>();
     out.lengthspring = t.at("springlength").get<double>();
+    read_limit(t, m.con.tendon_limit[tm.ntendon - 1]);
   }
 }
 
@@ -564,11 +565,11 @@ void set_inverse_weights(JointTreeModel<double>& m) {
     for (int k = 0; k < joint_dof_count(t->joint[j].type); ++k)
       t->armature[t->joint[j].dof_adr + k] = m.joint[j].armature;
   auto d = std::make_unique<TreeData<double>>();
-  if (!tree_inverse_weights(*t, m.con, *d) || m.con.neq == 0) return;
+  if (!tree_inverse_weights(*t, m.con, *d) || (m.con.neq == 0 && m.act.ten.ntendon == 0)) return;
   auto ten = std::make_unique<TreeTendonModel<double>>(m.act.ten);
   tree_sync_wrap_geoms(m.con, *ten);
   auto td = std::make_unique<TreeTendonData<double>>();
-  tree_equality_setconst(*t, *ten, m.con, *d, *td);
+  tree_constraint_setconst(*t, *ten, m.con, *d, *td);
 }
 
 // A dof that moves no mass and has no armature has no acceleration (qM is singular): refused by name at

@@ -162,6 +162,13 @@ std::vector<FieldSpec> tree_tendon_rows() {
       tree(number(t + ".damping", 0, at_least(0), diff, "Damping in N s/m along the tendon.")),
       tree(number(t + ".springlength", 0, any(), diff,
                   "The spring's rest length in m (MuJoCo's lengthspring).")),
+      tree(boolean(t + ".limited", false, "The tendon's length has a limit (MuJoCo's tendon limited).")),
+      tree(vector(t + ".range", {0, 0}, any(), fixed, "The length's limit [lo, hi] in m, lo <= hi.")),
+      tree(vector(t + ".solreflimit", {0.02, 1}, any(), fixed, "The limit's solref, as MuJoCo's.")),
+      tree(vector(t + ".solimplimit", {0.9, 0.95, 0.001, 0.5, 2}, any(), fixed,
+                  "The limit's solimp, as MuJoCo's.")),
+      tree(number(t + ".margin", 0, at_least(0), fixed,
+                  "The limit becomes active this far (m) before range (MuJoCo's tendon margin).")),
   };
 }
 

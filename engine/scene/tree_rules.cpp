@@ -157,8 +157,10 @@ void actuators(const RuleContext& ctx, std::vector<Issue>& errors) {
   }
 }
 
-// Hinge and slide limits only (ball limits are MuJoCo's cone constraint, not implemented), lo <= hi.
+// Hinge, slide and tendon limits only (ball limits are MuJoCo's cone constraint, not implemented), lo <= hi.
 void joint_limits(const RuleContext& ctx, std::vector<Issue>& errors) {
+  for (std::size_t t = 0; t < ctx.count("model.tree.tendons"); ++t)
+    ordered_range(ctx, "model.tree.tendons." + std::to_string(t), "", errors);
   for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i)
     for (std::size_t k = 0; k < ctx.count(body_path(i) + ".joints"); ++k) {
       const std::string j = body_path(i) + ".joints." + std::to_string(k);

@@ -37,8 +37,8 @@ std::vector<Case> cases() {
       {"tendon",
        mjcf_model(
            arm + ball,
-           R"(<tendon><fixed name="cable" limited="true" range="0 1"><joint joint="hinge1" coef="1"/></fixed></tendon>)"),
-       {"tendon 'cable': tendon limits are not supported"}},
+           R"(<tendon><fixed name="cable" frictionloss="0.1"><joint joint="hinge1" coef="1"/></fixed></tendon>)"),
+       {"tendon 'cable': tendon frictionloss is not supported"}},
       {"actuator",
        mjcf_model(arm + ball,
                   R"(<actuator><general name="drive" joint="hinge1" dyntype="integrator"/></actuator>)"),

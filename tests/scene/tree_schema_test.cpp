@@ -400,3 +400,25 @@ TEST_CASE("equality constraints load by name and body index, and bad ones are re
   CHECK(contains(message_at(load_with({equality(R"({"type": "distance"})")}), "model.tree.equalities.0.type"),
                  "connect"));
 }
+
+TEST_CASE("a tendon limit loads into the constraint model, and an inverted range is reported at its key") {
+  const std::string named = "model.tree.bodies.0.joints.0.name=shoulder";
+  const std::string tendon =
+      R"(model.tree.tendons=[{"name": "leash", "path": [{"joint": "shoulder", "coef": 2}], "limited": true,
+                              "range": [-0.5, 0.5], "margin": 0.01}])";
+  const LoadResult r = load_with({named, tendon});
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  INFO(p.errors);
+  REQUIRE(p.ok());
+  const sg::JointTreeModel<double>& m = p.problem->data.tree;
+  CHECK(m.constrained());
+  CHECK(m.con.tendon_limit[0].limited);
+  CHECK(m.con.tendon_limit[0].range[1] == 0.5);
+  CHECK(m.con.tendon_limit[0].margin == 0.01);
+  CHECK(m.con.tendon_invweight0[0] > 0.0);  // mj_setConst's J M^-1 J' at qpos0
+  CHECK(contains(message_at(load_with({named, tendon, "model.tree.tendons.0.range=[1, -1]"}),
+                            "model.tree.tendons.0.range"),
+                 "lo > hi"));
+}
