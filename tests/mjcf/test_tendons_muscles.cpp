@@ -373,12 +373,12 @@ TEST_CASE("a muscle without a length range gets the one MuJoCo's compiler comput
 }
 
 TEST_CASE("tendon and muscle scenes refuse what they cannot simulate, naming the key or element") {
-  SUBCASE("MJCF: tendon limits, pulleys, actuator dynamics other than a muscle's") {
-    const std::string limited = import_errors("tendon_limited", R"(
+  SUBCASE("MJCF: tendon friction loss, actuator dynamics other than a muscle's") {
+    const std::string friction = import_errors("tendon_frictionloss", R"(
 <mujoco><worldbody><site name="a"/><body><joint name="j" axis="0 1 0"/><geom size="0.1"/><site name="b" pos="0 0 -1"/></body></worldbody>
-<tendon><spatial name="t" limited="true" range="0 1"><site site="a"/><site site="b"/></spatial></tendon></mujoco>)");
-    CAPTURE(limited);
-    CHECK(limited.find("tendon 't': tendon limits are not supported") != std::string::npos);
+<tendon><spatial name="t" frictionloss="0.2"><site site="a"/><site site="b"/></spatial></tendon></mujoco>)");
+    CAPTURE(friction);
+    CHECK(friction.find("tendon 't': tendon frictionloss is not supported") != std::string::npos);
     const std::string filter = import_errors("tendon_filter", R"(
 <mujoco><worldbody><body><joint name="j" axis="0 1 0"/><geom size="0.1"/></body></worldbody>
 <actuator><general joint="j" dyntype="filter" dynprm="0.1"/></actuator></mujoco>)");
