@@ -31,23 +31,35 @@ Vec3<S> world_point(const TreeData<S>& d, int body, const Vec3<S>& local) {
   return d.xpos[body] + d.xmat[body] * local;
 }
 
-// connect: pos = p1 - p2 (3 rows), J = J_p1 - J_p2 over both bodies' span of dofs.
+// The anchors' difference p1 - p2 and its Jacobian J_p1 - J_p2 over both bodies' span of dofs (path) into
+// span's first 3 rows; with rot given, the difference of the bodies' rotational Jacobians (3 x nv, over the
+// span) too.
+template <class S>
+Vec3<S> anchor_rows(const TreeModel<S>& m, const TreeData<S>& d, const TreeEquality<S>& eq, TreeDofPath& path,
+                    S (*span)[kMaxDofs], S* rot) {
+  const int nv = m.nv;
+  const Vec3<S> p1 = world_point(d, eq.obj1, eq.anchor1), p2 = world_point(d, eq.obj2, eq.anchor2);
+  tree_dof_path(m, eq.obj1, eq.obj2, path);
+  S j1[3 * kMaxDofs], j2[3 * kMaxDofs], r1[3 * kMaxDofs], r2[3 * kMaxDofs];
+  tree_jac(m, d, p1, eq.obj1, j1, rot ? r1 : static_cast<S*>(nullptr), path.lo, path.hi);
+  tree_jac(m, d, p2, eq.obj2, j2, rot ? r2 : static_cast<S*>(nullptr), path.lo, path.hi);
+  for (int k = 0; k < 3; ++k)
+    for (int i = path.lo; i < path.hi; ++i) {
+      span[k][i - path.lo] = j1[k * nv + i] - j2[k * nv + i];
+      if (rot) rot[k * nv + i] = r1[k * nv + i] - r2[k * nv + i];
+    }
+  return p1 - p2;
+}
+
+// connect: pos = p1 - p2 (3 rows), J = J_p1 - J_p2.
 template <class S>
 bool connect_rows(const TreeModel<S>& m, const TreeData<S>& d, const TreeEquality<S>& eq, int e,
                   TreeConstraintData<S>& cd) {
-  const int nv = m.nv;
-  const Vec3<S> p1 = world_point(d, eq.obj1, eq.anchor1), p2 = world_point(d, eq.obj2, eq.anchor2);
   TreeDofPath path;
-  tree_dof_path(m, eq.obj1, eq.obj2, path);
-  S j1[3 * kMaxDofs], j2[3 * kMaxDofs];
-  tree_jac(m, d, p1, eq.obj1, j1, static_cast<S*>(nullptr), path.lo, path.hi);
-  tree_jac(m, d, p2, eq.obj2, j2, static_cast<S*>(nullptr), path.lo, path.hi);
-  const Vec3<S> pos = p1 - p2;
-  for (int k = 0; k < 3; ++k) {
-    S span[kMaxDofs];
-    for (int i = path.lo; i < path.hi; ++i) span[i - path.lo] = j1[k * nv + i] - j2[k * nv + i];
-    if (!tree_add_row(cd, span, pos[k], S(0.0), EfcType::kEquality, e, path.lo, path.hi)) return false;
-  }
+  S span[3][kMaxDofs];
+  const Vec3<S> pos = anchor_rows(m, d, eq, path, span, static_cast<S*>(nullptr));
+  for (int k = 0; k < 3; ++k)
+    if (!tree_add_row(cd, span[k], pos[k], S(0.0), EfcType::kEquality, e, path.lo, path.hi)) return false;
   return true;
 }
 
@@ -57,20 +69,13 @@ template <class S>
 bool weld_rows(const TreeModel<S>& m, const TreeData<S>& d, const TreeEquality<S>& eq, int e,
                TreeConstraintData<S>& cd) {
   const int nv = m.nv;
-  const Vec3<S> p1 = world_point(d, eq.obj1, eq.anchor1), p2 = world_point(d, eq.obj2, eq.anchor2);
   TreeDofPath path;
-  tree_dof_path(m, eq.obj1, eq.obj2, path);
-  S j1[3 * kMaxDofs], j2[3 * kMaxDofs], r1[3 * kMaxDofs], r2[3 * kMaxDofs];
-  tree_jac(m, d, p1, eq.obj1, j1, r1, path.lo, path.hi);
-  tree_jac(m, d, p2, eq.obj2, j2, r2, path.lo, path.hi);
-  const Vec3<S> pos = p1 - p2;
-  S span[6][kMaxDofs];
-  for (int k = 0; k < 3; ++k)
-    for (int i = path.lo; i < path.hi; ++i) span[k][i - path.lo] = j1[k * nv + i] - j2[k * nv + i];
+  S span[6][kMaxDofs], rot[3 * kMaxDofs];
+  const Vec3<S> pos = anchor_rows(m, d, eq, path, span, rot);
   const Quat<S> q1rel = d.xquat[eq.obj1] * eq.relpose, q2inv = conjugate(d.xquat[eq.obj2]);
   const Quat<S> err = q2inv * q1rel;
   for (int i = path.lo; i < path.hi; ++i) {
-    const Quat<S> w(S(0.0), r1[i] - r2[i], r1[nv + i] - r2[nv + i], r1[2 * nv + i] - r2[2 * nv + i]);
+    const Quat<S> w(S(0.0), rot[i], rot[nv + i], rot[2 * nv + i]);
     const Quat<S> dq = (q2inv * w) * q1rel;
     span[3][i - path.lo] = 0.5 * dq.x * eq.torquescale;
     span[4][i - path.lo] = 0.5 * dq.y * eq.torquescale;

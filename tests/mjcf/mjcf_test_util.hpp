@@ -14,6 +14,7 @@
 #include "engine/gradient/parameter_gradient.hpp"
 #include "engine/problem/load_problem.hpp"
 #include "engine/sweep/sweep.hpp"
+#include "mjcf/compare_tree_steps.hpp"
 #include "mjcf/import.hpp"
 
 namespace sg::test {
@@ -70,6 +71,23 @@ inline Problem load_scene(const std::string& file, const std::vector<std::string
   INFO(loaded.errors);
   REQUIRE(loaded.ok());
   return *loaded.problem;
+}
+
+// The tree of `p` (imported from the MJCF `file`) stepped next to mj_step for `steps` Euler steps of
+// `timestep`: qpos, body positions and qvel within 1e-9, and MuJoCo's run moving (its largest |qvel| above
+// min_speed: a model at rest proves little). Returns the comparison for further checks.
+inline mjcf::TreeStepComparison check_follows_mj_step(const char* name, const Problem& p,
+                                                      const std::string& file, long steps, double timestep,
+                                                      double min_speed) {
+  const mjcf::TreeStepComparison c =
+      mjcf::compare_tree_with_mj_step(p.data.tree, file, steps, timestep, false);
+  MESSAGE(name << " vs mj_step: qpos " << c.qpos << ", xpos " << c.xpos << ", qvel " << c.qvel
+               << ", contacts up to " << c.max_contacts << ", largest speed " << c.max_speed);
+  CHECK(c.max_speed > min_speed);
+  CHECK(c.qpos < 1e-9);
+  CHECK(c.xpos < 1e-9);
+  CHECK(c.qvel < 1e-9);
+  return c;
 }
 
 // Forward mode against reverse mode and central FD (eps 1e-6) for `paths` at the scene's values: every
