@@ -81,8 +81,8 @@ inline mjcf::TreeStepComparison check_follows_mj_step(const char* name, const Pr
                                                       double min_speed) {
   const mjcf::TreeStepComparison c =
       mjcf::compare_tree_with_mj_step(p.data.tree, file, steps, timestep, false);
-  MESSAGE(name << " vs mj_step: qpos " << c.qpos << ", xpos " << c.xpos << ", qvel " << c.qvel
-               << ", contacts up to " << c.max_contacts << ", largest speed " << c.max_speed);
+  MESSAGE(std::string(name) << " vs mj_step: qpos " << c.qpos << ", xpos " << c.xpos << ", qvel " << c.qvel
+                            << ", contacts up to " << c.max_contacts << ", largest speed " << c.max_speed);
   CHECK(c.max_speed > min_speed);
   CHECK(c.qpos < 1e-9);
   CHECK(c.xpos < 1e-9);

@@ -155,6 +155,19 @@ TEST_CASE("connect: a closed loop and a free body hung by a point, stepped as mj
   sg::test::check_follows_mj_step("loop and hanging box", p, file, 1000, 0.002, 0.5);
 }
 
+TEST_CASE("an inactive equality is left out, as mj_forward leaves it") {
+  std::string xml = kLoop;
+  const std::string hang = R"(<connect name="hang" body1="bob")";
+  xml.replace(xml.find(hang), hang.size(), R"(<connect name="hang" active="false" body1="bob")");
+  const std::string file = sg::test::write_mjcf("equality_inactive", xml);
+  const nlohmann::json keys = sg::test::imported("equality_inactive", xml);
+  REQUIRE(keys["model"]["tree"]["equalities"].size() == 1);
+  CHECK(keys["model"]["tree"]["equalities"][0]["type"] == "connect");
+  CHECK(keys["model"]["tree"]["equalities"][0]["body1"] == 2);
+  // The box now falls freely next to MuJoCo's, which ignores the inactive constraint too.
+  sg::test::check_follows_mj_step("loop, box falling", sg::test::load_scene(file), file, 500, 0.002, 2.0);
+}
+
 TEST_CASE("equality numbers are differentiable scene numbers: forward = reverse = FD") {
   const std::string coupled = sg::test::write_mjcf("equality_coupled_gradient", kCoupled);
   // Arm b's elbow body's final height after 300 steps (0.6 s), arm a on the floor from about 0.3 s.
