@@ -59,11 +59,10 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
     const TreeLimit<S>& lim = cm.limit[j];
     const TreeJoint<S>& jn = m.joint[j];
     if (!lim.limited || (jn.type != JointType::kHinge && jn.type != JointType::kSlide)) continue;
-    const S q = d.qpos[jn.qpos_adr];
-    for (int side = -1; side <= 1; side += 2) {
-      const S dist = (lim.range[(side + 1) / 2] - q) * double(side);
+    for (int upper = 0; upper < 2; ++upper) {
+      const S dist = tree_limit_distance(lim, d.qpos[jn.qpos_adr], upper);
       if (!(value(dist) < value(lim.margin))) continue;
-      if (!tree_add_limit_row(cd, j, jn.dof_adr, -double(side), dist, lim.margin)) return;
+      if (!tree_add_limit_row(cd, j, jn.dof_adr, upper ? -1.0 : 1.0, dist, lim.margin)) return;
     }
   }
   if (!ten) return;

@@ -30,6 +30,19 @@ void tree_actuation(const TreeModel<S>& m, const TreeActuatorModel<S>& am, TreeD
   tree_fwd_actuation(m, am, ad);
 }
 
+// The tendon stage at the positions in d (kinematics run), when the constraint rows need it (tendon
+// equalities or limits: tree_constraints_need_tendons): its results, or null when no row needs them (the
+// actuation stage computes them later).
+template <class S>
+const TreeTendonData<S>* tree_constraint_tendons(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
+                                                 const TreeActuatorModel<S>& am, const TreeData<S>& d,
+                                                 TreeActuatorData<S>& ad) {
+  if (!tree_constraints_need_tendons(cm)) return nullptr;
+  tree_site_kinematics(am.ten, d, ad.ten);
+  tree_tendon(m, am.ten, d, ad.ten);
+  return &ad.ten;
+}
+
 // tree_forward with actuators: qacc = qM^-1 (qfrc_passive - qfrc_bias + qfrc_applied + qfrc_actuator).
 template <class S>
 bool tree_forward(const TreeModel<S>& m, const TreeActuatorModel<S>& am, TreeData<S>& d,
@@ -49,12 +62,7 @@ TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeCons
   tree_fwd_position(m, d);
   tree_geom_kinematics(cm, d, cd);
   tree_collide(m, cm, d, cd, cfd);
-  const TreeTendonData<S>* ten = nullptr;
-  if (tree_constraints_need_tendons(cm)) {  // the tendon equalities' rows need the tendons first
-    tree_site_kinematics(am.ten, d, ad.ten);
-    tree_tendon(m, am.ten, d, ad.ten);
-    ten = &ad.ten;
-  }
+  const TreeTendonData<S>* ten = tree_constraint_tendons(m, cm, am, d, ad);
   if (!tree_make_constraint(m, cm, d, cd, ten)) return TreeForwardStatus::kUnsupportedCondim;
   tree_fwd_velocity(m, d);
   tree_reference_constraint(m, cm, d, cd);

@@ -219,13 +219,7 @@ class TreeModeSolver {
     tree_fwd_position(*s_.m, *s_.d);
     tree_geom_kinematics(*s_.cm, *s_.d, *s_.cd);
     tree_collision(*s_.m, *s_.cm, *s_.d, *s_.cd, width() + kLookahead);
-    if (tree_constraints_need_tendons(*s_.cm)) {
-      tree_site_kinematics(s_.am->ten, *s_.d, s_.ad->ten);
-      tree_tendon(*s_.m, s_.am->ten, *s_.d, s_.ad->ten);
-    }
-  }
-  const TreeTendonData<S>* tendons() const {
-    return tree_constraints_need_tendons(*s_.cm) ? &s_.ad->ten : nullptr;
+    tendons_ = tree_constraint_tendons(*s_.m, *s_.cm, *s_.am, *s_.d, *s_.ad);
   }
 
   const TreeContact<S>* find_contact(const ContactKey& key) const {
@@ -339,7 +333,7 @@ class TreeModeSolver {
   }
 
   // The equality rows, first (collide_at_state ran the tendon stage when a tendon equality needs it).
-  void equality_rows() const { tree_instantiate_equality(*s_.m, *s_.cm, *s_.d, tendons(), *s_.cd); }
+  void equality_rows() const { tree_instantiate_equality(*s_.m, *s_.cm, *s_.d, tendons_, *s_.cd); }
 
   // The mode's limit rows (joints', then tendons', as mj_instantiateLimit), with the onset and separation
   // margins.
@@ -445,6 +439,8 @@ class TreeModeSolver {
   mutable int row_entry_[kMaxEfc] = {};
   mutable int row_k_[kMaxEfc] = {};
   mutable int contact_entry_[kMaxTreeContacts] = {};
+  // The tendon stage's results at the last collide_at_state, when tendon rows need them (else null).
+  mutable const TreeTendonData<S>* tendons_ = nullptr;
   // Whether the mode at hand is a straight-through surrogate's (set by each entry point).
   mutable bool surrogate_ = false;
 };

@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -147,21 +148,27 @@ void read_geoms(const json& tree, JointTreeModel<double>& m, std::vector<std::st
     read_geom(world[k], 0, "model.tree.world_geoms." + std::to_string(k), m, paths);
 }
 
+// An entry's body1 and body2 (indices in model.tree.bodies, -1 the world) as MuJoCo's body ids (the world
+// 0): two different bodies of the tree.
+std::pair<int, int> body_pair(const json& tree, const json& entry, const std::string& path) {
+  const int bodies = static_cast<int>(tree.at("bodies").size());
+  const int b1 = entry.at("body1").get<int>(), b2 = entry.at("body2").get<int>();
+  if (b1 >= bodies || b2 >= bodies)
+    throw std::invalid_argument(path + ": body index " + std::to_string(b1 >= bodies ? b1 : b2) +
+                                " is past the last of the " + std::to_string(bodies) + " bodies");
+  if (b1 == b2) throw std::invalid_argument(path + ": body1 and body2 are the same body");
+  return {b1 + 1, b2 + 1};
+}
+
 // model.tree.excludes: body pairs (indices in model.tree.bodies, -1 the world) whose geoms never collide.
 void read_excludes(const json& tree, JointTreeModel<double>& m) {
   if (!tree.contains("excludes")) return;
   const json& excludes = tree.at("excludes");
-  const int bodies = static_cast<int>(tree.at("bodies").size());
   for (std::size_t e = 0; e < excludes.size(); ++e) {
-    const std::string path = "model.tree.excludes." + std::to_string(e);
-    const int b1 = excludes[e].at("body1").get<int>(), b2 = excludes[e].at("body2").get<int>();
-    if (b1 >= bodies || b2 >= bodies)
-      throw std::invalid_argument(path + ": body index " + std::to_string(b1 >= bodies ? b1 : b2) +
-                                  " is past the last of the " + std::to_string(bodies) + " bodies");
-    if (b1 == b2) throw std::invalid_argument(path + ": body1 and body2 are the same body");
+    const auto [b1, b2] = body_pair(tree, excludes[e], "model.tree.excludes." + std::to_string(e));
     int* pair = m.con.exclude[m.con.nexclude++];
-    pair[0] = std::min(b1, b2) + 1;  // MuJoCo's body ids: the world is 0
-    pair[1] = std::max(b1, b2) + 1;
+    pair[0] = std::min(b1, b2);
+    pair[1] = std::max(b1, b2);
   }
 }
 
@@ -437,16 +444,17 @@ void read_tendons(const json& tree, JointTreeModel<double>& m) {
   }
 }
 
-// An equality's joint (hinge or slide) or tendon by name: its index, or -1 for an empty optional name.
+// An equality's joint (hinge or slide) or tendon (`tendon`) by name under `key`: its index, or -1 for an
+// empty optional name.
 int equality_object(const JointTreeModel<double>& m, const json& tree, const json& e, const std::string& key,
-                    bool optional, const std::string& path) {
+                    bool tendon, bool optional, const std::string& path) {
   const std::string name = e.at(key).get<std::string>();
   if (name.empty()) {
     if (optional) return -1;
-    throw std::invalid_argument(path + "." + key + ": empty (name the " +
-                                (key[0] == 'j' ? std::string("joint") : std::string("tendon")) + ")");
+    throw std::invalid_argument(path + "." + key + ": empty (name the " + (tendon ? "tendon" : "joint") +
+                                ")");
   }
-  if (key[0] == 't') {
+  if (tendon) {
     const int t = entry_named(tree, "tendons", name);
     if (t < 0) throw std::invalid_argument(path + "." + key + ": no tendon named \"" + name + "\"");
     return t;
@@ -463,7 +471,6 @@ int equality_object(const JointTreeModel<double>& m, const json& tree, const jso
 void read_equalities(const json& tree, JointTreeModel<double>& m) {
   if (!tree.contains("equalities")) return;
   const json& list = tree.at("equalities");
-  const int bodies = static_cast<int>(tree.at("bodies").size());
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = "model.tree.equalities." + std::to_string(i);
     const json& e = list[i];
@@ -471,12 +478,7 @@ void read_equalities(const json& tree, JointTreeModel<double>& m) {
     const std::string type = e.at("type").get<std::string>();
     if (type == "connect" || type == "weld") {
       eq.type = type == "connect" ? EqualityType::kConnect : EqualityType::kWeld;
-      const int b1 = e.at("body1").get<int>(), b2 = e.at("body2").get<int>();
-      if (b1 >= bodies || b2 >= bodies)
-        throw std::invalid_argument(path + ": body index " + std::to_string(b1 >= bodies ? b1 : b2) +
-                                    " is past the last of the " + std::to_string(bodies) + " bodies");
-      if (b1 == b2) throw std::invalid_argument(path + ": body1 and body2 are the same body");
-      eq.obj1 = b1 + 1, eq.obj2 = b2 + 1;
+      std::tie(eq.obj1, eq.obj2) = body_pair(tree, e, path);
       (eq.type == EqualityType::kConnect ? eq.anchor1 : eq.anchor2) = vec3(e.at("anchor"));
       const json& r = e.at("relpose");
       if (eq.type == EqualityType::kWeld) {
@@ -486,11 +488,11 @@ void read_equalities(const json& tree, JointTreeModel<double>& m) {
       }
       eq.torquescale = e.at("torquescale").get<double>();
     } else {
-      eq.type = type == "joint" ? EqualityType::kJoint : EqualityType::kTendon;
-      const std::string k1 = type == "joint" ? "joint1" : "tendon1",
-                        k2 = type == "joint" ? "joint2" : "tendon2";
-      eq.obj1 = equality_object(m, tree, e, k1, false, path);
-      eq.obj2 = equality_object(m, tree, e, k2, true, path);
+      const bool tendon = type == "tendon";
+      eq.type = tendon ? EqualityType::kTendon : EqualityType::kJoint;
+      const std::string k1 = tendon ? "tendon1" : "joint1", k2 = tendon ? "tendon2" : "joint2";
+      eq.obj1 = equality_object(m, tree, e, k1, tendon, false, path);
+      eq.obj2 = equality_object(m, tree, e, k2, tendon, true, path);
       if (eq.obj1 == eq.obj2) throw std::invalid_argument(path + ": " + k1 + " and " + k2 + " are the same");
     }
     for (int k = 0; k < 5; ++k)

@@ -359,17 +359,27 @@ TEST_CASE("a free joint is a floating base: alone, at the root, without actuator
                  "actuators on free joints are not supported"));
 }
 
+namespace {
+
+// The problem built from kTwoLinks with `sets`, failing the test if the scene or the problem does not load.
+sg::ProblemLoad loaded_problem(const std::vector<std::string>& sets) {
+  const LoadResult r = load_with(sets);
+  INFO(r.format_errors());
+  REQUIRE(r.ok());
+  sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
+  INFO(p.errors);
+  REQUIRE(p.ok());
+  return p;
+}
+
+}  // namespace
+
 TEST_CASE("equality constraints load by name and body index, and bad ones are reported at their key path") {
   const std::string named = "model.tree.bodies.0.joints.0.name=shoulder";
   const auto equality = [](const std::string& entry) { return "model.tree.equalities=[" + entry + "]"; };
-  const LoadResult r =
-      load_with({named, equality(R"({"type": "joint", "joint1": "shoulder", "polycoef": [0.1, 0, 0, 0, 0]},
+  const sg::ProblemLoad p = loaded_problem(
+      {named, equality(R"({"type": "joint", "joint1": "shoulder", "polycoef": [0.1, 0, 0, 0, 0]},
                           {"type": "connect", "body1": 1, "anchor": [0, 0, -0.1]})")});
-  INFO(r.format_errors());
-  REQUIRE(r.ok());
-  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
-  INFO(p.errors);
-  REQUIRE(p.ok());
   const sg::JointTreeModel<double>& m = p.problem->data.tree;
   CHECK(m.constrained());
   REQUIRE(m.con.neq == 2);
@@ -406,12 +416,7 @@ TEST_CASE("a tendon limit loads into the constraint model, and an inverted range
   const std::string tendon =
       R"(model.tree.tendons=[{"name": "leash", "path": [{"joint": "shoulder", "coef": 2}], "limited": true,
                               "range": [-0.5, 0.5], "margin": 0.01}])";
-  const LoadResult r = load_with({named, tendon});
-  INFO(r.format_errors());
-  REQUIRE(r.ok());
-  const sg::ProblemLoad p = sg::load_problem_json(r.config, "tree.json");
-  INFO(p.errors);
-  REQUIRE(p.ok());
+  const sg::ProblemLoad p = loaded_problem({named, tendon});
   const sg::JointTreeModel<double>& m = p.problem->data.tree;
   CHECK(m.constrained());
   CHECK(m.con.tendon_limit[0].limited);
