@@ -72,8 +72,8 @@ bool is_muscle(const mjModel* m, int i) {
   return true;
 }
 
-// What model.tree.actuators cannot say: on a hinge or slide joint or a tendon; stateless with fixed or
-// affine gain and none or affine bias, or a muscle.
+// What model.tree.actuators cannot say: on a hinge or slide joint or a tendon; stateless or with integrator
+// or filter dynamics, with fixed or affine gain and none or affine bias; or a muscle.
 void actuators(const mjModel* m, Messages& out) {
   if (m->nu > 0 && (m->opt.disableflags & mjDSBL_CLAMPCTRL))
     out.push_back("option flag clampctrl=\"disable\" is not supported (controls are clamped to ctrlrange)");
@@ -88,8 +88,10 @@ void actuators(const mjModel* m, Messages& out) {
       out.push_back(name + ": actlimited (activation limits) is not supported");
     else if (is_muscle(m, i))
       continue;
-    else if (m->actuator_dyntype[i] != mjDYN_NONE)
-      out.push_back(name + ": actuator dynamics other than a muscle's are not supported");
+    else if (m->actuator_dyntype[i] == mjDYN_USER)
+      out.push_back(name + ": user actuator dynamics are not supported (none, integrator, filter, muscle)");
+    else if (m->actuator_dyntype[i] == mjDYN_MUSCLE)
+      out.push_back(name + ": muscle dynamics without a muscle's gain and bias are not supported");
     else if ((m->actuator_gaintype[i] != mjGAIN_FIXED && m->actuator_gaintype[i] != mjGAIN_AFFINE) ||
              (m->actuator_biastype[i] != mjBIAS_NONE && m->actuator_biastype[i] != mjBIAS_AFFINE))
       out.push_back(name +
@@ -352,10 +354,16 @@ json actuator_keys(const mjModel* m, int i) {
     out["body"] = body - 1;
     out["joint"] = j - m->body_jntadr[body];
   }
-  if (is_muscle(m, i))
+  if (is_muscle(m, i)) {
     muscle_keys(m, i, out);
-  else
-    actuator_kind(m, i, out);
+    return out;
+  }
+  actuator_kind(m, i, out);
+  const int dyn = m->actuator_dyntype[i];
+  if (dyn == mjDYN_INTEGRATOR || dyn == mjDYN_FILTER) {
+    out["dyntype"] = dyn == mjDYN_INTEGRATOR ? "integrator" : "filter";
+    out["timeconst"] = numbers(m->actuator_dynprm + mjNDYN * i, 2);
+  }
   return out;
 }
 

@@ -265,6 +265,19 @@ void read_muscle(const json& a, const std::string& path, TreeActuator<double>& a
   if (!(prm[0] < prm[1])) throw std::invalid_argument(path + ".range: lo < hi");
 }
 
+// Integrator or filter dynamics (MuJoCo's dyntype): the gain then multiplies the activation; a filter's time
+// constant is timeconst.0 (dynprm[0]).
+void read_dynamics(const json& a, const std::string& path, const std::string& kind, TreeActuator<double>& act) {
+  const std::string dyn = a.at("dyntype").get<std::string>();
+  if (dyn == "none") return;
+  if (kind == "muscle")
+    throw std::invalid_argument(path + ".dyntype: a muscle has its own activation dynamics (leave \"none\")");
+  act.dyntype = dyn == "integrator" ? ActuatorDynamics::kIntegrator : ActuatorDynamics::kFilter;
+  for (int k = 0; k < 2; ++k) act.dynprm[k] = a.at("timeconst").at(k).get<double>();
+  if (act.dyntype == ActuatorDynamics::kFilter && !(act.dynprm[0] > 0.0))
+    throw std::invalid_argument(path + ".timeconst.0: a filter's time constant must be > 0");
+}
+
 void read_actuator(const json& a, const json& tree, const std::string& path, JointTreeModel<double>& m) {
   const json& bodies = tree.at("bodies");
   const std::string tendon = a.at("tendon").get<std::string>();
@@ -288,6 +301,7 @@ void read_actuator(const json& a, const json& tree, const std::string& path, Joi
   act.gear[0] = a.at("gear").get<double>();
   const std::string kind = a.at("kind").get<std::string>();
   if (kind == "muscle") read_muscle(a, path, act);
+  read_dynamics(a, path, kind, act);
   const double kp = a.at("kp").get<double>(), kv = a.at("kv").get<double>();
   if (kind == "position") {
     act.biastype = ActuatorBias::kAffine;

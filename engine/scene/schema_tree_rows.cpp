@@ -62,8 +62,8 @@ std::vector<FieldSpec> tree_joint_rows() {
   };
 }
 
-// MuJoCo's actuators on a hinge or slide joint or a tendon: force = gain (ctrl, or a muscle's activation) +
-// bias, joint forces = moment force.
+// MuJoCo's actuators on a hinge or slide joint or a tendon: force = gain (ctrl, or the activation of a muscle
+// or of integrator or filter dynamics) + bias, joint forces = moment force.
 std::vector<FieldSpec> tree_actuator_rows() {
   const std::string a = "model.tree.actuators.*";
   return {
@@ -99,9 +99,16 @@ std::vector<FieldSpec> tree_actuator_rows() {
       tree(vector(a + ".ctrlrange", {0, 0}, any(), fixed, "Control range [lo, hi] when ctrllimited.")),
       tree(boolean(a + ".forcelimited", false, "Clamp the actuator force to forcerange.")),
       tree(vector(a + ".forcerange", {0, 0}, any(), fixed, "Force range [lo, hi] when forcelimited.")),
-      tree(number(a + ".act", 0, any(), diff, "muscle: the activation at the start (MuJoCo's act).")),
+      tree(choice(a + ".dyntype", {"none", "integrator", "filter"}, "none",
+                  "Activation dynamics (MuJoCo's dyntype; a muscle has its own): none: the gain multiplies "
+                  "ctrl; integrator: it multiplies an activation act with d act/dt = ctrl; filter: d act/dt = "
+                  "(ctrl - act) / timeconst.0.")),
+      tree(number(a + ".act", 0, any(), diff,
+                  "The activation at the start (MuJoCo's act) of a muscle or of dyntype integrator or filter.")),
       tree(vector(a + ".timeconst", {0.01, 0.04}, at_least(0), diff,
-                  "muscle: activation and deactivation time constants in s (MuJoCo's dynprm[0..1]).")),
+                  "muscle: activation and deactivation time constants in s; dyntype filter: timeconst.0 is the "
+                  "filter's time constant, > 0 (MuJoCo's dynprm[0..1]; MuJoCo's default for a filter is 1 s, "
+                  "this key's 0.01 s: an MJCF import writes it).")),
       tree(vector(a + ".range", {0.75, 1.05}, any(), fixed,
                   "muscle: the operating range of the normalised length (lo < hi).")),
       tree(number(a + ".force", -1, any(), fixed,

@@ -373,16 +373,16 @@ TEST_CASE("a muscle without a length range gets the one MuJoCo's compiler comput
 }
 
 TEST_CASE("tendon and muscle scenes refuse what they cannot simulate, naming the key or element") {
-  SUBCASE("MJCF: tendon friction loss, actuator dynamics other than a muscle's") {
+  SUBCASE("MJCF: tendon friction loss, activation limits") {
     const std::string friction = import_errors("tendon_frictionloss", R"(
 <mujoco><worldbody><site name="a"/><body><joint name="j" axis="0 1 0"/><geom size="0.1"/><site name="b" pos="0 0 -1"/></body></worldbody>
 <tendon><spatial name="t" frictionloss="0.2"><site site="a"/><site site="b"/></spatial></tendon></mujoco>)");
     CAPTURE(friction);
     CHECK(friction.find("tendon 't': tendon frictionloss is not supported") != std::string::npos);
-    const std::string filter = import_errors("tendon_filter", R"(
+    const std::string limited = import_errors("tendon_filter", R"(
 <mujoco><worldbody><body><joint name="j" axis="0 1 0"/><geom size="0.1"/></body></worldbody>
-<actuator><general joint="j" dyntype="filter" dynprm="0.1"/></actuator></mujoco>)");
-    CHECK(filter.find("dynamics other than a muscle's") != std::string::npos);
+<actuator><general joint="j" dyntype="filter" dynprm="0.1" actlimited="true" actrange="-1 1"/></actuator></mujoco>)");
+    CHECK(limited.find("actlimited (activation limits) is not supported") != std::string::npos);
   }
   SUBCASE("scene: unknown names, a box to wrap around, a path that does not end at a site") {
     const std::string xml = write_mjcf("tendon_refusals", kWrapModel);
@@ -399,6 +399,8 @@ TEST_CASE("tendon and muscle scenes refuse what they cannot simulate, naming the
          "model.tree.tendons.2.path.0.joint: no joint named 'nowhere'"},
         {"model.tree.actuators.1.tendon=nowhere", "model.tree.actuators.1.tendon: no tendon named 'nowhere'"},
         {"model.tree.actuators.2.lengthrange=[0.5,0.2]", "model.tree.actuators.2.lengthrange"},
+        {"model.tree.actuators.2.dyntype=filter",
+         "model.tree.actuators.2.dyntype: a muscle has its own activation dynamics"},
     };
     for (const Case& c : cases) {
       CAPTURE(c.set);
