@@ -29,8 +29,8 @@ std::string model_refusal(const mjModel* m) {
     if (m->tendon_limited[t] || m->tendon_frictionloss[t] > 0)
       return "tendon " + num(t) + " is limited or has frictionloss: not supported";
   for (int j = 0; j < m->njnt; ++j)
-    if (m->jnt_limited[j] && m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE)
-      return "joint " + num(j) + ": only hinge and slide limits are supported";
+    if (m->jnt_limited[j] && m->jnt_type[j] == mjJNT_FREE)
+      return "joint " + num(j) + ": a free joint's limit is not supported";
   return {};
 }
 

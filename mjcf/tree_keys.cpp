@@ -141,8 +141,6 @@ void joints(const mjModel* m, Messages& out) {
   for (int j = 0; j < m->njnt; ++j) {
     const std::string name = joint_name(m, j);
     const int t = m->jnt_type[j];
-    if (m->jnt_limited[j] && t == mjJNT_BALL)
-      out.push_back(name + ": ball joint limits are not implemented yet (remove limited/range)");
     const int nv = t == mjJNT_FREE ? 6 : t == mjJNT_BALL ? 3 : 1;
     for (int k = 0; k < nv; ++k)
       if (m->dof_frictionloss[m->jnt_dofadr[j] + k] != 0.0) {
@@ -263,6 +261,16 @@ json contact_keys(const mjModel* m) {
             {"cone", m->opt.cone == mjCONE_ELLIPTIC ? "elliptic" : "pyramidal"}}}};
 }
 
+// A hinge's, slide's or ball's limit, unless <option> disables limits or all constraints.
+void joint_limit_keys(const mjModel* m, int j, json& out) {
+  if (!m->jnt_limited[j] || (m->opt.disableflags & (mjDSBL_LIMIT | mjDSBL_CONSTRAINT))) return;
+  out["limited"] = true;
+  out["range"] = numbers(m->jnt_range + 2 * j, 2);
+  out["margin"] = m->jnt_margin[j];
+  out["solreflimit"] = numbers(m->jnt_solref + mjNREF * j, mjNREF);
+  out["solimplimit"] = numbers(m->jnt_solimp + mjNIMP * j, mjNIMP);
+}
+
 json joint_keys(const mjModel* m, int j, bool passive) {
   const int t = m->jnt_type[j], dof = m->jnt_dofadr[j];
   const char* name = mj_id2name(m, mjOBJ_JOINT, j);
@@ -272,19 +280,13 @@ json joint_keys(const mjModel* m, int j, bool passive) {
               {"stiffness", passive ? m->jnt_stiffness[j] : 0.0},
               {"damping", passive ? m->dof_damping[dof] : 0.0},
               {"armature", m->dof_armature[dof]}};
+  joint_limit_keys(m, j, out);
   if (t == mjJNT_BALL || t == mjJNT_FREE) return out;
   out["axis"] = numbers(m->jnt_axis + 3 * j, 3);
   out["springref"] = m->qpos_spring[m->jnt_qposadr[j]];
   // ref: the coordinate of the rest pose, where mj_resetData starts the joint.
   out["ref"] = m->qpos0[m->jnt_qposadr[j]];
   out["qpos"] = m->qpos0[m->jnt_qposadr[j]];
-  // A hinge or slide limit, unless <option> disables limits or all constraints.
-  if (!m->jnt_limited[j] || (m->opt.disableflags & (mjDSBL_LIMIT | mjDSBL_CONSTRAINT))) return out;
-  out["limited"] = true;
-  out["range"] = numbers(m->jnt_range + 2 * j, 2);
-  out["margin"] = m->jnt_margin[j];
-  out["solreflimit"] = numbers(m->jnt_solref + mjNREF * j, mjNREF);
-  out["solimplimit"] = numbers(m->jnt_solimp + mjNIMP * j, mjNIMP);
   return out;
 }
 

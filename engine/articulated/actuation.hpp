@@ -8,6 +8,7 @@
 #include "engine/articulated/actuator_data.hpp"
 #include "engine/articulated/actuator_model.hpp"
 #include "engine/articulated/muscle.hpp"
+#include "engine/articulated/rotation_vector.hpp"
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/core/scalar.hpp"
@@ -20,23 +21,6 @@ SG_INLINE S actuator_clip(const S& x, const S& lo, const S& hi) {
   if (value(x) < value(lo)) return lo;
   if (value(x) > value(hi)) return hi;
   return x;
-}
-
-inline constexpr double kActuatorPi = 3.14159265358979323846;  // mjPI
-
-// mju_quat2Vel(q, dt = 1): the rotation vector of q, wrapped to an angle in (-pi, pi] about the axis of
-// q's vector part. Near the identity the series 2 v / w replaces atan2(s, w) / s, whose derivative is
-// singular at s = 0 (MuJoCo's value there is 0 either way).
-template <class S>
-SG_INLINE Vec3<S> actuator_quat_to_vel(const S* q) {
-  const Vec3<S> v{q[1], q[2], q[3]};
-  const S s2 = v.x * v.x + v.y * v.y + v.z * v.z;
-  if (value(s2) < 1e-24) return v * (S(2.0) / q[0]);
-  const S s = sqrt(s2);
-  S speed = 2.0 * atan2(s, q[0]);
-  if (value(speed) > kActuatorPi) speed -= 2.0 * kActuatorPi;
-  const S inv = 1.0 / s;
-  return Vec3<S>{v.x * inv, v.y * inv, v.z * inv} * speed;
 }
 
 // mju_rotVecQuat(vec, conj(q)): a gear given in the parent frame expressed in the joint's frame
@@ -96,7 +80,7 @@ void tree_actuator_transmission(const TreeModel<S>& m, const TreeActuatorModel<S
       moment[0] = a.gear[0];
       break;
     case JointType::kBall: {
-      const Vec3<S> axis = actuator_quat_to_vel(q);
+      const Vec3<S> axis = quat_rotation_vector(q);
       const Vec3<S> g = actuator_gear_axis(a, a.gear, q);
       ad.actuator_length[i] = axis.x * g.x + axis.y * g.y + axis.z * g.z;
       for (int c = 0; c < 3; ++c) moment[c] = g[c];

@@ -8,6 +8,7 @@
 #include "engine/articulated/constraint_equality.hpp"
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/jacobian.hpp"
+#include "engine/articulated/rotation_vector.hpp"
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/contact/mujoco_soft.hpp"
@@ -25,6 +26,22 @@ bool tree_add_limit_row(TreeConstraintData<S>& cd, int joint, int dof, double sl
                         const S& margin) {
   const S entry = slope;
   return tree_add_row(cd, &entry, dist, margin, EfcType::kLimitJoint, joint, dof, dof + 1);
+}
+
+// A ball joint's limit row: minus the rotation's unit axis on the joint's three dofs.
+template <class S>
+bool tree_add_ball_limit_row(TreeConstraintData<S>& cd, int joint, int dof, const Vec3<S>& axis, const S& dist,
+                             const S& margin) {
+  const S entries[3] = {-axis.x, -axis.y, -axis.z};
+  return tree_add_row(cd, entries, dist, margin, EfcType::kLimitJoint, joint, dof, dof + 3);
+}
+
+// A ball joint's limit distance: the larger end of its range (mju_max) minus its rotation angle, positive
+// inside; axis: the rotation's unit axis. quat: the joint's qpos.
+template <class S>
+S tree_ball_limit_distance(const TreeLimit<S>& lim, const S* quat, Vec3<S>& axis) {
+  const S& top = value(lim.range[0]) > value(lim.range[1]) ? lim.range[0] : lim.range[1];
+  return top - ball_rotation_angle(quat, axis);
 }
 
 // A tendon limit's row: -side times the tendon's Jacobian (dense over nv, ten_J's row), over the span of its
@@ -48,9 +65,10 @@ S tree_limit_distance(const TreeLimit<S>& lim, const S& x, int upper) {
   return upper ? S(lim.range[1] - x) : S(x - lim.range[0]);
 }
 
-// mj_instantiateLimit for hinges and slides, then tendons (ten: the tendon stage's results when a tendon is
-// limited): a row per side within the margin of the range, its distance positive inside the range, its
-// Jacobian -side on the joint's dof or -side times the tendon's.
+// mj_instantiateLimit for hinges, slides and balls, then tendons (ten: the tendon stage's results when a
+// tendon is limited): a hinge's, slide's or tendon's row per side within the margin of the range, its distance
+// positive inside the range, its Jacobian -side on the joint's dof or -side times the tendon's; a ball's one
+// row within the margin of its largest angle (tree_ball_limit_distance).
 template <class S>
 void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                              TreeConstraintData<S>& cd, const TreeTendonData<S>* ten = nullptr) {
@@ -58,7 +76,15 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
   for (int j = 0; j < m.njnt; ++j) {
     const TreeLimit<S>& lim = cm.limit[j];
     const TreeJoint<S>& jn = m.joint[j];
-    if (!lim.limited || (jn.type != JointType::kHinge && jn.type != JointType::kSlide)) continue;
+    if (!lim.limited) continue;
+    if (jn.type == JointType::kBall) {
+      Vec3<S> axis;
+      const S dist = tree_ball_limit_distance(lim, d.qpos + jn.qpos_adr, axis);
+      if (value(dist) < value(lim.margin) && !tree_add_ball_limit_row(cd, j, jn.dof_adr, axis, dist, lim.margin))
+        return;
+      continue;
+    }
+    if (jn.type != JointType::kHinge && jn.type != JointType::kSlide) continue;
     for (int upper = 0; upper < 2; ++upper) {
       const S dist = tree_limit_distance(lim, d.qpos[jn.qpos_adr], upper);
       if (!(value(dist) < value(lim.margin))) continue;

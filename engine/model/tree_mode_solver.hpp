@@ -134,7 +134,7 @@ class TreeModeSolver {
     }
     for (int l = 0; l < kLimitSlots; ++l)
       for (int upper = 0; upper < 2; ++upper)
-        if (limit_applies(l) && limit_gap(l, upper) < 0.0)
+        if (limit_side_applies(l, upper) && limit_gap(l, upper) < 0.0)
           mode.add(tree_limit_key(l, upper), ContactLevel::contact);
     return rederive(mode, surrogate);
   }
@@ -167,6 +167,7 @@ class TreeModeSolver {
     const TreeModel<S>& m = *s_.m;
     if (is_tree_limit_key(key)) {
       const double side = key.feature == 1 ? 1.0 : -1.0;
+      if (is_ball_limit(key.b)) return ball_limit_rate(key.b);
       if (key.b < kMaxJoints) return -side * value(s_.d->qvel[m.joint[key.b].dof_adr]);
       collide_at_state();
       const S* row = s_.ad->ten.ten_J + (key.b - kMaxJoints) * m.nv;
@@ -238,13 +239,31 @@ class TreeModeSolver {
     if (l >= kMaxJoints) return l - kMaxJoints < s_.am->ten.ntendon;
     if (l >= s_.m->njnt) return false;
     const JointType t = s_.m->joint[l].type;
-    return t == JointType::kHinge || t == JointType::kSlide;
+    return t == JointType::kHinge || t == JointType::kSlide || t == JointType::kBall;
+  }
+  bool is_ball_limit(int l) const {
+    return l < kMaxJoints && l < s_.m->njnt && s_.m->joint[l].type == JointType::kBall;
+  }
+  // A ball's limit has one side, keyed as the upper one (its largest angle).
+  bool limit_side_applies(int l, int upper) const {
+    return limit_applies(l) && (upper == 1 || !is_ball_limit(l));
   }
   // mj_instantiateLimit's distance of side `upper`: positive inside the range (a tendon's needs the tendon
-  // stage run at the loaded state).
-  S limit_distance(int l, int upper) const {
+  // stage run at the loaded state); a ball's, its rotation's unit axis into axis.
+  S limit_distance(int l, int upper, Vec3<S>* axis = nullptr) const {
+    if (is_ball_limit(l)) {
+      Vec3<S> own;
+      return tree_ball_limit_distance(limit_of(l), s_.d->qpos + s_.m->joint[l].qpos_adr, axis ? *axis : own);
+    }
     const S x = l < kMaxJoints ? s_.d->qpos[s_.m->joint[l].qpos_adr] : s_.ad->ten.ten_length[l - kMaxJoints];
     return tree_limit_distance(limit_of(l), x, upper);
+  }
+  // A ball limit row's J qvel: minus the rotation's axis along the joint's angular velocity.
+  double ball_limit_rate(int l) const {
+    Vec3<S> axis;
+    (void)limit_distance(l, 1, &axis);
+    const S* w = s_.d->qvel + s_.m->joint[l].dof_adr;
+    return -(value(axis.x) * value(w[0]) + value(axis.y) * value(w[1]) + value(axis.z) * value(w[2]));
   }
   double limit_gap(int l, int upper) const {
     return value(limit_distance(l, upper)) - value(limit_of(l).margin);
@@ -338,10 +357,9 @@ class TreeModeSolver {
   // The mode's limit rows (joints', then tendons', as mj_instantiateLimit), with the onset and separation
   // margins.
   void limit_rows(const TreeMode& mode, MarginTracker* tracker) const {
-    const TreeModel<S>& m = *s_.m;
     for (int l = 0; l < kLimitSlots; ++l) {
-      if (!limit_applies(l)) continue;
       for (int upper = 0; upper < 2; ++upper) {
+        if (!limit_side_applies(l, upper)) continue;
         const ContactKey key = tree_limit_key(l, upper);
         const double r = limit_gap(l, upper);
         const int e = mode.find(key);
@@ -352,17 +370,28 @@ class TreeModeSolver {
         }
         if (tracker && !surrogate_) tracker->note(-r, contact_event(key, EventKind::separation));
         const int row = s_.cd->nefc;
-        const bool added = l < kMaxJoints
-                               ? tree_add_limit_row(*s_.cd, l, m.joint[l].dof_adr, upper ? -1.0 : 1.0,
-                                                    limit_distance(l, upper), limit_of(l).margin)
-                               : tree_add_tendon_limit_row(*s_.cd, m.nv, l - kMaxJoints, upper ? 1.0 : -1.0,
-                                                           s_.ad->ten.ten_J + (l - kMaxJoints) * m.nv,
-                                                           limit_distance(l, upper), limit_of(l).margin);
-        if (!added) return;
+        if (!add_limit_row(l, upper)) return;
         row_entry_[row] = e;
         row_k_[row] = 0;
       }
     }
+  }
+
+  // Limit l's row of side `upper` (a joint's, a ball's or a tendon's); false when the rows are full.
+  bool add_limit_row(int l, int upper) const {
+    const TreeModel<S>& m = *s_.m;
+    const TreeLimit<S>& lim = limit_of(l);
+    if (is_ball_limit(l)) {
+      Vec3<S> axis;
+      const S dist = limit_distance(l, upper, &axis);
+      return tree_add_ball_limit_row(*s_.cd, l, m.joint[l].dof_adr, axis, dist, lim.margin);
+    }
+    if (l < kMaxJoints)
+      return tree_add_limit_row(*s_.cd, l, m.joint[l].dof_adr, upper ? -1.0 : 1.0, limit_distance(l, upper),
+                                lim.margin);
+    return tree_add_tendon_limit_row(*s_.cd, m.nv, l - kMaxJoints, upper ? 1.0 : -1.0,
+                                     s_.ad->ten.ten_J + (l - kMaxJoints) * m.nv, limit_distance(l, upper),
+                                     lim.margin);
   }
 
   // The grazing entries' contacts (into graze_, with their entries); their count.

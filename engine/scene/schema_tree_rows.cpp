@@ -49,10 +49,12 @@ std::vector<FieldSpec> tree_joint_rows() {
                  "free qvel 0..2). The start position is the body's pos.")),
       tree(boolean(
           j + ".limited", false,
-          "Hinge or slide: the joint has a limit (MuJoCo's limited); ball limits are not supported.")),
+          "Hinge, slide or ball: the joint has a limit (MuJoCo's limited); a free joint has none.")),
       tree(vector(
           j + ".range", {0, 0}, any(), fixed,
-          "Hinge or slide: the limit's [lo, hi] in rad or m (the compiled mjModel's jnt_range), lo <= hi.")),
+          "Hinge or slide: the limit's [lo, hi] in rad or m (the compiled mjModel's jnt_range), lo <= hi; "
+          "ball: the rotation angle from the rest pose is kept below the larger end, in rad (MuJoCo's "
+          "cone limit; write [0, max]).")),
       tree(vector(j + ".solreflimit", {0.02, 1}, any(), fixed,
                   "The limit's solref (timeconst, dampratio; negative: stiffness, damping), as MuJoCo's.")),
       tree(vector(j + ".solimplimit", {0.9, 0.95, 0.001, 0.5, 2}, any(), fixed,

@@ -157,7 +157,7 @@ void actuators(const RuleContext& ctx, std::vector<Issue>& errors) {
   }
 }
 
-// Hinge, slide and tendon limits only (ball limits are MuJoCo's cone constraint, not implemented), lo <= hi.
+// Hinge, slide, ball and tendon limits (a free joint has none), lo <= hi.
 void joint_limits(const RuleContext& ctx, std::vector<Issue>& errors) {
   for (std::size_t t = 0; t < ctx.count("model.tree.tendons"); ++t)
     ordered_range(ctx, "model.tree.tendons." + std::to_string(t), "", errors);
@@ -167,10 +167,8 @@ void joint_limits(const RuleContext& ctx, std::vector<Issue>& errors) {
       ordered_range(ctx, j, "", errors);
       const auto limited = ctx.value(j + ".limited");
       const auto type = ctx.text(j + ".type");
-      if (limited && limited->is_boolean() && limited->get<bool>() && type &&
-          (*type == "ball" || *type == "free"))
-        errors.push_back(
-            {j + ".limited", "limits on " + *type + " joints are not supported (hinge or slide only)"});
+      if (limited && limited->is_boolean() && limited->get<bool>() && type && *type == "free")
+        errors.push_back({j + ".limited", "a free joint has no limits (hinge, slide or ball only)"});
     }
 }
 

@@ -363,15 +363,15 @@ TEST_CASE("the shipped crane follows mj_step's RK4 with its controls, and AD in 
 }
 
 TEST_CASE(
-    "ball joint limits and unsupported actuators are refused by name (ref imports: test_joint_ref.cpp)") {
+    "friction loss and unsupported actuators are refused by name (ref imports: test_joint_ref.cpp)") {
   const std::string errors = sg::test::import_errors("refused_tree", R"(<mujoco>
     <option><flag contact="disable"/></option><worldbody>
-    <body name="a" pos="0 0 1"><joint name="lim" type="ball" limited="true" range="0 1"/>
+    <body name="a" pos="0 0 1"><joint name="lim" type="ball" frictionloss="0.1"/>
       <geom size="0.1"/>
       <body name="b"><joint name="off" type="slide" ref="0.2"/><geom size="0.1"/></body></body>
     <body name="d"><joint name="swivel" type="ball"/><geom size="0.1"/></body>
   </worldbody><actuator><motor name="spin" joint="swivel"/></actuator></mujoco>)");
-  CHECK(errors.find("joint 'lim' (ball) on body 'a': ball joint limits are not implemented yet") !=
+  CHECK(errors.find("joint 'lim' (ball) on body 'a': frictionloss is not implemented yet") !=
         std::string::npos);
   CHECK(errors.find("joint 'off'") == std::string::npos);  // its ref imports
   CHECK(
