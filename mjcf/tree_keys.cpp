@@ -28,11 +28,6 @@ json numbers(const mjtNum* v, int n) {
   return json(std::vector<double>(v, v + n));
 }
 
-std::string joint_name(const mjModel* m, int j) {
-  return element(m, mjOBJ_JOINT, j, "joint") + " (" + joint_type_word(m->jnt_type[j]) + ") on " +
-         element(m, mjOBJ_BODY, m->jnt_bodyid[j], "body");
-}
-
 void elements(const mjModel* m, Messages& out) {
   struct List {
     int count;
@@ -100,11 +95,10 @@ void actuators(const mjModel* m, Messages& out) {
 }
 
 // Tendons: fixed on hinge and slide joints, spatial through sites and around spheres and cylinders, with
-// length limits; no friction loss or pulleys.
+// length limits and friction loss; no pulleys.
 void tendons(const mjModel* m, Messages& out) {
   for (int i = 0; i < m->ntendon; ++i) {
     const std::string name = element(m, mjOBJ_TENDON, i, "tendon");
-    if (m->tendon_frictionloss[i] != 0.0) out.push_back(name + ": tendon frictionloss is not supported");
     for (int w = m->tendon_adr[i]; w < m->tendon_adr[i] + m->tendon_num[i]; ++w) {
       const int type = m->wrap_type[w], id = m->wrap_objid[w];
       if (type == mjWRAP_PULLEY) out.push_back(name + ": pulleys are not supported");
@@ -115,6 +109,11 @@ void tendons(const mjModel* m, Messages& out) {
         out.push_back(name + ": its path names an unnamed element");
     }
   }
+}
+
+// Whether friction loss reaches mj_forward (neither constraints nor friction loss disabled).
+bool friction_loss_on(const mjModel* m) {
+  return !(m->opt.disableflags & (mjDSBL_CONSTRAINT | mjDSBL_FRICTIONLOSS));
 }
 
 // Whether the equality constraints reach mj_forward (neither constraints nor equalities disabled).
@@ -138,16 +137,15 @@ void joints(const mjModel* m, Messages& out) {
     if (m->body_jntnum[b] > kMaxBodyJoints)
       out.push_back(element(m, mjOBJ_BODY, b, "body") + ": " + std::to_string(m->body_jntnum[b]) +
                     " joints; a tree scene's body holds at most " + std::to_string(kMaxBodyJoints));
-  for (int j = 0; j < m->njnt; ++j) {
-    const std::string name = joint_name(m, j);
-    const int t = m->jnt_type[j];
-    const int nv = t == mjJNT_FREE ? 6 : t == mjJNT_BALL ? 3 : 1;
-    for (int k = 0; k < nv; ++k)
-      if (m->dof_frictionloss[m->jnt_dofadr[j] + k] != 0.0) {
-        out.push_back(name + ": frictionloss is not implemented yet");
-        break;
-      }
-  }
+  if (!friction_loss_on(m)) return;
+  int rows = 0;
+  for (int v = 0; v < m->nv; ++v) rows += m->dof_frictionloss[v] > 0.0 ? 1 : 0;
+  for (int i = 0; i < m->ntendon; ++i) rows += m->tendon_frictionloss[i] > 0.0 ? 1 : 0;
+  if (rows > kMaxTreeFrictionRows)
+    out.push_back(std::to_string(rows) +
+                  " friction-loss rows (dofs and tendons with frictionloss); a tree "
+                  "scene holds at most " +
+                  std::to_string(kMaxTreeFrictionRows));
 }
 
 // MuJoCo's broad-phase filter (mj_collision): not an excluded body pair, not within one welded body, not
@@ -281,6 +279,10 @@ json joint_keys(const mjModel* m, int j, bool passive) {
               {"damping", passive ? m->dof_damping[dof] : 0.0},
               {"armature", m->dof_armature[dof]}};
   joint_limit_keys(m, j, out);
+  // Friction loss: MuJoCo's compiler gives each of the joint's dofs the joint's.
+  out["frictionloss"] = friction_loss_on(m) ? m->dof_frictionloss[dof] : 0.0;
+  out["solreffriction"] = numbers(m->dof_solref + mjNREF * dof, mjNREF);
+  out["solimpfriction"] = numbers(m->dof_solimp + mjNIMP * dof, mjNIMP);
   if (t == mjJNT_BALL || t == mjJNT_FREE) return out;
   out["axis"] = numbers(m->jnt_axis + 3 * j, 3);
   out["springref"] = m->qpos_spring[m->jnt_qposadr[j]];
@@ -408,7 +410,10 @@ json tendon_keys(const mjModel* m, int i, bool passive) {
           {"range", numbers(m->tendon_range + 2 * i, 2)},
           {"solreflimit", numbers(m->tendon_solref_lim + mjNREF * i, mjNREF)},
           {"solimplimit", numbers(m->tendon_solimp_lim + mjNIMP * i, mjNIMP)},
-          {"margin", m->tendon_margin[i]}};
+          {"margin", m->tendon_margin[i]},
+          {"frictionloss", friction_loss_on(m) ? m->tendon_frictionloss[i] : 0.0},
+          {"solreffriction", numbers(m->tendon_solref_fri + mjNREF * i, mjNREF)},
+          {"solimpfriction", numbers(m->tendon_solimp_fri + mjNIMP * i, mjNIMP)}};
 }
 
 // model.tree.equalities: the active equality constraints (an inactive one adds no rows in mj_forward).

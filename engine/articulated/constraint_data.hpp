@@ -17,6 +17,8 @@ inline constexpr int kMaxEfc = 256;
 // mjtConstraint's values for the kinds this stage builds.
 enum class EfcType : int {
   kEquality = 0,
+  kFrictionDof = 1,
+  kFrictionTendon = 2,
   kLimitJoint = 3,
   kLimitTendon = 4,
   kContactFrictionless = 5,
@@ -48,6 +50,11 @@ inline bool tree_limit_row(EfcType t) {
   return t == EfcType::kLimitJoint || t == EfcType::kLimitTendon;
 }
 
+// Whether a row is a dof's or tendon's friction loss (efc_id the dof or the tendon).
+inline bool tree_friction_row(EfcType t) {
+  return t == EfcType::kFrictionDof || t == EfcType::kFrictionTendon;
+}
+
 // Whether a row belongs to a contact (efc_id a contact index).
 inline bool tree_contact_row(EfcType t) {
   return t == EfcType::kContactFrictionless || t == EfcType::kContactPyramidal ||
@@ -65,7 +72,7 @@ struct TreeConstraintData {
   bool overflow = false;  // more contacts or rows than the capacities: the rest were dropped
 
   int nefc = 0;
-  int ne = 0;  // the equality rows, rows 0 to ne - 1 (MuJoCo's order: equality, limits, contacts)
+  int ne = 0;  // the equality rows, rows 0 to ne - 1 (MuJoCo's order: equality, friction, limits, contacts)
   EfcType efc_type[kMaxEfc] = {};
   int efc_id[kMaxEfc] = {};  // equality, joint, tendon or contact index
   S efc_J[kMaxEfc * kMaxDofs] = {};
@@ -76,6 +83,7 @@ struct TreeConstraintData {
   S efc_diagApprox[kMaxEfc] = {}, efc_R[kMaxEfc] = {}, efc_D[kMaxEfc] = {};
   S efc_K[kMaxEfc] = {}, efc_B[kMaxEfc] = {}, efc_imp[kMaxEfc] = {};
   S efc_vel[kMaxEfc] = {}, efc_aref[kMaxEfc] = {}, efc_force[kMaxEfc] = {};
+  S efc_frictionloss[kMaxEfc] = {};  // a friction row's largest force (0 on other rows)
   bool efc_active[kMaxEfc] = {};
 
   S qacc_smooth[kMaxDofs] = {};
@@ -97,6 +105,7 @@ bool tree_add_row(TreeConstraintData<S>& cd, const S* span, const S& pos, const 
   cd.efc_lo[r] = lo, cd.efc_hi[r] = hi;
   cd.efc_pos[r] = pos;
   cd.efc_margin[r] = margin;
+  cd.efc_frictionloss[r] = 0.0;
   cd.efc_type[r] = type;
   cd.efc_id[r] = id;
   return true;

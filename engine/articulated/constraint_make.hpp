@@ -1,11 +1,12 @@
 #pragma once
 // mj_makeConstraint and mj_referenceConstraint for a joint tree (MuJoCo 2.2.2 engine_core_constraint.c):
-// equality rows (constraint_equality.hpp), joint-limit rows, then contact rows (frictionless, the pyramidal
-// cone's edge pairs or the elliptic cone's frame rows), each with its Jacobian over the nv dofs, distance and
-// margin; then the diagonal approximation, impedance, regulariser R and spring K, B (mj_diagApprox,
-// mj_makeImpedance); and once velocities are known, aref.
+// equality rows (constraint_equality.hpp), friction-loss rows (constraint_friction.hpp), joint-limit rows,
+// then contact rows (frictionless, the pyramidal cone's edge pairs or the elliptic cone's frame rows), each
+// with its Jacobian over the nv dofs, distance and margin; then the diagonal approximation, impedance,
+// regulariser R and spring K, B (mj_diagApprox, mj_makeImpedance); and once velocities are known, aref.
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/constraint_equality.hpp"
+#include "engine/articulated/constraint_friction.hpp"
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/jacobian.hpp"
 #include "engine/articulated/rotation_vector.hpp"
@@ -30,8 +31,8 @@ bool tree_add_limit_row(TreeConstraintData<S>& cd, int joint, int dof, double sl
 
 // A ball joint's limit row: minus the rotation's unit axis on the joint's three dofs.
 template <class S>
-bool tree_add_ball_limit_row(TreeConstraintData<S>& cd, int joint, int dof, const Vec3<S>& axis, const S& dist,
-                             const S& margin) {
+bool tree_add_ball_limit_row(TreeConstraintData<S>& cd, int joint, int dof, const Vec3<S>& axis,
+                             const S& dist, const S& margin) {
   const S entries[3] = {-axis.x, -axis.y, -axis.z};
   return tree_add_row(cd, entries, dist, margin, EfcType::kLimitJoint, joint, dof, dof + 3);
 }
@@ -49,13 +50,7 @@ S tree_ball_limit_distance(const TreeLimit<S>& lim, const S* quat, Vec3<S>& axis
 template <class S>
 bool tree_add_tendon_limit_row(TreeConstraintData<S>& cd, int nv, int tendon, double side, const S* ten_J,
                                const S& dist, const S& margin) {
-  int lo = nv, hi = 0;
-  for (int i = 0; i < nv; ++i)
-    if (!is_zero(ten_J[i])) lo = i < lo ? i : lo, hi = i + 1;
-  if (lo >= hi) lo = hi = 0;
-  S span[kMaxDofs];
-  for (int i = lo; i < hi; ++i) span[i - lo] = -side * ten_J[i];
-  return tree_add_row(cd, span, dist, margin, EfcType::kLimitTendon, tendon, lo, hi);
+  return tree_add_tendon_row(cd, nv, tendon, -side, ten_J, dist, margin, EfcType::kLimitTendon);
 }
 
 // The distance of side `upper` of a limit on x (a joint's qpos, a tendon's length): positive inside the
@@ -66,9 +61,9 @@ S tree_limit_distance(const TreeLimit<S>& lim, const S& x, int upper) {
 }
 
 // mj_instantiateLimit for hinges, slides and balls, then tendons (ten: the tendon stage's results when a
-// tendon is limited): a hinge's, slide's or tendon's row per side within the margin of the range, its distance
-// positive inside the range, its Jacobian -side on the joint's dof or -side times the tendon's; a ball's one
-// row within the margin of its largest angle (tree_ball_limit_distance).
+// tendon is limited): a hinge's, slide's or tendon's row per side within the margin of the range, its
+// distance positive inside the range, its Jacobian -side on the joint's dof or -side times the tendon's; a
+// ball's one row within the margin of its largest angle (tree_ball_limit_distance).
 template <class S>
 void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                              TreeConstraintData<S>& cd, const TreeTendonData<S>* ten = nullptr) {
@@ -80,7 +75,8 @@ void tree_instantiate_limits(const TreeModel<S>& m, const TreeConstraintModel<S>
     if (jn.type == JointType::kBall) {
       Vec3<S> axis;
       const S dist = tree_ball_limit_distance(lim, d.qpos + jn.qpos_adr, axis);
-      if (value(dist) < value(lim.margin) && !tree_add_ball_limit_row(cd, j, jn.dof_adr, axis, dist, lim.margin))
+      if (value(dist) < value(lim.margin) &&
+          !tree_add_ball_limit_row(cd, j, jn.dof_adr, axis, dist, lim.margin))
         return;
       continue;
     }
@@ -224,7 +220,11 @@ void tree_diag_approx(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, T
       cd.efc_diagApprox[r] = cm.dof_invweight0[m.joint[id].dof_adr];
       continue;
     }
-    if (cd.efc_type[r] == EfcType::kLimitTendon) {
+    if (cd.efc_type[r] == EfcType::kFrictionDof) {
+      cd.efc_diagApprox[r] = cm.dof_invweight0[id];
+      continue;
+    }
+    if (cd.efc_type[r] == EfcType::kLimitTendon || cd.efc_type[r] == EfcType::kFrictionTendon) {
       cd.efc_diagApprox[r] = cm.tendon_invweight0[id];
       continue;
     }
@@ -253,14 +253,18 @@ void tree_row_params(const TreeConstraintModel<S>& cm, const TreeConstraintData<
                      S solimp[5]) {
   const int id = cd.efc_id[r];
   const EfcType t = cd.efc_type[r];
-  const S* ref = t == EfcType::kEquality      ? cm.eq[id].solref
-                 : t == EfcType::kLimitJoint  ? cm.limit[id].solref
-                 : t == EfcType::kLimitTendon ? cm.tendon_limit[id].solref
-                                              : cd.contact[id].solref;
-  const S* imp = t == EfcType::kEquality      ? cm.eq[id].solimp
-                 : t == EfcType::kLimitJoint  ? cm.limit[id].solimp
-                 : t == EfcType::kLimitTendon ? cm.tendon_limit[id].solimp
-                                              : cd.contact[id].solimp;
+  const S* ref = t == EfcType::kEquality         ? cm.eq[id].solref
+                 : t == EfcType::kFrictionDof    ? cm.dof_friction[id].solref
+                 : t == EfcType::kFrictionTendon ? cm.tendon_friction[id].solref
+                 : t == EfcType::kLimitJoint     ? cm.limit[id].solref
+                 : t == EfcType::kLimitTendon    ? cm.tendon_limit[id].solref
+                                                 : cd.contact[id].solref;
+  const S* imp = t == EfcType::kEquality         ? cm.eq[id].solimp
+                 : t == EfcType::kFrictionDof    ? cm.dof_friction[id].solimp
+                 : t == EfcType::kFrictionTendon ? cm.tendon_friction[id].solimp
+                 : t == EfcType::kLimitJoint     ? cm.limit[id].solimp
+                 : t == EfcType::kLimitTendon    ? cm.tendon_limit[id].solimp
+                                                 : cd.contact[id].solimp;
   for (int k = 0; k < 2; ++k) solref[k] = ref[k];
   for (int k = 0; k < 5; ++k) solimp[k] = imp[k];
 }
@@ -321,11 +325,10 @@ int tree_friction_regularisers(const TreeConstraintModel<S>& cm, TreeConstraintD
 }
 
 // mj_makeImpedance: impedance at pos - margin (a CFD row's from its law), R = (1 - imp) / imp diagApprox, K
-// and B from solref (K = 0 on an elliptic cone's friction rows); then the friction rows' regularisers
-// (tree_friction_regularisers), and D = 1 / R.
-// A contact's rows share their parameters and the distance their impedance is taken at (the pyramid's edges
-// all sit at the contact's distance, an elliptic cone's rows at its normal's): one impedance and spring per
-// contact.
+// and B from solref (K = 0 on friction-loss rows and an elliptic cone's friction rows); then the friction
+// rows' regularisers (tree_friction_regularisers), and D = 1 / R. A contact's rows share their parameters and
+// the distance their impedance is taken at (the pyramid's edges all sit at the contact's distance, an
+// elliptic cone's rows at its normal's): one impedance and spring per contact.
 template <class S>
 void tree_make_impedance(const TreeConstraintModel<S>& cm, TreeConstraintData<S>& cd) {
   using tree_constraint_detail::kMinVal;
@@ -344,7 +347,8 @@ void tree_make_impedance(const TreeConstraintModel<S>& cm, TreeConstraintData<S>
     }
     S R = (1.0 - imp) * cd.efc_diagApprox[r] / imp;
     if (!(value(R) > kMinVal)) R = S(kMinVal);
-    cd.efc_R[r] = R, cd.efc_imp[r] = imp, cd.efc_K[r] = at == r ? sp.K : S(0.0), cd.efc_B[r] = sp.B;
+    const bool spring = at == r && !tree_friction_row(cd.efc_type[r]);
+    cd.efc_R[r] = R, cd.efc_imp[r] = imp, cd.efc_K[r] = spring ? sp.K : S(0.0), cd.efc_B[r] = sp.B;
   }
   for (int r = 0; r < cd.nefc; ++r) {
     const EfcType t = cd.efc_type[r];
@@ -365,6 +369,7 @@ bool tree_make_constraint(const TreeModel<S>& m, const TreeConstraintModel<S>& c
                           TreeConstraintData<S>& cd, const TreeTendonData<S>* ten = nullptr) {
   cd.nefc = 0;
   tree_instantiate_equality(m, cm, d, ten, cd);
+  tree_instantiate_friction(m, cm, ten, cd);
   tree_instantiate_limits(m, cm, d, cd, ten);
   if (!tree_instantiate_contacts(m, cm, d, cd)) return false;
   tree_diag_approx(m, cm, cd);

@@ -18,6 +18,7 @@ namespace sg {
 inline constexpr int kMaxTreeGeoms = 64;
 inline constexpr int kMaxTreeExcludes = 32;  // body pairs that never collide (MuJoCo's <exclude>)
 inline constexpr int kMaxTreeEqualities = 16;
+inline constexpr int kMaxTreeFrictionRows = 16;  // dofs and tendons with frictionloss > 0 (refused beyond)
 
 template <class S>
 struct TreeGeom {
@@ -81,6 +82,7 @@ struct TreeConstraintOptions {
   bool contact = true;
   bool limit = true;
   bool equality = true;
+  bool frictionloss = true;  // MuJoCo's mjDSBL_FRICTIONLOSS off
   // contact.model "hard": contacts act as impulses of Moreau's midpoint step (engine/articulated/
   // hard_contact.hpp), not as MuJoCo's rows (contact is then false).
   bool hard = false;
@@ -94,6 +96,16 @@ struct TreeConstraintOptions {
   Detector detector = Detector::softgrad;
 };
 
+// A dof's or tendon's friction loss (MuJoCo's frictionloss with solreffriction, solimpfriction): a row
+// whose force is bounded by frictionloss, quadratic (a soft constraint holding the velocity) inside the
+// bound.
+template <class S>
+struct TreeFrictionLoss {
+  S frictionloss{};  // rows only where > 0
+  S solref[2] = {S(0.02), S(1.0)};
+  S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
+};
+
 template <class S>
 struct TreeConstraintModel {
   int ngeom = 0;
@@ -101,7 +113,9 @@ struct TreeConstraintModel {
   int nexclude = 0;
   int exclude[kMaxTreeExcludes][2] = {};  // body pairs (0: the world), the smaller id first
   TreeLimit<S> limit[kMaxJoints];
-  TreeLimit<S> tendon_limit[kMaxTendons];     // by tendon (the tendons are the actuator model's)
+  TreeLimit<S> tendon_limit[kMaxTendons];  // by tendon (the tendons are the actuator model's)
+  TreeFrictionLoss<S> dof_friction[kMaxDofs];
+  TreeFrictionLoss<S> tendon_friction[kMaxTendons];
   S body_invweight0[kMaxTreeBodies][2] = {};  // translation, rotation
   S dof_invweight0[kMaxDofs] = {};
   // Equality constraints, and the tendons' lengths and inverse weights at qpos0 their rows start from
@@ -183,6 +197,13 @@ void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintMod
   };
   for (int j = 0; j < kMaxJoints; ++j) limit(in.limit[j], out.limit[j]);
   for (int t = 0; t < kMaxTendons; ++t) limit(in.tendon_limit[t], out.tendon_limit[t]);
+  const auto friction = [](const TreeFrictionLoss<S>& a, TreeFrictionLoss<T>& b) {
+    b.frictionloss = T(value(a.frictionloss));
+    for (int k = 0; k < 2; ++k) b.solref[k] = T(value(a.solref[k]));
+    for (int k = 0; k < 5; ++k) b.solimp[k] = T(value(a.solimp[k]));
+  };
+  for (int v = 0; v < kMaxDofs; ++v) friction(in.dof_friction[v], out.dof_friction[v]);
+  for (int t = 0; t < kMaxTendons; ++t) friction(in.tendon_friction[t], out.tendon_friction[t]);
   out.neq = in.neq;
   for (int e = 0; e < in.neq; ++e) {
     const TreeEquality<S>& a = in.eq[e];

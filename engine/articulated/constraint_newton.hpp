@@ -1,7 +1,8 @@
 #pragma once
 // The value side of the tree's constraint solve (constraint_solve.hpp): the workspace in double and MuJoCo's
 // Newton search on the primal for the rows whose cost is quadratic while active (limits, frictionless and
-// pyramidal contacts) or always (equalities). Elliptic cones add their own zones (constraint_solve_cone.hpp).
+// pyramidal contacts) or always (equalities). Elliptic cones and friction loss add their own pieces
+// (constraint_solve_cone.hpp).
 #include <cmath>
 
 #include "engine/articulated/constraint_data.hpp"
@@ -34,6 +35,12 @@ struct TreeNewtonWorkspace {
   int cone_of[kMaxEfc];
   bool quad[kMaxEfc];
   double force[kMaxEfc];
+  // Friction-loss rows (constraint_friction.hpp): their count, each row's frictionloss (0: not one) and
+  // piece (+1 linear positive, -1 linear negative, 0 quadratic). Searched as the cones are
+  // (constraint_solve_cone.hpp).
+  int nf = 0;
+  double floss[kMaxEfc];
+  int fstate[kMaxEfc];
 };
 
 namespace tree_newton_detail {
@@ -70,7 +77,11 @@ void load_values(const TreeModel<S>& m, const TreeData<S>& d, const TreeConstrai
     ws.D[r] = value(cd.efc_D[r]);
     ws.aref[r] = value(cd.efc_aref[r]);
     ws.cone_of[r] = -1;
+    ws.floss[r] = value(cd.efc_frictionloss[r]);
+    ws.fstate[r] = 0;
   }
+  ws.nf = 0;
+  for (int r = 0; r < cd.nefc; ++r) ws.nf += ws.floss[r] > 0.0 ? 1 : 0;
   ws.ncone = 0;
   for (int r = 0; r < cd.nefc; ++r) {
     if (cd.efc_type[r] != EfcType::kContactElliptic) continue;

@@ -19,8 +19,9 @@ namespace sg {
 
 namespace tree_newton_detail {
 
-// The forces of the rows that push, at J x given per row by ja(r): D (aref - J x) for a scalar row, the
-// cone's law (cone_forces, in the zone the search ended in) for an elliptic cone's rows. Packed into rows and
+// The forces of the rows that push, at J x given per row by ja(r): D (aref - J x) for a scalar row (a
+// friction-loss row at its bound: the bound), the cone's law (cone_forces, in the zone the search ended in)
+// for an elliptic cone's rows. Packed into rows and
 // force; returns their count.
 template <class S, class RowTimes>
 int pushing_forces(const TreeConstraintData<S>& cd, const TreeNewtonWorkspace& ws, RowTimes ja, int* rows,
@@ -29,6 +30,11 @@ int pushing_forces(const TreeConstraintData<S>& cd, const TreeNewtonWorkspace& w
   for (int r = 0; r < cd.nefc; ++r) {
     if (!ws.active[r]) continue;
     const int c = ws.cone_of[r];
+    if (ws.floss[r] > 0.0 && ws.fstate[r] != 0) {  // a friction row at its bound: the bound's force
+      force[n] = ws.fstate[r] > 0 ? S(-cd.efc_frictionloss[r]) : cd.efc_frictionloss[r];
+      rows[n++] = r;
+      continue;
+    }
     if (c < 0) {
       force[n] = cd.efc_D[r] * (cd.efc_aref[r] - ja(r));
       rows[n++] = r;
@@ -149,7 +155,8 @@ bool tree_solve_constraints(const TreeModel<S>& m, const TreeConstraintModel<S>&
   load_values(m, d, cd, ws);
   // The iteration cap is generous: each step's exact line search makes the active set settle in few.
   const int cap = cm.opt.iterations > 50 ? cm.opt.iterations : 50;
-  const int its = ws.ncone > 0 ? tree_search_cones(nv, cd.nefc, cap, ws) : search(nv, cd.nefc, cap, ws);
+  const int its =
+      ws.ncone > 0 || ws.nf > 0 ? tree_search_cones(nv, cd.nefc, cap, ws) : search(nv, cd.nefc, cap, ws);
   cd.solver_iterations = its;
   if (its < 0) return false;
   write_solution(m, d, cd, ws);

@@ -1,6 +1,7 @@
 #pragma once
 // The Newton search when contacts have elliptic cones (MuJoCo's cone="elliptic", engine/contact/
-// elliptic_cone.hpp): a cone in its middle zone is not quadratic, so the search is MuJoCo's Newton on the
+// elliptic_cone.hpp) or rows have friction loss (linear beyond their bound): a cone in its middle zone is not
+// quadratic, nor is a friction row's cost, so the search is MuJoCo's Newton on the
 // primal with the cone Hessians (HessianCone) and a line search on the convex, once differentiable phi(alpha)
 // (safeguarded 1-D Newton), run until the Newton step is at rounding level. The factor left in ws.H is the
 // Hessian at the solution, which the implicit derivatives (constraint_solve.hpp) solve with.
@@ -13,8 +14,9 @@ namespace sg {
 // A frozen contact mode's piece of the cost (constraint_solve_fixed.hpp): each scalar row's activity and each
 // cone's zone held whatever jar says, their costs continued past their boundaries.
 struct TreeHeldPiece {
-  const bool* active;    // per row (a cone's rows: ignored)
-  const ConeZone* zone;  // per cone
+  const bool* active;           // per row (a cone's rows and friction rows: ignored)
+  const ConeZone* zone;         // per cone
+  const int* fstate = nullptr;  // per row: a friction row's piece (TreeNewtonWorkspace::fstate)
 };
 
 namespace tree_cone_detail {
@@ -28,13 +30,34 @@ inline ConeZone zone_at(int c, const TreeNewtonWorkspace& ws, const TreeHeldPiec
   return followed_zone(cone_zone(mu * jar[0], T, mu), held ? held->zone + c : nullptr, T);
 }
 
+// A friction-loss row's piece at J a - aref = jar: MuJoCo's linear negative (jar <= -R f), linear positive
+// (jar >= R f), else quadratic.
+inline int friction_piece(const TreeNewtonWorkspace& ws, int r, double jar) {
+  const double Rf = ws.floss[r] / ws.D[r];
+  return jar <= -Rf ? -1 : jar >= Rf ? 1 : 0;
+}
+
+// A friction-loss row's state at ws.jar (held: the frozen piece's): it always pushes, quadratically (force
+// -D jar) or with its bound (-f, +f).
+inline void update_friction_state(int r, TreeNewtonWorkspace& ws, const TreeHeldPiece* held) {
+  const int s = held && held->fstate ? held->fstate[r] : friction_piece(ws, r, ws.jar[r]);
+  ws.fstate[r] = s;
+  ws.active[r] = true;
+  ws.quad[r] = s == 0;
+  ws.force[r] = s == 0 ? -ws.D[r] * ws.jar[r] : -s * ws.floss[r];
+}
+
 // jar at ws.a and the states: a scalar row pushes while jar < 0; a cone's rows push unless it is in its top
-// zone, and their cost is quadratic in its bottom zone (held: the frozen piece's states instead). The rows'
-// forces -d cost / d jar into ws.force.
+// zone, and their cost is quadratic in its bottom zone; a friction-loss row always pushes (held: the frozen
+// piece's states instead). The rows' forces -d cost / d jar into ws.force.
 inline void update_states(int nefc, TreeNewtonWorkspace& ws, const TreeHeldPiece* held) {
   for (int r = 0; r < nefc; ++r) {
     ws.jar[r] = row_dot(ws, r, ws.a) - ws.aref[r];
     if (ws.cone_of[r] >= 0) continue;
+    if (ws.floss[r] > 0.0) {
+      update_friction_state(r, ws, held);
+      continue;
+    }
     ws.active[r] = ws.quad[r] = r < ws.ne || (held ? held->active[r] : ws.jar[r] < 0.0);
     ws.force[r] = ws.active[r] ? -ws.D[r] * ws.jar[r] : 0.0;
   }
@@ -102,6 +125,12 @@ inline void line_derivatives(int nefc, const TreeNewtonWorkspace& ws, const Line
   for (int r = 0; r < nefc; ++r) {
     if (ws.cone_of[r] >= 0) continue;
     const double j = ws.jar[r] + alpha * ws.jdir[r];
+    if (ws.floss[r] > 0.0) {  // the friction cost's piece at j (held: the frozen one, continued)
+      const int s = held ? ws.fstate[r] : friction_piece(ws, r, j);
+      d1 += s == 0 ? ws.D[r] * j * ws.jdir[r] : s * ws.floss[r] * ws.jdir[r];
+      if (s == 0) d2 += ws.D[r] * ws.jdir[r] * ws.jdir[r];
+      continue;
+    }
     if (!(r < ws.ne || (held ? ws.active[r] : j < 0.0))) continue;
     d1 += ws.D[r] * j * ws.jdir[r];
     d2 += ws.D[r] * ws.jdir[r] * ws.jdir[r];

@@ -30,11 +30,11 @@ inline void solve_piece(int nv, int nefc, TreeNewtonWorkspace& ws) {
 // (switching margins). Returns false if H is not positive definite.
 // Elliptic cones: row_zone gives each cone's zone at its first row; a middle zone's cost is not quadratic, so
 // the piece is minimised by Newton's search with the zones held (tree_search_cones), its factor at the
-// solution kept for the derivatives.
+// solution kept for the derivatives. Friction-loss rows likewise, with their pieces in friction_state.
 template <class S>
 bool tree_solve_active_set(const TreeModel<S>& m, TreeData<S>& d, TreeConstraintData<S>& cd,
                            TreeNewtonWorkspace& ws, const bool* active, bool derivatives,
-                           const ConeZone* row_zone = nullptr) {
+                           const ConeZone* row_zone = nullptr, const int* friction_state = nullptr) {
   using namespace tree_newton_detail;
   const int nv = m.nv;
   for (int i = 0; i < nv; ++i) cd.qfrc_constraint[i] = 0.0;
@@ -44,11 +44,11 @@ bool tree_solve_active_set(const TreeModel<S>& m, TreeData<S>& d, TreeConstraint
     return true;
   }
   load_values(m, d, cd, ws);
-  if (ws.ncone > 0) {
-    if (!row_zone) return false;
+  if (ws.ncone > 0 || ws.nf > 0) {
+    if ((ws.ncone > 0 && !row_zone) || (ws.nf > 0 && !friction_state)) return false;
     ConeZone zone[kMaxTreeContacts];
     for (int c = 0; c < ws.ncone; ++c) zone[c] = row_zone[ws.cone_row[c]];
-    const TreeHeldPiece held{active, zone};
+    const TreeHeldPiece held{active, zone, friction_state};
     if (tree_search_cones(nv, cd.nefc, 100, ws) < 0) return false;  // the rules' solution: the start
     cd.solver_iterations = tree_search_cones(nv, cd.nefc, 100, ws, &held);
     if (cd.solver_iterations < 0) return false;

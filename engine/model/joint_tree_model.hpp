@@ -22,6 +22,7 @@ struct TreeJointParams {
   Quat<S> ball_qpos{S(1.0), S(0.0), S(0.0), S(0.0)};
   Vec3<S> ball_qvel{};  // local angular velocity, as MuJoCo's ball qvel (a free joint's qvel 3..5)
   Vec3<S> free_vel{};   // free: world linear velocity (qvel 0..2); its start position is the body's pos
+  S frictionloss{};     // each of the joint's dofs' (TreeConstraintModel::dof_friction, set per run)
 };
 
 // A world-frame force and torque at tree body `body`'s centre of mass (MuJoCo's xfrc_applied) during output
@@ -68,8 +69,16 @@ struct JointTreeModel {
     for (int j = 0; j < tree.njnt; ++j)
       if (con.limit[j].limited) return true;
     for (int t = 0; t < act.ten.ntendon; ++t)
-      if (con.tendon_limit[t].limited) return true;
-    return false;
+      if (con.tendon_limit[t].limited || value(con.tendon_friction[t].frictionloss) > 0.0) return true;
+    return friction_rows() > 0;
+  }
+  // The friction-loss rows: every dof of a joint whose frictionloss is > 0, every such tendon.
+  SG_HD int friction_rows() const {
+    int n = 0;
+    for (int j = 0; j < tree.njnt; ++j)
+      if (value(joint[j].frictionloss) > 0.0) n += joint_dof_count(tree.joint[j].type);
+    for (int t = 0; t < act.ten.ntendon; ++t) n += value(con.tendon_friction[t].frictionloss) > 0.0 ? 1 : 0;
+    return n;
   }
 };
 
@@ -142,9 +151,9 @@ JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
     y.type = x.type, y.body = x.body, y.qpos_adr = x.qpos_adr, y.dof_adr = x.dof_adr;
     y.pos = vec<T>(x.pos), y.axis = vec<T>(x.axis), y.stiffness = T(value(x.stiffness));
     const TreeJointParams<S>& p = in.joint[j];
-    out.joint[j] = {T(value(p.damping)),  T(value(p.armature)), T(value(p.springref)),
-                    T(value(p.ref)),      T(value(p.qpos)),     T(value(p.qvel)),
-                    quat<T>(p.ball_qpos), vec<T>(p.ball_qvel),  vec<T>(p.free_vel)};
+    out.joint[j] = {T(value(p.damping)), T(value(p.armature)),    T(value(p.springref)), T(value(p.ref)),
+                    T(value(p.qpos)),    T(value(p.qvel)),        quat<T>(p.ball_qpos),  vec<T>(p.ball_qvel),
+                    vec<T>(p.free_vel),  T(value(p.frictionloss))};
     out.rot_adr[j] = in.rot_adr[j];
   }
   for (int v = 0; v < a.nv; ++v) {
@@ -206,6 +215,7 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
       f(q + ".springref", jp.springref);
       f(q + ".ref", jp.ref);
       f(q + ".damping", jp.damping);
+      f(q + ".frictionloss", jp.frictionloss);
       f(q + ".armature", jp.armature);
       f(q + ".qpos", jp.qpos);
       f(q + ".qvel", jp.qvel);
@@ -222,6 +232,7 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     f(p + ".stiffness", t.stiffness);
     f(p + ".damping", t.damping);
     f(p + ".springlength", t.lengthspring);
+    f(p + ".frictionloss", m.con.tendon_friction[i].frictionloss);
   }
   for (int i = 0; i < m.act.nu; ++i) {
     const std::string a = "model.tree.actuators." + std::to_string(i);

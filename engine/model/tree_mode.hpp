@@ -12,12 +12,12 @@
 
 namespace sg {
 
-// Every contact and both sides of every joint's limit at once.
-inline constexpr int kMaxTreeModeEntries = kMaxTreeContacts + 2 * kMaxJoints;
+// Every contact, both sides of every joint's limit and every friction-loss row at once.
+inline constexpr int kMaxTreeModeEntries = kMaxTreeContacts + 2 * kMaxJoints + kMaxTreeFrictionRows;
 using TreeMode = ContactMode<kMaxTreeModeEntries>;
 
-// A limit's key: a = kTreeLimitKey (geom indices are >= 0), b the joint (a tendon's: kMaxJoints + the tendon),
-// feature 0 the lower side, 1 the upper one.
+// A limit's key: a = kTreeLimitKey (geom indices are >= 0), b the joint (a tendon's: kMaxJoints + the
+// tendon), feature 0 the lower side, 1 the upper one.
 inline constexpr int kTreeLimitKey = -2;
 
 SG_HD inline ContactKey tree_limit_key(int joint, int upper) {
@@ -25,6 +25,29 @@ SG_HD inline ContactKey tree_limit_key(int joint, int upper) {
 }
 SG_HD inline bool is_tree_limit_key(const ContactKey& k) {
   return k.a == kTreeLimitKey;
+}
+
+// A friction-loss row's key: a = kTreeFrictionKey, b the dof (a tendon's: kMaxDofs + the tendon). Its row
+// bits hold the row's piece of MuJoCo's friction cost: bit 0 linear positive (J qacc - aref >= R f, force
+// -f), bit 1 linear negative (<= -R f, force f), neither quadratic.
+inline constexpr int kTreeFrictionKey = -3;
+
+SG_HD inline ContactKey tree_friction_key(int slot) {
+  return ContactKey{kTreeFrictionKey, slot, 0};
+}
+SG_HD inline bool is_tree_friction_key(const ContactKey& k) {
+  return k.a == kTreeFrictionKey;
+}
+// A contact's key (not a limit's or a friction row's).
+SG_HD inline bool is_tree_contact_key(const ContactKey& k) {
+  return !is_tree_limit_key(k) && !is_tree_friction_key(k);
+}
+// A friction row's held piece from its entry's bits: +1 linear positive, -1 linear negative, 0 quadratic.
+SG_HD inline int held_friction_state(const ModeEntry& e) {
+  return (e.rows_on & 1u) ? 1 : (e.rows_on & 2u) ? -1 : 0;
+}
+SG_HD inline void hold_friction_state(ModeEntry& e, int s) {
+  e.rows_on = s > 0 ? 1u : s < 0 ? 2u : 0u;
 }
 
 // An elliptic cone's zone, held in its entry's row bits: top none, bottom all, middle all and bit 7. Its

@@ -59,21 +59,30 @@ class TreeModeSolver {
     TreeConstraintData<S>& cd = *s_.cd;
     bool active[kMaxEfc];
     ConeZone zone[kMaxEfc];
-    for (int r = 0; r < cd.ne; ++r) zone[r] = ConeZone::top, active[r] = true;  // equalities: always
+    int fstate[kMaxEfc];
+    for (int r = 0; r < cd.ne; ++r) zone[r] = ConeZone::top, active[r] = true, fstate[r] = 0;  // always
     for (int r = cd.ne; r < cd.nefc; ++r) {
-      zone[r] = held_zone(mode.entries[row_entry_[r]]);
-      active[r] = cd.efc_type[r] == EfcType::kContactElliptic ? zone[r] != ConeZone::top
-                                                              : mode.row_on(row_entry_[r], row_k_[r]);
+      const ModeEntry& entry = mode.entries[row_entry_[r]];
+      const bool friction = tree_friction_row(cd.efc_type[r]);
+      zone[r] = friction ? ConeZone::top : held_zone(entry);
+      fstate[r] = friction ? held_friction_state(entry) : 0;
+      active[r] =
+          friction || (cd.efc_type[r] == EfcType::kContactElliptic ? zone[r] != ConeZone::top
+                                                                   : mode.row_on(row_entry_[r], row_k_[r]));
     }
     const int ng = grazing_contacts(mode);
-    if (!solve_without_each(ng, active, zone, derivatives) ||
-        !tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, active, derivatives, zone)) {
+    if (!solve_without_each(ng, active, zone, fstate, derivatives) ||
+        !tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, active, derivatives, zone, fstate)) {
       tracker.note(-1.0, EventId{});  // H = M + J' D J with D > 0: only a singular M gets here
       return TreeForwardStatus::kSolverFailed;
     }
     const TreeNewtonWorkspace& ws = *s_.ws;
     for (int r = cd.ne; r < cd.nefc; ++r) {  // an equality row never switches
       const ContactKey& key = mode.entries[row_entry_[r]].key;
+      if (tree_friction_row(cd.efc_type[r])) {
+        note_friction(r, fstate[r], key, tracker);
+        continue;
+      }
       const int c = ws.cone_of[r];
       if (c >= 0) {
         if (r == ws.cone_row[c]) note_cone(c, zone[r], key, tracker);
@@ -107,7 +116,9 @@ class TreeModeSolver {
     const TreeNewtonWorkspace& ws = *s_.ws;
     for (int r = s_.cd->ne; r < s_.cd->nefc; ++r) {
       const int c = ws.cone_of[r];
-      if (c < 0) {
+      if (tree_friction_row(s_.cd->efc_type[r])) {
+        hold_friction_state(mode.entries[row_entry_[r]], ws.fstate[r]);
+      } else if (c < 0) {
         mode.set_row(row_entry_[r], row_k_[r], s_.cd->efc_active[r]);
       } else if (r == ws.cone_row[c]) {
         hold_zone(mode.entries[row_entry_[r]], ws.zone[c]);
@@ -196,6 +207,22 @@ class TreeModeSolver {
   }
 
  private:
+  // A friction-loss row's piece boundaries at the solution (values in the workspace): J qacc - aref = +-R f.
+  // In the quadratic piece both (row 0 towards linear positive, row 1 towards linear negative), in a linear
+  // piece its own.
+  void note_friction(int r, int held, const ContactKey& key, MarginTracker& tracker) const {
+    const TreeNewtonWorkspace& ws = *s_.ws;
+    const double jar = ws.jar[r], Rf = ws.floss[r] / ws.D[r];
+    if (held == 0) {
+      tracker.note(Rf - jar, contact_event(key, EventKind::row_on, 0, surface(0)));
+      tracker.note(Rf + jar, contact_event(key, EventKind::row_on, 1, surface(0)));
+    } else if (held > 0) {
+      tracker.note(jar - Rf, contact_event(key, EventKind::row_off, 0, surface(0)));
+    } else {
+      tracker.note(-jar - Rf, contact_event(key, EventKind::row_off, 1, surface(0)));
+    }
+  }
+
   // An elliptic cone's zone boundaries at the solution (values in the workspace): N - mu T is positive in
   // the top zone, -(mu N + T) in the bottom zone (elliptic_cone.hpp), the middle zone between them.
   void note_cone(int c, ConeZone held, const ContactKey& key, MarginTracker& tracker) const {
@@ -280,6 +307,7 @@ class TreeModeSolver {
     if (!tracker && drop_unseen(mode)) match_contacts(mode, nullptr);
     cd.nefc = 0;
     equality_rows();
+    friction_rows(mode);
     limit_rows(mode, tracker);
     const int limit_rows_end = cd.nefc;
     if (!tree_instantiate_contacts(m, *s_.cm, d, cd)) return TreeForwardStatus::kUnsupportedCondim;
@@ -333,7 +361,7 @@ class TreeModeSolver {
     }
     if (!tracker) return;
     for (int e = 0; e < mode.count; ++e)  // held contacts beyond the look-ahead: certainly separated
-      if (!mode.entries[e].seen && !is_tree_limit_key(mode.entries[e].key))
+      if (!mode.entries[e].seen && is_tree_contact_key(mode.entries[e].key))
         tracker->note(-kLookahead, contact_event(mode.entries[e].key, EventKind::separation, -1, surface(0)));
   }
 
@@ -341,7 +369,7 @@ class TreeModeSolver {
   bool drop_unseen(TreeMode& mode) const {
     bool any = false;
     for (int e = 0; e < mode.count;) {
-      if (!mode.entries[e].seen && !is_tree_limit_key(mode.entries[e].key)) {
+      if (!mode.entries[e].seen && is_tree_contact_key(mode.entries[e].key)) {
         mode.remove(e);
         any = true;
       } else {
@@ -353,6 +381,22 @@ class TreeModeSolver {
 
   // The equality rows, first (collide_at_state ran the tendon stage when a tendon equality needs it).
   void equality_rows() const { tree_instantiate_equality(*s_.m, *s_.cm, *s_.d, tendons_, *s_.cd); }
+
+  // The friction-loss rows, after them: always rows, each held in its mode entry's piece (an entry a new
+  // row gets starts quadratic; rederive sets it).
+  void friction_rows(TreeMode& mode) const {
+    TreeConstraintData<S>& cd = *s_.cd;
+    const int first = cd.nefc;
+    tree_instantiate_friction(*s_.m, *s_.cm, tendons_, cd);
+    for (int r = first; r < cd.nefc; ++r) {
+      const int slot = cd.efc_type[r] == EfcType::kFrictionDof ? cd.efc_id[r] : kMaxDofs + cd.efc_id[r];
+      const ContactKey key = tree_friction_key(slot);
+      int e = mode.find(key);
+      if (e < 0) e = mode.add(key, ContactLevel::contact);
+      row_entry_[r] = e;  // the mode holds room for kMaxTreeFrictionRows (refused beyond when loading)
+      row_k_[r] = 0;
+    }
+  }
 
   // The mode's limit rows (joints', then tendons', as mj_instantiateLimit), with the onset and separation
   // margins.
@@ -411,7 +455,8 @@ class TreeModeSolver {
   }
 
   // qacc without each grazing contact's rows (the other rows' forces solved for it), into delta_.
-  bool solve_without_each(int ng, const bool* active, const ConeZone* zone, bool derivatives) const {
+  bool solve_without_each(int ng, const bool* active, const ConeZone* zone, const int* fstate,
+                          bool derivatives) const {
     TreeConstraintData<S>& cd = *s_.cd;
     for (int k = 0; k < ng; ++k) {
       bool without[kMaxEfc];
@@ -419,7 +464,7 @@ class TreeModeSolver {
         const bool own = tree_contact_row(cd.efc_type[r]) && cd.efc_id[r] == graze_[k].contact;
         without[r] = active[r] && !own;
       }
-      if (!tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, without, derivatives, zone)) return false;
+      if (!tree_solve_active_set(*s_.m, *s_.d, cd, *s_.ws, without, derivatives, zone, fstate)) return false;
       for (int i = 0; i < s_.m->nv; ++i) delta_[k][i] = s_.d->qacc[i];
     }
     return true;

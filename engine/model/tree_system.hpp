@@ -72,6 +72,7 @@ class TreeSystem {
     }
     renew(con_, model_->con);
     if (timestep > 0.0) con_->opt.timestep = timestep;
+    expand_friction_loss();
     renew(con_data_);
     renew(newton_);
     renew(modes_,
@@ -684,6 +685,15 @@ class TreeSystem {
       }
     }
     for (int i = 0; i < model_->act.nu; ++i) act_data_.ctrl[i] = model_->ctrl[i];
+  }
+
+  // Each joint's frictionloss on each of its dofs (with whatever derivatives it carries).
+  void expand_friction_loss() {
+    for (int j = 0; j < tree_.njnt; ++j) {
+      const TreeJoint<S>& jn = tree_.joint[j];
+      for (int k = 0; k < joint_dof_count(jn.type); ++k)
+        con_->dof_friction[jn.dof_adr + k].frictionloss = model_->joint[j].frictionloss;
+    }
   }
 
   // The state and the current output step's controls: what the mode solver's dynamics read.

@@ -52,6 +52,12 @@ JointType joint_type(const std::string& word) {
   return JointType::kHinge;
 }
 
+// A friction loss's solreffriction and solimpfriction (its frictionloss: the joint's, or the tendon's).
+void read_friction_params(const json& j, TreeFrictionLoss<double>& f) {
+  for (int k = 0; k < 2; ++k) f.solref[k] = j.at("solreffriction").at(k).get<double>();
+  for (int k = 0; k < 5; ++k) f.solimp[k] = j.at("solimpfriction").at(k).get<double>();
+}
+
 // A hinge or slide limit, MuJoCo's jnt_limited, jnt_range, jnt_margin, jnt_solref, jnt_solimp.
 void read_limit(const json& j, TreeLimit<double>& l) {
   l.limited = j.at("limited").get<bool>();
@@ -83,6 +89,12 @@ void read_joint(const json& j, int body, const std::string& path, JointTreeModel
   p.ball_qvel = vec3(j.at("ball_qvel"));
   p.free_vel = vec3(j.at("free_vel"));
   read_limit(j, m.con.limit[k]);
+  p.frictionloss = j.at("frictionloss").get<double>();
+  for (int v = 0; v < joint_dof_count(jn.type); ++v) {
+    TreeFrictionLoss<double>& f = m.con.dof_friction[jn.dof_adr + v];
+    f.frictionloss = p.frictionloss;  // TreeSystem sets it per run from the joint's (a differentiable number)
+    read_friction_params(j, f);
+  }
 }
 
 void read_body(const json& b, int index, JointTreeModel<double>& m) {
@@ -267,7 +279,8 @@ void read_muscle(const json& a, const std::string& path, TreeActuator<double>& a
 
 // Integrator or filter dynamics (MuJoCo's dyntype): the gain then multiplies the activation; a filter's time
 // constant is timeconst.0 (dynprm[0]).
-void read_dynamics(const json& a, const std::string& path, const std::string& kind, TreeActuator<double>& act) {
+void read_dynamics(const json& a, const std::string& path, const std::string& kind,
+                   TreeActuator<double>& act) {
   const std::string dyn = a.at("dyntype").get<std::string>();
   if (dyn == "none") return;
   if (kind == "muscle")
@@ -455,7 +468,20 @@ void read_tendons(const json& tree, JointTreeModel<double>& m) {
     out.damping = t.at("damping").get<double>();
     out.lengthspring = t.at("springlength").get<double>();
     read_limit(t, m.con.tendon_limit[tm.ntendon - 1]);
+    TreeFrictionLoss<double>& f = m.con.tendon_friction[tm.ntendon - 1];
+    f.frictionloss = t.at("frictionloss").get<double>();
+    read_friction_params(t, f);
   }
+}
+
+// The friction-loss rows fit the contact modes' room for them.
+void check_friction_rows(const JointTreeModel<double>& m) {
+  if (m.friction_rows() > kMaxTreeFrictionRows)
+    throw std::invalid_argument(
+        "model.tree: " + std::to_string(m.friction_rows()) +
+        " friction-loss rows (a row per dof of a joint with frictionloss > 0, one per "
+        "such tendon); a tree holds at most " +
+        std::to_string(kMaxTreeFrictionRows));
 }
 
 // An equality's joint (hinge or slide) or tendon (`tendon`) by name under `key`: its index, or -1 for an
@@ -635,6 +661,7 @@ JointTreeModel<double> read_tree(const json& c) {
   read_controls(c, m);
   read_excludes(tree, m);
   read_equalities(tree, m);
+  check_friction_rows(m);
   read_contact_options(c, m);
   check_planes(m, geom_paths);
   check_pairs(m, geom_paths);

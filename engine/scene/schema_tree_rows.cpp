@@ -32,6 +32,15 @@ std::vector<FieldSpec> tree_joint_rows() {
                  "to ref, as mj_resetData does).")),
       tree(number(j + ".damping", 0, at_least(0), diff,
                   "Damping of each of the joint's dofs (N m s/rad or N s/m), MuJoCo's dof damping.")),
+      tree(number(j + ".frictionloss", 0, at_least(0), diff,
+                  "Dry friction of each of the joint's dofs (N m or N; MuJoCo's frictionloss): a constraint "
+                  "row per dof whose force is at most this, holding the dof still below it (soft, with "
+                  "solreffriction and solimpfriction). 0: none.")),
+      tree(vector(j + ".solreffriction", {0.02, 1}, any(), fixed,
+                  "The friction loss's solref (timeconst, dampratio; negative: stiffness, damping), as "
+                  "MuJoCo's.")),
+      tree(vector(j + ".solimpfriction", {0.9, 0.95, 0.001, 0.5, 2}, any(), fixed,
+                  "The friction loss's solimp, as MuJoCo's.")),
       tree(number(j + ".armature", 0, at_least(0), diff,
                   "Armature inertia added to each of the joint's dofs (MuJoCo's armature).")),
       tree(number(j + ".qpos", 0, any(), diff,
@@ -47,9 +56,8 @@ std::vector<FieldSpec> tree_joint_rows() {
           vector(j + ".free_vel", {0, 0, 0}, any(), diff,
                  "Free: the initial linear velocity of the body frame's origin in m/s, world frame (MuJoCo's "
                  "free qvel 0..2). The start position is the body's pos.")),
-      tree(boolean(
-          j + ".limited", false,
-          "Hinge, slide or ball: the joint has a limit (MuJoCo's limited); a free joint has none.")),
+      tree(boolean(j + ".limited", false,
+                   "Hinge, slide or ball: the joint has a limit (MuJoCo's limited); a free joint has none.")),
       tree(vector(
           j + ".range", {0, 0}, any(), fixed,
           "Hinge or slide: the limit's [lo, hi] in rad or m (the compiled mjModel's jnt_range), lo <= hi; "
@@ -101,16 +109,19 @@ std::vector<FieldSpec> tree_actuator_rows() {
       tree(vector(a + ".ctrlrange", {0, 0}, any(), fixed, "Control range [lo, hi] when ctrllimited.")),
       tree(boolean(a + ".forcelimited", false, "Clamp the actuator force to forcerange.")),
       tree(vector(a + ".forcerange", {0, 0}, any(), fixed, "Force range [lo, hi] when forcelimited.")),
-      tree(choice(a + ".dyntype", {"none", "integrator", "filter"}, "none",
-                  "Activation dynamics (MuJoCo's dyntype; a muscle has its own): none: the gain multiplies "
-                  "ctrl; integrator: it multiplies an activation act with d act/dt = ctrl; filter: d act/dt = "
-                  "(ctrl - act) / timeconst.0.")),
-      tree(number(a + ".act", 0, any(), diff,
-                  "The activation at the start (MuJoCo's act) of a muscle or of dyntype integrator or filter.")),
-      tree(vector(a + ".timeconst", {0.01, 0.04}, at_least(0), diff,
-                  "muscle: activation and deactivation time constants in s; dyntype filter: timeconst.0 is the "
-                  "filter's time constant, > 0 (MuJoCo's dynprm[0..1]; MuJoCo's default for a filter is 1 s, "
-                  "this key's 0.01 s: an MJCF import writes it).")),
+      tree(
+          choice(a + ".dyntype", {"none", "integrator", "filter"}, "none",
+                 "Activation dynamics (MuJoCo's dyntype; a muscle has its own): none: the gain multiplies "
+                 "ctrl; integrator: it multiplies an activation act with d act/dt = ctrl; filter: d act/dt = "
+                 "(ctrl - act) / timeconst.0.")),
+      tree(number(
+          a + ".act", 0, any(), diff,
+          "The activation at the start (MuJoCo's act) of a muscle or of dyntype integrator or filter.")),
+      tree(vector(
+          a + ".timeconst", {0.01, 0.04}, at_least(0), diff,
+          "muscle: activation and deactivation time constants in s; dyntype filter: timeconst.0 is the "
+          "filter's time constant, > 0 (MuJoCo's dynprm[0..1]; MuJoCo's default for a filter is 1 s, "
+          "this key's 0.01 s: an MJCF import writes it).")),
       tree(vector(a + ".range", {0.75, 1.05}, any(), fixed,
                   "muscle: the operating range of the normalised length (lo < hi).")),
       tree(number(a + ".force", -1, any(), fixed,
@@ -171,6 +182,13 @@ std::vector<FieldSpec> tree_tendon_rows() {
       tree(number(t + ".damping", 0, at_least(0), diff, "Damping in N s/m along the tendon.")),
       tree(number(t + ".springlength", 0, any(), diff,
                   "The spring's rest length in m (MuJoCo's lengthspring).")),
+      tree(number(t + ".frictionloss", 0, at_least(0), diff,
+                  "Dry friction along the tendon in N (MuJoCo's tendon frictionloss): a constraint row whose "
+                  "force is at most this. 0: none.")),
+      tree(
+          vector(t + ".solreffriction", {0.02, 1}, any(), fixed, "The friction loss's solref, as MuJoCo's.")),
+      tree(vector(t + ".solimpfriction", {0.9, 0.95, 0.001, 0.5, 2}, any(), fixed,
+                  "The friction loss's solimp, as MuJoCo's.")),
       tree(boolean(t + ".limited", false, "The tendon's length has a limit (MuJoCo's tendon limited).")),
       tree(vector(t + ".range", {0, 0}, any(), fixed, "The length's limit [lo, hi] in m, lo <= hi.")),
       tree(vector(t + ".solreflimit", {0.02, 1}, any(), fixed, "The limit's solref, as MuJoCo's.")),

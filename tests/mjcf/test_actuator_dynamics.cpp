@@ -35,7 +35,8 @@ const char* const kDriven = R"(<mujoco>
 </mujoco>
 )";
 
-const std::vector<std::string> kControls = {"model.tree.actuators.0.ctrl=-0.3", "model.tree.actuators.1.ctrl=0.6"};
+const std::vector<std::string> kControls = {"model.tree.actuators.0.ctrl=-0.3",
+                                            "model.tree.actuators.1.ctrl=0.6"};
 
 std::vector<std::string> with(std::vector<std::string> sets, const std::vector<std::string>& more) {
   sets.insert(sets.end(), more.begin(), more.end());
@@ -53,14 +54,14 @@ TEST_CASE("integrator and filter actuator dynamics: imported, and stepped as mj_
   CHECK(a[1]["dyntype"] == "integrator");
   const std::string file = sg::test::write_mjcf("actuator_dynamics", kDriven);
   const sg::Problem p = sg::test::load_scene(file, kControls);
-  const sg::mjcf::TreeStepComparison c = sg::test::check_follows_mj_step("filter and integrator", p, file,
-                                                                         1000, 0.002, 0.5);
+  const sg::mjcf::TreeStepComparison c =
+      sg::test::check_follows_mj_step("filter and integrator", p, file, 1000, 0.002, 0.5);
   CHECK(c.act <= 1e-9);
   CHECK(c.max_contacts >= 1);  // the arm reaches the floor
   // A start activation, and the filter's time constant changed by the scene: still MuJoCo's motion with the
   // same numbers in its model.
-  const sg::Problem started = sg::test::load_scene(file, with(kControls, {"model.tree.actuators.0.act=-0.5",
-                                                                          "model.tree.actuators.1.act=0.2"}));
+  const sg::Problem started = sg::test::load_scene(
+      file, with(kControls, {"model.tree.actuators.0.act=-0.5", "model.tree.actuators.1.act=0.2"}));
   const sg::mjcf::TreeStepComparison s =
       sg::mjcf::compare_tree_with_mj_step(started.data.tree, file, 1000, 0.002, false);
   CHECK(s.qpos <= 1e-9);
@@ -71,29 +72,32 @@ TEST_CASE("integrator and filter actuator dynamics: imported, and stepped as mj_
   CHECK(sg::mjcf::compare_tree_with_mj_step(slower.data.tree, file, 300, 0.002, false).qpos > 1e-3);
 }
 
-TEST_CASE("integrator and filter actuators differentiate: forward = reverse = FD, AD = FD over a Tsit5 sweep") {
+TEST_CASE(
+    "integrator and filter actuators differentiate: forward = reverse = FD, AD = FD over a Tsit5 sweep") {
   const std::string file = sg::test::write_mjcf("actuator_dynamics_grad", kDriven);
   // Euler, 300 steps: the arm's angle and the cart's position against both controls, the time constant and
   // the start activations.
   const std::string loss =
       R"(loss.terms=[{"quantity": "qpos", "joint": "shoulder"}, {"quantity": "position", "body": 1, "axis": "x"}])";
   const sg::Problem euler = sg::test::load_scene(file, with(kControls, {"integrator.steps=300", loss}));
-  sg::test::check_reverse_and_fd(euler,
-                                 {"model.tree.actuators.0.ctrl", "model.tree.actuators.1.ctrl",
-                                  "model.tree.actuators.0.timeconst.0", "model.tree.actuators.0.act",
-                                  "model.tree.actuators.1.act"},
-                                 1e-9, 1e-5);
-  // Tsit5 1e-12 with the arm's floor contacts located: the loss against the filter's time constant, 21 points.
+  sg::test::check_reverse_and_fd(
+      euler,
+      {"model.tree.actuators.0.ctrl", "model.tree.actuators.1.ctrl", "model.tree.actuators.0.timeconst.0",
+       "model.tree.actuators.0.act", "model.tree.actuators.1.act"},
+      1e-9, 1e-5);
+  // Tsit5 1e-12 with the arm's floor contacts located: the loss against the filter's time constant, 21
+  // points.
   const sg::Problem p = sg::test::load_scene(
-      file, with(kControls, {"integrator.type=tsit5", "integrator.rtol=1e-12", "integrator.atol=1e-12",
-                             "integrator.steps=250", loss, "sweep.parameter=model.tree.actuators.0.timeconst.0",
-                             "sweep.from=0.02", "sweep.to=0.2", "sweep.points=21"}));
+      file,
+      with(kControls, {"integrator.type=tsit5", "integrator.rtol=1e-12", "integrator.atol=1e-12",
+                       "integrator.steps=250", loss, "sweep.parameter=model.tree.actuators.0.timeconst.0",
+                       "sweep.from=0.02", "sweep.to=0.2", "sweep.points=21"}));
   // Tolerance 5e-4: the arm's landing makes the gradient sensitive to the integrator's error; at 0.029 s AD
   // is 0.469468 at 1e-12 and 0.469524 at 1e-13, central FD (eps 1e-6, 1e-13) 0.469522. Measured: 1.6e-4.
   const double worst = sg::test::check_sweep_ad_fd(sg::run_sweep(p), 21, 5e-4, true);
   MESSAGE("filter's time constant under Tsit5 1e-12: worst relative AD-FD difference " << worst);
-  sg::test::check_reverse_equals_forward("actuator dynamics, Tsit5", p, {"model.tree.actuators.0.timeconst.0"},
-                                         1, true);
+  sg::test::check_reverse_equals_forward("actuator dynamics, Tsit5", p,
+                                         {"model.tree.actuators.0.timeconst.0"}, 1, true);
 }
 
 TEST_CASE("actuator dynamics refuse what they cannot say, naming the key or element") {

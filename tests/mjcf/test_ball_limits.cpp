@@ -32,9 +32,10 @@ const char* const kCones = R"(<mujoco>
 </mujoco>
 )";
 
-const std::vector<std::string> kSwing = {"model.tree.bodies.0.joints.0.ball_qvel=[3, 0, 1]",
-                                         "model.tree.bodies.1.joints.0.ball_qpos=[0.9887711, 0, 0.1494381, 0]",
-                                         "model.tree.bodies.1.joints.0.ball_qvel=[0, 2.5, 0]"};
+const std::vector<std::string> kSwing = {
+    "model.tree.bodies.0.joints.0.ball_qvel=[3, 0, 1]",
+    "model.tree.bodies.1.joints.0.ball_qpos=[0.9887711, 0, 0.1494381, 0]",
+    "model.tree.bodies.1.joints.0.ball_qvel=[0, 2.5, 0]"};
 
 std::vector<std::string> with(std::vector<std::string> sets, const std::vector<std::string>& more) {
   sets.insert(sets.end(), more.begin(), more.end());
@@ -43,7 +44,8 @@ std::vector<std::string> with(std::vector<std::string> sets, const std::vector<s
 
 }  // namespace
 
-TEST_CASE("ball joint limits: imported, and stepped as mj_step does, two arms swung into their cones (tol 1e-9)") {
+TEST_CASE(
+    "ball joint limits: imported, and stepped as mj_step does, two arms swung into their cones (tol 1e-9)") {
   const nlohmann::json keys = sg::test::imported("ball_limits", kCones);
   const nlohmann::json& j = keys["model"]["tree"]["bodies"][0]["joints"][0];
   CHECK(j["limited"] == true);
@@ -51,11 +53,13 @@ TEST_CASE("ball joint limits: imported, and stepped as mj_step does, two arms sw
   CHECK(keys["model"]["tree"]["bodies"][1]["joints"][0]["margin"] == 0.05);
   const std::string file = sg::test::write_mjcf("ball_limits", kCones);
   const sg::Problem p = sg::test::load_scene(file, kSwing);
-  const sg::mjcf::TreeStepComparison c = sg::test::check_follows_mj_step("ball limits", p, file, 1000, 0.002, 1.0);
+  const sg::mjcf::TreeStepComparison c =
+      sg::test::check_follows_mj_step("ball limits", p, file, 1000, 0.002, 1.0);
   CHECK(c.max_contacts >= 1);  // the stick scrapes the floor
   // Without the limits the arms swing further: the comparison sees the limits act.
-  const sg::Problem free_swing = sg::test::load_scene(
-      file, with(kSwing, {"model.tree.bodies.0.joints.0.limited=false", "model.tree.bodies.1.joints.0.limited=false"}));
+  const sg::Problem free_swing =
+      sg::test::load_scene(file, with(kSwing, {"model.tree.bodies.0.joints.0.limited=false",
+                                               "model.tree.bodies.1.joints.0.limited=false"}));
   CHECK(sg::mjcf::compare_tree_with_mj_step(free_swing.data.tree, file, 300, 0.002, false).qpos > 1e-2);
 }
 
@@ -71,11 +75,12 @@ TEST_CASE("ball joint limits differentiate and are located events under Tsit5: A
   // Tsit5 1e-12 with the limit's onsets and releases located: the tip's y after 0.5 s against the swing's
   // rate, 21 points.
   const sg::Problem p = sg::test::load_scene(
-      file, with(kSwing, {"integrator.type=tsit5", "integrator.rtol=1e-12", "integrator.atol=1e-12",
-                          "integrator.steps=250", loss, "sweep.parameter=model.tree.bodies.0.joints.0.ball_qvel.0",
-                          "sweep.from=2", "sweep.to=4", "sweep.points=21"}));
+      file,
+      with(kSwing, {"integrator.type=tsit5", "integrator.rtol=1e-12", "integrator.atol=1e-12",
+                    "integrator.steps=250", loss, "sweep.parameter=model.tree.bodies.0.joints.0.ball_qvel.0",
+                    "sweep.from=2", "sweep.to=4", "sweep.points=21"}));
   const double worst = sg::test::check_sweep_ad_fd(sg::run_sweep(p), 21, 1e-4, true);
   MESSAGE("ball limit under Tsit5 1e-12: worst relative AD-FD difference " << worst);
-  sg::test::check_reverse_equals_forward("ball limit, Tsit5", p, {"model.tree.bodies.0.joints.0.ball_qvel.0"}, 2,
-                                         true);
+  sg::test::check_reverse_equals_forward("ball limit, Tsit5", p, {"model.tree.bodies.0.joints.0.ball_qvel.0"},
+                                         2, true);
 }

@@ -112,13 +112,14 @@ TEST_CASE("load errors name the scene, model.file, the MJCF file and the element
   sg::mjcf::register_importer();
   const std::string xml = sg::test::write_mjcf(
       "hinged",
-      sg::test::mjcf_model(R"(<body name="arm"><joint name="ball1" type="ball" frictionloss="0.1"/>
-                                         <geom type="capsule" size="0.02 0.1"/></body>)"));
+      sg::test::mjcf_model(R"(<body name="arm"><joint name="ball1" type="hinge"/>
+                                         <geom type="capsule" size="0.02 0.1"/></body>)",
+                           R"(<actuator><general name="custom" joint="ball1" dyntype="user"/></actuator>)"));
   const std::string scene = write_scene("hinged", {{"model", {{"type", "mjcf"}, {"file", "hinged.xml"}}}});
   const sg::scene::LoadResult r = sg::scene::load_scene_file(scene);
-  REQUIRE(r.errors.size() == 1);  // the ball's friction loss; nothing about the rest of the scene
+  REQUIRE(r.errors.size() == 1);  // the actuator's user dynamics; nothing about the rest of the scene
   CHECK(r.format_errors().find(scene + ": model.file: " + xml +
-                               ": joint 'ball1' (ball) on body 'arm': frictionloss is not implemented yet") == 0);
+                               ": actuator 'custom': user actuator dynamics are not supported") == 0);
   // A body entry the MJCF does not have.
   const std::string extra =
       write_scene("extra_body", {{"model",

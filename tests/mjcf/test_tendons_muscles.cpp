@@ -326,10 +326,9 @@ TEST_CASE("muscle and tendon scenes: AD against central FD over sweeps, reverse 
   // The wrap geoms' radii: a run takes them from the geoms (a scene number each), so sweeps, AD and FD see
   // them move the tendons (the knob's through m2's tendon, wrapped from inside, with m2 active).
   for (const char* geom : {"model.tree.bodies.0.geoms.1.size.0", "model.tree.world_geoms.0.size.0"}) {
-    const Problem g =
-        load_scene(wrap, {"model.tree.actuators.2.ctrl=0.6", "model.tree.actuators.3.ctrl=0.8",
-                          std::string("sweep.parameter=") + geom, "sweep.from=0.03", "sweep.to=0.05",
-                          "sweep.points=7"});
+    const Problem g = load_scene(
+        wrap, {"model.tree.actuators.2.ctrl=0.6", "model.tree.actuators.3.ctrl=0.8",
+               std::string("sweep.parameter=") + geom, "sweep.from=0.03", "sweep.to=0.05", "sweep.points=7"});
     const SweepResult r = run_sweep(g);
     const double worst = check_sweep_ad_fd(r, 7, 1e-4, true, 1e-6);
     CHECK(r.points.front().loss != r.points.back().loss);
@@ -373,12 +372,7 @@ TEST_CASE("a muscle without a length range gets the one MuJoCo's compiler comput
 }
 
 TEST_CASE("tendon and muscle scenes refuse what they cannot simulate, naming the key or element") {
-  SUBCASE("MJCF: tendon friction loss, activation limits") {
-    const std::string friction = import_errors("tendon_frictionloss", R"(
-<mujoco><worldbody><site name="a"/><body><joint name="j" axis="0 1 0"/><geom size="0.1"/><site name="b" pos="0 0 -1"/></body></worldbody>
-<tendon><spatial name="t" frictionloss="0.2"><site site="a"/><site site="b"/></spatial></tendon></mujoco>)");
-    CAPTURE(friction);
-    CHECK(friction.find("tendon 't': tendon frictionloss is not supported") != std::string::npos);
+  SUBCASE("MJCF: activation limits") {
     const std::string limited = import_errors("tendon_filter", R"(
 <mujoco><worldbody><body><joint name="j" axis="0 1 0"/><geom size="0.1"/></body></worldbody>
 <actuator><general joint="j" dyntype="filter" dynprm="0.1" actlimited="true" actrange="-1 1"/></actuator></mujoco>)");

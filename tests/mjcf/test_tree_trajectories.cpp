@@ -363,7 +363,8 @@ TEST_CASE("the shipped crane follows mj_step's RK4 with its controls, and AD in 
 }
 
 TEST_CASE(
-    "friction loss and unsupported actuators are refused by name (ref imports: test_joint_ref.cpp)") {
+    "unsupported actuators are refused by name; ref and friction loss import (test_joint_ref.cpp, "
+    "test_friction_loss.cpp)") {
   const std::string errors = sg::test::import_errors("refused_tree", R"(<mujoco>
     <option><flag contact="disable"/></option><worldbody>
     <body name="a" pos="0 0 1"><joint name="lim" type="ball" frictionloss="0.1"/>
@@ -371,8 +372,7 @@ TEST_CASE(
       <body name="b"><joint name="off" type="slide" ref="0.2"/><geom size="0.1"/></body></body>
     <body name="d"><joint name="swivel" type="ball"/><geom size="0.1"/></body>
   </worldbody><actuator><motor name="spin" joint="swivel"/></actuator></mujoco>)");
-  CHECK(errors.find("joint 'lim' (ball) on body 'a': frictionloss is not implemented yet") !=
-        std::string::npos);
+  CHECK(errors.find("joint 'lim'") == std::string::npos);  // its friction loss imports
   CHECK(errors.find("joint 'off'") == std::string::npos);  // its ref imports
   CHECK(
       errors.find("actuator 'spin': only actuators on a hinge or slide joint or on a tendon are supported") !=

@@ -34,11 +34,12 @@ std::vector<Case> cases() {
   return {
       // A model with hinge, slide or ball joints imports as a joint tree (a free body next to them is a
       // floating base: tests/mjcf/test_floating_base.cpp); what a tree cannot express is refused.
-      {"tendon",
-       mjcf_model(
-           arm + ball,
-           R"(<tendon><fixed name="cable" frictionloss="0.1"><joint joint="hinge1" coef="1"/></fixed></tendon>)"),
-       {"tendon 'cable': tendon frictionloss is not supported"}},
+      {"friction loss",
+       mjcf_model(arm + ball,
+                  "<tendon>" +
+                      repeated(R"(<fixed frictionloss="0.1"><joint joint="hinge1" coef="1"/></fixed>)", 17) +
+                      "</tendon>"),
+       {"17 friction-loss rows (dofs and tendons with frictionloss); a tree scene holds at most 16"}},
       {"actuator",
        mjcf_model(arm + ball,
                   R"(<actuator><general name="drive" joint="hinge1" dyntype="user"/></actuator>)"),
