@@ -21,8 +21,7 @@ namespace tree_newton_detail {
 
 // The forces of the rows that push, at J x given per row by ja(r): D (aref - J x) for a scalar row (a
 // friction-loss row at its bound: the bound), the cone's law (cone_forces, in the zone the search ended in)
-// for an elliptic cone's rows. Packed into rows and
-// force; returns their count.
+// for an elliptic cone's rows. Packed into rows and force; returns their count.
 template <class S, class RowTimes>
 int pushing_forces(const TreeConstraintData<S>& cd, const TreeNewtonWorkspace& ws, RowTimes ja, int* rows,
                    S* force) {

@@ -1,8 +1,8 @@
 #pragma once
 // The Newton search when contacts have elliptic cones (MuJoCo's cone="elliptic", engine/contact/
 // elliptic_cone.hpp) or rows have friction loss (linear beyond their bound): a cone in its middle zone is not
-// quadratic, nor is a friction row's cost, so the search is MuJoCo's Newton on the
-// primal with the cone Hessians (HessianCone) and a line search on the convex, once differentiable phi(alpha)
+// quadratic, nor is a friction row's cost, so the search is MuJoCo's Newton on the primal with the cone
+// Hessians (HessianCone) and a line search on the convex, once differentiable phi(alpha)
 // (safeguarded 1-D Newton), run until the Newton step is at rounding level. The factor left in ws.H is the
 // Hessian at the solution, which the implicit derivatives (constraint_solve.hpp) solve with.
 #include <cmath>

@@ -133,6 +133,7 @@ class TreeModeSolver {
   TreeForwardStatus from_rules(TreeMode& mode, bool surrogate = false) const {
     surrogate_ = surrogate;
     mode.count = 0;
+    hold_friction_rows(mode);
     collide_at_state();
     const TreeConstraintData<S>& cd = *s_.cd;
     for (int i = 0; i < cd.ncon; ++i) {
@@ -307,7 +308,7 @@ class TreeModeSolver {
     if (!tracker && drop_unseen(mode)) match_contacts(mode, nullptr);
     cd.nefc = 0;
     equality_rows();
-    friction_rows(mode);
+    if (!friction_rows(mode)) return TreeForwardStatus::kSolverFailed;
     limit_rows(mode, tracker);
     const int limit_rows_end = cd.nefc;
     if (!tree_instantiate_contacts(m, *s_.cm, d, cd)) return TreeForwardStatus::kUnsupportedCondim;
@@ -382,9 +383,21 @@ class TreeModeSolver {
   // The equality rows, first (collide_at_state ran the tendon stage when a tendon equality needs it).
   void equality_rows() const { tree_instantiate_equality(*s_.m, *s_.cm, *s_.d, tendons_, *s_.cd); }
 
-  // The friction-loss rows, after them: always rows, each held in its mode entry's piece (an entry a new
-  // row gets starts quadratic; rederive sets it).
-  void friction_rows(TreeMode& mode) const {
+  // An entry for every friction-loss row, first in a new mode (so that contacts cannot crowd them out; the
+  // mode holds room for kMaxTreeFrictionRows, refused beyond when loading). Each starts quadratic.
+  void hold_friction_rows(TreeMode& mode) const {
+    const TreeConstraintModel<S>& cm = *s_.cm;
+    if (!cm.opt.frictionloss) return;
+    for (int v = 0; v < s_.m->nv; ++v)
+      if (tree_friction_applies(cm.dof_friction[v])) mode.add(tree_friction_key(v), ContactLevel::contact);
+    for (int t = 0; t < s_.am->ten.ntendon; ++t)
+      if (tree_friction_applies(cm.tendon_friction[t]))
+        mode.add(tree_friction_key(kMaxDofs + t), ContactLevel::contact);
+  }
+
+  // The friction-loss rows, after them: always rows, each held in its mode entry's piece. False if the mode
+  // has no entry for one (a mode built elsewhere than from_rules, full).
+  bool friction_rows(TreeMode& mode) const {
     TreeConstraintData<S>& cd = *s_.cd;
     const int first = cd.nefc;
     tree_instantiate_friction(*s_.m, *s_.cm, tendons_, cd);
@@ -393,9 +406,11 @@ class TreeModeSolver {
       const ContactKey key = tree_friction_key(slot);
       int e = mode.find(key);
       if (e < 0) e = mode.add(key, ContactLevel::contact);
-      row_entry_[r] = e;  // the mode holds room for kMaxTreeFrictionRows (refused beyond when loading)
+      if (e < 0) return false;
+      row_entry_[r] = e;
       row_k_[r] = 0;
     }
+    return true;
   }
 
   // The mode's limit rows (joints', then tendons', as mj_instantiateLimit), with the onset and separation
