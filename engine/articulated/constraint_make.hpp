@@ -252,19 +252,28 @@ template <class S>
 void tree_row_params(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int r, S solref[2],
                      S solimp[5]) {
   const int id = cd.efc_id[r];
-  const EfcType t = cd.efc_type[r];
-  const S* ref = t == EfcType::kEquality         ? cm.eq[id].solref
-                 : t == EfcType::kFrictionDof    ? cm.dof_friction[id].solref
-                 : t == EfcType::kFrictionTendon ? cm.tendon_friction[id].solref
-                 : t == EfcType::kLimitJoint     ? cm.limit[id].solref
-                 : t == EfcType::kLimitTendon    ? cm.tendon_limit[id].solref
-                                                 : cd.contact[id].solref;
-  const S* imp = t == EfcType::kEquality         ? cm.eq[id].solimp
-                 : t == EfcType::kFrictionDof    ? cm.dof_friction[id].solimp
-                 : t == EfcType::kFrictionTendon ? cm.tendon_friction[id].solimp
-                 : t == EfcType::kLimitJoint     ? cm.limit[id].solimp
-                 : t == EfcType::kLimitTendon    ? cm.tendon_limit[id].solimp
-                                                 : cd.contact[id].solimp;
+  const S* ref = nullptr;
+  const S* imp = nullptr;
+  switch (cd.efc_type[r]) {
+    case EfcType::kEquality:
+      ref = cm.eq[id].solref, imp = cm.eq[id].solimp;
+      break;
+    case EfcType::kFrictionDof:
+      ref = cm.dof_friction[id].solref, imp = cm.dof_friction[id].solimp;
+      break;
+    case EfcType::kFrictionTendon:
+      ref = cm.tendon_friction[id].solref, imp = cm.tendon_friction[id].solimp;
+      break;
+    case EfcType::kLimitJoint:
+      ref = cm.limit[id].solref, imp = cm.limit[id].solimp;
+      break;
+    case EfcType::kLimitTendon:
+      ref = cm.tendon_limit[id].solref, imp = cm.tendon_limit[id].solimp;
+      break;
+    default:  // a contact's
+      ref = cd.contact[id].solref, imp = cd.contact[id].solimp;
+      break;
+  }
   for (int k = 0; k < 2; ++k) solref[k] = ref[k];
   for (int k = 0; k < 5; ++k) solimp[k] = imp[k];
 }

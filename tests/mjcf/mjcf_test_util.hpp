@@ -38,6 +38,13 @@ inline std::string write_scene(const std::string& name, const nlohmann::json& sc
   return path;
 }
 
+// sets followed by more (a scene's --set list with additions).
+inline std::vector<std::string> with_sets(std::vector<std::string> sets,
+                                          const std::vector<std::string>& more) {
+  sets.insert(sets.end(), more.begin(), more.end());
+  return sets;
+}
+
 // A model with the given option element and worldbody content.
 inline std::string mjcf_model(const std::string& worldbody, const std::string& extra = "") {
   return "<mujoco>\n" + extra + "\n<worldbody>\n" + worldbody + "\n</worldbody>\n</mujoco>\n";

@@ -38,11 +38,6 @@ const char* const kDriven = R"(<mujoco>
 const std::vector<std::string> kControls = {"model.tree.actuators.0.ctrl=-0.3",
                                             "model.tree.actuators.1.ctrl=0.6"};
 
-std::vector<std::string> with(std::vector<std::string> sets, const std::vector<std::string>& more) {
-  sets.insert(sets.end(), more.begin(), more.end());
-  return sets;
-}
-
 }  // namespace
 
 TEST_CASE("integrator and filter actuator dynamics: imported, and stepped as mj_step does (tol 1e-9)") {
@@ -61,14 +56,15 @@ TEST_CASE("integrator and filter actuator dynamics: imported, and stepped as mj_
   // A start activation, and the filter's time constant changed by the scene: still MuJoCo's motion with the
   // same numbers in its model.
   const sg::Problem started = sg::test::load_scene(
-      file, with(kControls, {"model.tree.actuators.0.act=-0.5", "model.tree.actuators.1.act=0.2"}));
+      file,
+      sg::test::with_sets(kControls, {"model.tree.actuators.0.act=-0.5", "model.tree.actuators.1.act=0.2"}));
   const sg::mjcf::TreeStepComparison s =
       sg::mjcf::compare_tree_with_mj_step(started.data.tree, file, 1000, 0.002, false);
   CHECK(s.qpos <= 1e-9);
   CHECK(s.act <= 1e-9);
   // With another time constant than the file's the motion is another: the comparison sees the filter act.
   const sg::Problem slower =
-      sg::test::load_scene(file, with(kControls, {"model.tree.actuators.0.timeconst.0=0.2"}));
+      sg::test::load_scene(file, sg::test::with_sets(kControls, {"model.tree.actuators.0.timeconst.0=0.2"}));
   CHECK(sg::mjcf::compare_tree_with_mj_step(slower.data.tree, file, 300, 0.002, false).qpos > 1e-3);
 }
 
@@ -79,7 +75,8 @@ TEST_CASE(
   // the start activations.
   const std::string loss =
       R"(loss.terms=[{"quantity": "qpos", "joint": "shoulder"}, {"quantity": "position", "body": 1, "axis": "x"}])";
-  const sg::Problem euler = sg::test::load_scene(file, with(kControls, {"integrator.steps=300", loss}));
+  const sg::Problem euler =
+      sg::test::load_scene(file, sg::test::with_sets(kControls, {"integrator.steps=300", loss}));
   sg::test::check_reverse_and_fd(
       euler,
       {"model.tree.actuators.0.ctrl", "model.tree.actuators.1.ctrl", "model.tree.actuators.0.timeconst.0",
@@ -88,10 +85,10 @@ TEST_CASE(
   // Tsit5 1e-12 with the arm's floor contacts located: the loss against the filter's time constant, 21
   // points.
   const sg::Problem p = sg::test::load_scene(
-      file,
-      with(kControls, {"integrator.type=tsit5", "integrator.rtol=1e-12", "integrator.atol=1e-12",
-                       "integrator.steps=250", loss, "sweep.parameter=model.tree.actuators.0.timeconst.0",
-                       "sweep.from=0.02", "sweep.to=0.2", "sweep.points=21"}));
+      file, sg::test::with_sets(kControls, {"integrator.type=tsit5", "integrator.rtol=1e-12",
+                                            "integrator.atol=1e-12", "integrator.steps=250", loss,
+                                            "sweep.parameter=model.tree.actuators.0.timeconst.0",
+                                            "sweep.from=0.02", "sweep.to=0.2", "sweep.points=21"}));
   // Tolerance 5e-4: the arm's landing makes the gradient sensitive to the integrator's error; at 0.029 s AD
   // is 0.469468 at 1e-12 and 0.469524 at 1e-13, central FD (eps 1e-6, 1e-13) 0.469522. Measured: 1.6e-4.
   const double worst = sg::test::check_sweep_ad_fd(sg::run_sweep(p), 21, 5e-4, true);

@@ -37,11 +37,6 @@ const std::vector<std::string> kSwing = {
     "model.tree.bodies.1.joints.0.ball_qpos=[0.9887711, 0, 0.1494381, 0]",
     "model.tree.bodies.1.joints.0.ball_qvel=[0, 2.5, 0]"};
 
-std::vector<std::string> with(std::vector<std::string> sets, const std::vector<std::string>& more) {
-  sets.insert(sets.end(), more.begin(), more.end());
-  return sets;
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -58,8 +53,8 @@ TEST_CASE(
   CHECK(c.max_contacts >= 1);  // the stick scrapes the floor
   // Without the limits the arms swing further: the comparison sees the limits act.
   const sg::Problem free_swing =
-      sg::test::load_scene(file, with(kSwing, {"model.tree.bodies.0.joints.0.limited=false",
-                                               "model.tree.bodies.1.joints.0.limited=false"}));
+      sg::test::load_scene(file, sg::test::with_sets(kSwing, {"model.tree.bodies.0.joints.0.limited=false",
+                                                              "model.tree.bodies.1.joints.0.limited=false"}));
   CHECK(sg::mjcf::compare_tree_with_mj_step(free_swing.data.tree, file, 300, 0.002, false).qpos > 1e-2);
 }
 
@@ -68,17 +63,18 @@ TEST_CASE("ball joint limits differentiate and are located events under Tsit5: A
   const std::string loss =
       R"(loss.terms=[{"quantity": "site", "site": "tip", "axis": "y"}, {"quantity": "qpos", "joint": "hip", "component": 2}])";
   // Euler, 300 steps: forward = reverse = FD in the arms' start rates.
-  const sg::Problem euler = sg::test::load_scene(file, with(kSwing, {"integrator.steps=300", loss}));
+  const sg::Problem euler =
+      sg::test::load_scene(file, sg::test::with_sets(kSwing, {"integrator.steps=300", loss}));
   sg::test::check_reverse_and_fd(
       euler, {"model.tree.bodies.0.joints.0.ball_qvel.0", "model.tree.bodies.1.joints.0.ball_qvel.1"}, 1e-9,
       1e-5);
   // Tsit5 1e-12 with the limit's onsets and releases located: the tip's y after 0.5 s against the swing's
   // rate, 21 points.
   const sg::Problem p = sg::test::load_scene(
-      file,
-      with(kSwing, {"integrator.type=tsit5", "integrator.rtol=1e-12", "integrator.atol=1e-12",
-                    "integrator.steps=250", loss, "sweep.parameter=model.tree.bodies.0.joints.0.ball_qvel.0",
-                    "sweep.from=2", "sweep.to=4", "sweep.points=21"}));
+      file, sg::test::with_sets(kSwing, {"integrator.type=tsit5", "integrator.rtol=1e-12",
+                                         "integrator.atol=1e-12", "integrator.steps=250", loss,
+                                         "sweep.parameter=model.tree.bodies.0.joints.0.ball_qvel.0",
+                                         "sweep.from=2", "sweep.to=4", "sweep.points=21"}));
   const double worst = sg::test::check_sweep_ad_fd(sg::run_sweep(p), 21, 1e-4, true);
   MESSAGE("ball limit under Tsit5 1e-12: worst relative AD-FD difference " << worst);
   sg::test::check_reverse_equals_forward("ball limit, Tsit5", p, {"model.tree.bodies.0.joints.0.ball_qvel.0"},

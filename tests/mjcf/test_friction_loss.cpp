@@ -54,11 +54,6 @@ const std::vector<std::string> kStart = {
     "model.tree.bodies.0.joints.0.qpos=0.8", "model.tree.bodies.1.joints.0.qvel=1",
     "model.tree.bodies.2.joints.0.ball_qvel=[0.5, 0, 3]", "model.tree.bodies.3.joints.0.qvel=2"};
 
-std::vector<std::string> with(std::vector<std::string> sets, const std::vector<std::string>& more) {
-  sets.insert(sets.end(), more.begin(), more.end());
-  return sets;
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -92,7 +87,7 @@ TEST_CASE(
        {"model.tree.bodies.1.joints.0.frictionloss=0", "model.tree.bodies.2.joints.0.frictionloss=0",
         "model.tree.tendons.0.frictionloss=0"}) {
     CAPTURE(off);
-    const sg::Problem p = sg::test::load_scene(file, with(kStart, {off}));
+    const sg::Problem p = sg::test::load_scene(file, sg::test::with_sets(kStart, {off}));
     CHECK(sg::mjcf::compare_tree_with_mj_step(p.data.tree, file, 1000, 0.002, false).qpos > 1e-3);
   }
 }
@@ -104,7 +99,8 @@ TEST_CASE(
       R"(loss.terms=[{"quantity": "position", "body": 1, "axis": "x"}, {"quantity": "qpos", "joint": "h2"}, )"
       R"({"quantity": "qpos", "joint": "spin", "component": 3}, {"quantity": "site", "site": "tip", "axis": "x"}])";
   // Euler, 400 steps: forward = reverse = FD in the friction losses and the starts.
-  const sg::Problem euler = sg::test::load_scene(file, with(kStart, {"integrator.steps=400", loss}));
+  const sg::Problem euler =
+      sg::test::load_scene(file, sg::test::with_sets(kStart, {"integrator.steps=400", loss}));
   sg::test::check_reverse_and_fd(
       euler,
       {"model.tree.bodies.1.joints.0.frictionloss", "model.tree.tendons.0.frictionloss",
@@ -114,10 +110,10 @@ TEST_CASE(
   // Tsit5 1e-12 with the rows' stick-slip switches located: the loss after 0.8 s against the cart's friction
   // loss (it sticks within the run from 0.3 N on), 21 points.
   const sg::Problem p = sg::test::load_scene(
-      file,
-      with(kStart, {"integrator.type=tsit5", "integrator.rtol=1e-12", "integrator.atol=1e-12",
-                    "integrator.steps=400", loss, "sweep.parameter=model.tree.bodies.1.joints.0.frictionloss",
-                    "sweep.from=0.2", "sweep.to=1", "sweep.points=21"}));
+      file, sg::test::with_sets(kStart, {"integrator.type=tsit5", "integrator.rtol=1e-12",
+                                         "integrator.atol=1e-12", "integrator.steps=400", loss,
+                                         "sweep.parameter=model.tree.bodies.1.joints.0.frictionloss",
+                                         "sweep.from=0.2", "sweep.to=1", "sweep.points=21"}));
   const double worst = sg::test::check_sweep_ad_fd(sg::run_sweep(p), 21, 1e-4, true);
   MESSAGE("friction loss under Tsit5 1e-12: worst relative AD-FD difference " << worst);
   sg::test::check_reverse_equals_forward("friction loss, Tsit5", p,
