@@ -111,4 +111,17 @@ bool tree_add_row(TreeConstraintData<S>& cd, const S* span, const S& pos, const 
   return true;
 }
 
+// A row of `scale` times a tendon's Jacobian (dense over nv, ten_J's row) over the span of its nonzeros.
+template <class S>
+bool tree_add_tendon_row(TreeConstraintData<S>& cd, int nv, int tendon, double scale, const S* ten_J,
+                         const S& dist, const S& margin, EfcType type) {
+  int lo = nv, hi = 0;
+  for (int i = 0; i < nv; ++i)
+    if (!is_zero(ten_J[i])) lo = i < lo ? i : lo, hi = i + 1;
+  if (lo >= hi) lo = hi = 0;
+  S span[kMaxDofs];
+  for (int i = lo; i < hi; ++i) span[i - lo] = scale * ten_J[i];
+  return tree_add_row(cd, span, dist, margin, type, tendon, lo, hi);
+}
+
 }  // namespace sg

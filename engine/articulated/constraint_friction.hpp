@@ -10,43 +10,37 @@
 
 namespace sg {
 
-// A row of `scale` times a tendon's Jacobian (dense over nv, ten_J's row) over the span of its nonzeros.
-template <class S>
-bool tree_add_tendon_row(TreeConstraintData<S>& cd, int nv, int tendon, double scale, const S* ten_J,
-                         const S& dist, const S& margin, EfcType type) {
-  int lo = nv, hi = 0;
-  for (int i = 0; i < nv; ++i)
-    if (!is_zero(ten_J[i])) lo = i < lo ? i : lo, hi = i + 1;
-  if (lo >= hi) lo = hi = 0;
-  S span[kMaxDofs];
-  for (int i = lo; i < hi; ++i) span[i - lo] = scale * ten_J[i];
-  return tree_add_row(cd, span, dist, margin, type, tendon, lo, hi);
-}
-
 // Whether a friction-loss row applies: a positive frictionloss (MuJoCo's test).
 template <class S>
 bool tree_friction_applies(const TreeFrictionLoss<S>& f) {
   return value(f.frictionloss) > 0.0;
 }
 
+// Calls f(type, id) for each friction-loss row in MuJoCo's order: the dofs (kFrictionDof, the dof), then the
+// first ntendon tendons (kFrictionTendon, the tendon); stops when f returns false.
+template <class S, class F>
+void tree_for_each_friction(const TreeConstraintModel<S>& cm, int nv, int ntendon, F f) {
+  if (!cm.opt.frictionloss) return;
+  for (int v = 0; v < nv; ++v)
+    if (tree_friction_applies(cm.dof_friction[v]) && !f(EfcType::kFrictionDof, v)) return;
+  for (int t = 0; t < ntendon; ++t)
+    if (tree_friction_applies(cm.tendon_friction[t]) && !f(EfcType::kFrictionTendon, t)) return;
+}
+
 // The friction rows (ten: the tendon stage's results when a tendon has friction loss).
 template <class S>
 void tree_instantiate_friction(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
                                const TreeTendonData<S>* ten, TreeConstraintData<S>& cd) {
-  if (!cm.opt.frictionloss) return;
   const S one = 1.0, zero = 0.0;
-  for (int v = 0; v < m.nv; ++v) {
-    if (!tree_friction_applies(cm.dof_friction[v])) continue;
-    if (!tree_add_row(cd, &one, zero, zero, EfcType::kFrictionDof, v, v, v + 1)) return;
-    cd.efc_frictionloss[cd.nefc - 1] = cm.dof_friction[v].frictionloss;
-  }
-  if (!ten) return;
-  for (int t = 0; t < kMaxTendons; ++t) {
-    if (!tree_friction_applies(cm.tendon_friction[t])) continue;
-    if (!tree_add_tendon_row(cd, m.nv, t, 1.0, ten->ten_J + t * m.nv, zero, zero, EfcType::kFrictionTendon))
-      return;
-    cd.efc_frictionloss[cd.nefc - 1] = cm.tendon_friction[t].frictionloss;
-  }
+  tree_for_each_friction(cm, m.nv, ten ? kMaxTendons : 0, [&](EfcType type, int id) {
+    const bool added = type == EfcType::kFrictionDof
+                           ? tree_add_row(cd, &one, zero, zero, type, id, id, id + 1)
+                           : tree_add_tendon_row(cd, m.nv, id, 1.0, ten->ten_J + id * m.nv, zero, zero, type);
+    if (added)
+      cd.efc_frictionloss[cd.nefc - 1] = type == EfcType::kFrictionDof ? cm.dof_friction[id].frictionloss
+                                                                       : cm.tendon_friction[id].frictionloss;
+    return added;
+  });
 }
 
 }  // namespace sg

@@ -32,8 +32,8 @@ SG_HD inline bool is_tree_limit_key(const ContactKey& k) {
 // -f), bit 1 linear negative (<= -R f, force f), neither quadratic.
 inline constexpr int kTreeFrictionKey = -3;
 
-SG_HD inline ContactKey tree_friction_key(int slot) {
-  return ContactKey{kTreeFrictionKey, slot, 0};
+SG_HD inline ContactKey tree_friction_key(EfcType type, int id) {
+  return ContactKey{kTreeFrictionKey, type == EfcType::kFrictionDof ? id : kMaxDofs + id, 0};
 }
 SG_HD inline bool is_tree_friction_key(const ContactKey& k) {
   return k.a == kTreeFrictionKey;

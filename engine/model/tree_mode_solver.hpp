@@ -386,13 +386,10 @@ class TreeModeSolver {
   // An entry for every friction-loss row, first in a new mode (so that contacts cannot crowd them out; the
   // mode holds room for kMaxTreeFrictionRows, refused beyond when loading). Each starts quadratic.
   void hold_friction_rows(TreeMode& mode) const {
-    const TreeConstraintModel<S>& cm = *s_.cm;
-    if (!cm.opt.frictionloss) return;
-    for (int v = 0; v < s_.m->nv; ++v)
-      if (tree_friction_applies(cm.dof_friction[v])) mode.add(tree_friction_key(v), ContactLevel::contact);
-    for (int t = 0; t < s_.am->ten.ntendon; ++t)
-      if (tree_friction_applies(cm.tendon_friction[t]))
-        mode.add(tree_friction_key(kMaxDofs + t), ContactLevel::contact);
+    tree_for_each_friction(*s_.cm, s_.m->nv, s_.am->ten.ntendon, [&](EfcType type, int id) {
+      mode.add(tree_friction_key(type, id), ContactLevel::contact);
+      return true;
+    });
   }
 
   // The friction-loss rows, after them: always rows, each held in its mode entry's piece. False if the mode
@@ -402,8 +399,7 @@ class TreeModeSolver {
     const int first = cd.nefc;
     tree_instantiate_friction(*s_.m, *s_.cm, tendons_, cd);
     for (int r = first; r < cd.nefc; ++r) {
-      const int slot = cd.efc_type[r] == EfcType::kFrictionDof ? cd.efc_id[r] : kMaxDofs + cd.efc_id[r];
-      const ContactKey key = tree_friction_key(slot);
+      const ContactKey key = tree_friction_key(cd.efc_type[r], cd.efc_id[r]);
       int e = mode.find(key);
       if (e < 0) e = mode.add(key, ContactLevel::contact);
       if (e < 0) return false;
