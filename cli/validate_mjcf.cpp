@@ -88,6 +88,13 @@ int check_tree_against_mujoco(const Problem& problem, const std::string& file, c
       c.max_contacts);
   if (std::isnan(c.qpos) || std::isnan(c.qvel) || std::isnan(c.xpos) || std::isnan(c.act))
     std::printf("  (not finite: a run blew up; never \"ok\")\n");
+  if (c.softgrad_stop > 0)
+    std::printf("  (softgrad's run stopped at step %ld: %s)\n", c.softgrad_stop, c.softgrad_status);
+  if (c.mujoco_reset > 0)
+    std::printf(
+        "  (MuJoCo's qacc was not finite at step %ld: it reset its state there and went on, as mj_step "
+        "does; try a smaller timestep)\n",
+        c.mujoco_reset);
   if (c.max_speed == 0.0)
     std::printf(
         "  (the model stays at rest from this start in MuJoCo: the comparison shows little; start it moving, "

@@ -64,8 +64,10 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
       d->ctrl[i] = model.controls.count[i] > 0 ? control_at(model.controls, i, s - 1) : model.ctrl[i];
     mj_step(m, d);
     c.max_contacts = std::max(c.max_contacts, d->ncon);
-    if (solve.advance(s).status != Status::ok) {
+    if (c.mujoco_reset == 0 && d->warning[mjWARN_BADQACC].number > 0) c.mujoco_reset = s;
+    if (const Status status = solve.advance(s).status; status != Status::ok) {
       c.qpos = c.qvel = c.xpos = c.act = NAN;
+      c.softgrad_stop = s, c.softgrad_status = status_name(status);
       return c;
     }
     double dq = 0.0;

@@ -17,6 +17,9 @@ struct TreeStepComparison {
   long worst_step = 0;            // where qpos differs most
   int max_contacts = 0;           // the most contacts MuJoCo found in one step
   double max_speed = 0.0;         // MuJoCo's largest |qvel| over the steps: 0 when the model stayed at rest
+  long softgrad_stop = 0;         // the step where softgrad's run stopped (its status below), 0 if it did not
+  const char* softgrad_status = "ok";
+  long mujoco_reset = 0;  // the first step where MuJoCo found a bad qacc and reset its state, 0 if none
 };
 
 // Both engines take `steps` steps of `timestep` (RK4 when rk4, else Euler: mj_Euler with its implicit

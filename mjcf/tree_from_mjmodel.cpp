@@ -18,8 +18,9 @@ std::string refusal(const mjModel* m) {
   if (m->nbody > kMaxTreeBodies) return "too many bodies: " + std::to_string(m->nbody);
   if (m->njnt > kMaxJoints) return "too many joints: " + std::to_string(m->njnt);
   if (m->nv > kMaxDofs || m->nq > kMaxQpos) return "too many dofs: nv = " + std::to_string(m->nv);
-  if (m->opt.viscosity > 0 || m->opt.density > 0)
-    return "fluid forces (viscosity, density) are not supported";
+  for (int g = 0; g < m->ngeom; ++g)
+    if (m->geom_fluid[mjNFLUID * g] > 0)
+      return "geom " + std::to_string(g) + " has the ellipsoid fluid model";
   for (int t = 0; t < m->ntendon; ++t)
     if (m->tendon_stiffness[t] != 0 || m->tendon_damping[t] != 0)
       return "tendon " + std::to_string(t) + " has a spring or damper: tendons are not supported";
@@ -73,11 +74,13 @@ std::string copy_dofs(const mjModel* m, TreeModel<double>& out) {
   return {};
 }
 
-// mj_passive and mj_rne skip what the disable flags turn off.
+// The medium and gravity; mj_passive and mj_rne skip what the disable flags turn off.
 void apply_disable_flags(const mjModel* m, TreeModel<double>& out) {
   out.gravity = vec3_at(m->opt.gravity);
   if (m->opt.disableflags & mjDSBL_GRAVITY) out.gravity = {0.0, 0.0, 0.0};
+  out.density = m->opt.density, out.viscosity = m->opt.viscosity, out.wind = vec3_at(m->opt.wind);
   if (m->opt.disableflags & mjDSBL_PASSIVE) {
+    out.density = out.viscosity = 0.0;
     for (int j = 0; j < out.njnt; ++j) out.joint[j].stiffness = 0.0;
     for (int v = 0; v < out.nv; ++v) out.damping[v] = 0.0;
   }

@@ -1,10 +1,11 @@
 #pragma once
 // A compiled MuJoCo model as softgrad's articulated tree (engine/articulated/tree_model.hpp): bodies,
-// joints, dofs, qpos0, qpos_spring and gravity, for the smooth dynamics (mj_kinematics .. mj_rne,
-// mj_passive's joint springs and dof dampers). What would change those quantities but has no counterpart
-// in the tree is refused: mocap bodies, springy or damped tendons, fluid forces (viscosity, density), a
-// free joint sharing its body, and models beyond the tree's capacities. Geoms, contacts, joint limits,
-// equality constraints and actuators belong to later stages and are not mapped: they are ignored here.
+// joints, dofs, qpos0, qpos_spring, gravity and the fluid medium, for the smooth dynamics (mj_kinematics ..
+// mj_rne, mj_passive's joint springs, dof dampers and inertia-box fluid forces). What would change those
+// quantities but has no counterpart in the tree is refused: mocap bodies, springy or damped tendons, the
+// ellipsoid fluid model, a free joint sharing its body, and models beyond the tree's capacities. Geoms,
+// contacts, joint limits, equality constraints and actuators belong to later stages and are not mapped: they
+// are ignored here.
 #include <mujoco/mujoco.h>
 
 #include <string>

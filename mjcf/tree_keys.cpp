@@ -43,8 +43,11 @@ void elements(const mjModel* m, Messages& out) {
   };
   for (const List& l : lists)
     for (int i = 0; i < l.count; ++i) out.push_back(element(m, l.type, i, l.kind) + ": " + l.why);
-  if (m->opt.viscosity > 0 || m->opt.density > 0)
-    out.push_back("option viscosity/density: fluid forces are not supported");
+  for (int g = 0; g < m->ngeom; ++g)
+    if (m->geom_fluid[mjNFLUID * g] > 0)
+      out.push_back(element(m, mjOBJ_GEOM, g, "geom") +
+                    ": fluidshape \"ellipsoid\" (MuJoCo's ellipsoid fluid model) is not supported; "
+                    "without it the bodies take MuJoCo's inertia-box fluid model");
   if (m->opt.integrator == mjINT_IMPLICIT)
     out.push_back("option integrator \"implicit\" is not supported (Euler or RK4)");
   if (m->opt.noslip_iterations != 0)
@@ -500,6 +503,8 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
     tree["tendons"] = std::move(tendons);
   }
   if (m->nexclude > 0) tree["excludes"] = excludes(m);
+  if (passive && (o.density > 0 || o.viscosity > 0))  // mj_passive skips the fluid when passive is off
+    tree["fluid"] = {{"density", o.density}, {"viscosity", o.viscosity}, {"wind", numbers(o.wind, 3)}};
   if (m->neq > 0 && equalities_on(m)) tree["equalities"] = equality_keys(m);
   json model = {{"type", "tree"},
                 {"gravity", gravity ? numbers(o.gravity, 3) : json({0.0, 0.0, 0.0})},

@@ -1,8 +1,10 @@
 #pragma once
-// Passive forces (MuJoCo 2.2.2 mj_passive, joint springs and dof dampers only: softgrad's tree has no
-// tendons or fluid yet). Springs pull towards qpos_spring: hinge and slide along their coordinate, a free
-// joint's position per world axis, and a ball's (or free joint's) orientation by the rotation vector that
-// takes the rest orientation to the current one, expressed in the rest frame (mju_subQuat).
+// Passive forces (MuJoCo 2.2.2 mj_passive): joint springs, dof dampers and the fluid's forces (fluid.hpp);
+// the tendons' spring-dampers are added by the actuation stage (tendon.hpp). Springs pull towards
+// qpos_spring: hinge and slide along their coordinate, a free joint's position per world axis, and a ball's
+// (or free joint's) orientation by the rotation vector that takes the rest orientation to the current one,
+// expressed in the rest frame (mju_subQuat).
+#include "engine/articulated/fluid.hpp"
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/core/quat.hpp"
@@ -40,14 +42,15 @@ void tree_joint_spring(const TreeModel<S>& m, TreeData<S>& d, int j) {
   }
 }
 
-// mj_passive: qfrc_passive = joint springs + dof dampers. Reads the unit quaternions tree_kinematics left
-// in qpos.
+// mj_passive: qfrc_passive = joint springs + dof dampers + fluid forces. Reads the unit quaternions
+// tree_kinematics left in qpos, and the velocity stage's cvel.
 template <class S>
 void tree_passive(const TreeModel<S>& m, TreeData<S>& d) {
   for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] = 0.0;
   for (int j = 0; j < m.njnt; ++j)
     if (!is_zero(m.joint[j].stiffness)) tree_joint_spring(m, d, j);
   for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] -= m.damping[i] * d.qvel[i];
+  tree_fluid_forces(m, d, d.qfrc_passive);
 }
 
 }  // namespace sg

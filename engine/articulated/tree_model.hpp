@@ -63,6 +63,8 @@ struct TreeModel {
   S qpos0[kMaxQpos] = {};        // the configuration where hinge and slide coordinates are zero
   S qpos_spring[kMaxQpos] = {};  // the joint springs' rest configuration
   Vec3<S> gravity{S(0.0), S(0.0), S(-9.81)};
+  S density{}, viscosity{};  // the medium's, for fluid forces (fluid.hpp); 0: none
+  Vec3<S> wind{};
 };
 
 // Appends a body under `parent` (an existing body); returns its index, or -1 when full or the parent is
@@ -163,6 +165,7 @@ void tree_convert(const TreeModel<S>& in, TreeModel<T>& out) {
   }
   for (int i = 0; i < in.nq; ++i) out.qpos0[i] = T(in.qpos0[i]), out.qpos_spring[i] = T(in.qpos_spring[i]);
   out.gravity = Vec3<T>(in.gravity);
+  out.density = T(in.density), out.viscosity = T(in.viscosity), out.wind = Vec3<T>(in.wind);
 }
 
 }  // namespace sg

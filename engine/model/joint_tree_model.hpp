@@ -163,6 +163,7 @@ JointTreeModel<T> convert_model(const JointTreeModel<S>& in) {
   for (int q = 0; q < a.nq; ++q)
     b.qpos0[q] = T(value(a.qpos0[q])), b.qpos_spring[q] = T(value(a.qpos_spring[q]));
   b.gravity = vec<T>(a.gravity);
+  b.density = T(value(a.density)), b.viscosity = T(value(a.viscosity)), b.wind = vec<T>(a.wind);
   out.rot_count = in.rot_count;
   out.nforce = in.nforce;
   for (int k = 0; k < in.nforce; ++k) {
@@ -199,6 +200,9 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     for (int k = 0; k < 3; ++k) f(p + "." + std::to_string(k), v[k]);
   };
   vec("model.gravity", m.tree.gravity);
+  f("model.tree.fluid.density", m.tree.density);
+  f("model.tree.fluid.viscosity", m.tree.viscosity);
+  vec("model.tree.fluid.wind", m.tree.wind);
   for (int i = 1; i < m.tree.nbody; ++i) {
     TreeBody<S>& b = m.tree.body[i];
     const std::string p = "model.tree.bodies." + std::to_string(i - 1);

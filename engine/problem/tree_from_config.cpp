@@ -643,6 +643,10 @@ JointTreeModel<double> read_tree(const json& c) {
   JointTreeModel<double> m;
   const json& model = c.at("model");
   m.tree.gravity = vec3(model.at("gravity"));
+  const json& fluid = model.at("tree").at("fluid");
+  m.tree.density = fluid.at("density").get<double>();
+  m.tree.viscosity = fluid.at("viscosity").get<double>();
+  m.tree.wind = vec3(fluid.at("wind"));
   const json& bodies = model.at("tree").at("bodies");
   if (bodies.empty() || bodies.size() >= static_cast<std::size_t>(kMaxTreeBodies))
     throw std::invalid_argument("model.tree.bodies: expected 1 to " + std::to_string(kMaxTreeBodies - 1) +

@@ -292,6 +292,22 @@ std::vector<FieldSpec> tree_geom_rows(const std::string& array, const std::strin
   };
 }
 
+// The medium the bodies move through (MuJoCo's <option density viscosity wind>, its inertia-box model).
+std::vector<FieldSpec> tree_fluid_rows() {
+  return {
+      tree(number("model.tree.fluid.density", 0, closed(0, 1e6), diff,
+                  "Density of the medium in kg/m^3 (MuJoCo's option density; air 1.2, water 1000): each body "
+                  "with mass meets quadratic drag on the faces of the box with its inertia (MuJoCo's "
+                  "inertia-box fluid model). 0: none.")),
+      tree(number("model.tree.fluid.viscosity", 0, closed(0, 1e6), diff,
+                  "Dynamic viscosity of the medium in Pa s (MuJoCo's option viscosity; air 1.8e-5, water "
+                  "9e-4): Stokes drag on the sphere of the inertia box's mean side. 0: none.")),
+      tree(vector("model.tree.fluid.wind", {0, 0, 0}, closed(-1e6, 1e6), diff,
+                  "Velocity of the medium in m/s, world frame (MuJoCo's option wind); it acts through "
+                  "density and viscosity only.")),
+  };
+}
+
 }  // namespace
 
 std::vector<FieldSpec> tree_body_rows() {
@@ -331,6 +347,7 @@ std::vector<FieldSpec> tree_body_rows() {
       tree(boolean("model.tree.filterparent", true,
                    "MuJoCo's filterparent: a body does not collide with its parent (unless the parent "
                    "is the world).")));
+  for (auto& spec : tree_fluid_rows()) t.push_back(std::move(spec));
   t.push_back(tree(object_array("model.tree.excludes", 0, 32,
                                 "Body pairs whose geoms never collide (MuJoCo's <contact><exclude>); 0 to 32 "
                                 "entries.",

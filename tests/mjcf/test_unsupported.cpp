@@ -67,7 +67,11 @@ std::vector<Case> cases() {
       {"collision_pair",
        mjcf_model(ball, R"(<option collision="predefined"/>)"),
        {"option collision: only \"all\" is supported"}},
-      {"fluid", mjcf_model(ball, R"(<option density="1.2"/>)"), {"fluid forces are not supported"}},
+      {"fluid_ellipsoid",
+       mjcf_model(R"(<body name="fish" pos="0 0 1"><freejoint/>
+                       <geom name="fin" type="ellipsoid" size="0.1 0.05 0.01" fluidshape="ellipsoid"/></body>)",
+                  R"(<option density="1000"/>)"),
+       {"geom 'fin': fluidshape \"ellipsoid\" (MuJoCo's ellipsoid fluid model) is not supported"}},
       {"noslip",
        mjcf_model(ball, R"(<option noslip_iterations="3"/>)"),
        {"option noslip_iterations: the noslip solver is not supported"}},
