@@ -82,8 +82,6 @@ void actuators(const mjModel* m, Messages& out) {
         trn == mjTRN_JOINT && (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE);
     if (!on_joint && trn != mjTRN_TENDON)
       out.push_back(name + ": only actuators on a hinge or slide joint or on a tendon are supported");
-    else if (m->actuator_actlimited[i])
-      out.push_back(name + ": actlimited (activation limits) is not supported");
     else if (is_muscle(m, i))
       continue;
     else if (m->actuator_dyntype[i] == mjDYN_USER)
@@ -360,6 +358,10 @@ json actuator_keys(const mjModel* m, int i) {
     const int body = m->jnt_bodyid[j];
     out["body"] = body - 1;
     out["joint"] = j - m->body_jntadr[body];
+  }
+  if (m->actuator_dyntype[i] != mjDYN_NONE && m->actuator_actlimited[i]) {  // MuJoCo ignores it without one
+    out["actlimited"] = true;
+    out["actrange"] = numbers(m->actuator_actrange + 2 * i, 2);
   }
   if (is_muscle(m, i)) {
     muscle_keys(m, i, out);

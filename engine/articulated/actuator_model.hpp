@@ -39,6 +39,8 @@ struct TreeActuator {
   S ctrlrange[2] = {};
   bool forcelimited = false;
   S forcerange[2] = {};
+  bool actlimited = false;  // the activation is clamped to actrange after each step (MuJoCo's mj_advance)
+  S actrange[2] = {};
 };
 
 // MuJoCo's disable flags that concern actuation: mjDSBL_ACTUATION (no actuator forces at all) and
@@ -92,7 +94,7 @@ void tree_actuator_convert(const TreeActuatorModel<S>& in, TreeActuatorModel<T>&
     TreeActuator<T>& b = out.actuator[i];
     b.trntype = a.trntype, b.joint = a.joint, b.act_adr = a.act_adr, b.dyntype = a.dyntype;
     b.gaintype = a.gaintype, b.biastype = a.biastype;
-    b.ctrllimited = a.ctrllimited, b.forcelimited = a.forcelimited;
+    b.ctrllimited = a.ctrllimited, b.forcelimited = a.forcelimited, b.actlimited = a.actlimited;
     for (int k = 0; k < 6; ++k) b.gear[k] = T(value(a.gear[k]));
     for (int k = 0; k < kActuatorPrm; ++k) {
       b.gainprm[k] = T(value(a.gainprm[k])), b.biasprm[k] = T(value(a.biasprm[k]));
@@ -100,7 +102,7 @@ void tree_actuator_convert(const TreeActuatorModel<S>& in, TreeActuatorModel<T>&
     }
     for (int k = 0; k < 2; ++k) {
       b.ctrlrange[k] = T(value(a.ctrlrange[k])), b.forcerange[k] = T(value(a.forcerange[k]));
-      b.lengthrange[k] = T(value(a.lengthrange[k]));
+      b.lengthrange[k] = T(value(a.lengthrange[k])), b.actrange[k] = T(value(a.actrange[k]));
     }
     b.acc0 = T(value(a.acc0));
   }

@@ -5,8 +5,9 @@
 // (accel / |qM^-1 moment|), first shortens and then lengthens it for inttotal seconds, velocities decaying
 // with timeconst; the extreme lengths over the last inteval seconds are the range, refused when either side
 // has not settled (tolrange of the range) or the range is empty. The compiler's model for it: no gravity,
-// passive forces, contacts or actuation, joint limits kept, and the dofs' damping still in Euler's implicit
-// update (mj_Euler reads dof_damping whatever the flags). Runs once when a model is built, in double.
+// passive forces (the fluid's included), friction loss, contacts or actuation, joint limits kept, and the
+// dofs' damping still in Euler's implicit update (mj_Euler reads dof_damping whatever the flags). Runs once
+// when a model is built, in double.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -42,6 +43,7 @@ inline std::unique_ptr<Setup> setup(const JointTreeModel<double>& m, double time
   auto s = std::make_unique<Setup>();
   s->forces = m.tree;
   s->forces.gravity = Vec3<double>{0.0, 0.0, 0.0};
+  s->forces.density = s->forces.viscosity = 0.0;  // passive forces off: the fluid's too
   for (int j = 0; j < m.tree.njnt; ++j) {
     s->forces.joint[j].stiffness = 0.0;
     const TreeJoint<double>& jn = m.tree.joint[j];
@@ -54,6 +56,7 @@ inline std::unique_ptr<Setup> setup(const JointTreeModel<double>& m, double time
       s->damped.damping[m.tree.joint[j].dof_adr + k] = m.joint[j].damping;
   s->con = m.con;
   s->con.opt.contact = false;
+  s->con.opt.frictionloss = false;
   s->con.opt.timestep = timestep;
   s->act = m.act;
   s->act.opt.actuation = false;

@@ -216,8 +216,10 @@ class TreeSystem {
     }
   }
 
-  // After an accepted step: each quaternion q <- normalise(q (x) exp(phi)), phi <- 0.
+  // After an accepted step: each quaternion q <- normalise(q (x) exp(phi)), phi <- 0; limited activations
+  // clamped (MuJoCo's RK4 clamps at the end of its step, in mj_advance).
   SG_HD void after_accept(S* y) const {
+    clamp_activations(y);
     for (int j = 0; j < tree_.njnt; ++j) {
       const int r = model_->rot_adr[j];
       if (r < 0) continue;
@@ -711,12 +713,25 @@ class TreeSystem {
       if (c.count[a] > 0) act_data_.ctrl[a] = control_at(c, a, interval_);
   }
 
-  // act += h act_dot, with act_dot from the last forward() (mj_advance; no actrange clamp: activations with
-  // limits are refused).
+  // act += h act_dot, with act_dot from the last forward(), then the limited activations clamped to their
+  // actrange (mj_advance).
   template <class H>
   SG_HD void advance_activations(S* y, const H& h) const {
     S* act = y + model_->act_offset();
     for (int i = 0; i < model_->act.na; ++i) act[i] += h * act_data_.act_dot[i];
+    clamp_activations(y);
+  }
+
+  // mj_advance's clamp of each limited activation to its actrange: a clamped activation is the bound, with
+  // the bound's derivative (zero: actrange is a fixed number). Only fixed-step integrators run limited
+  // activations (read_tree refuses the others: the clamp would need to be an event).
+  SG_HD void clamp_activations(S* y) const {
+    S* act = y + model_->act_offset();
+    for (int u = 0; u < model_->act.nu; ++u) {
+      const TreeActuator<S>& a = model_->act.actuator[u];
+      if (!a.actlimited || a.act_adr < 0) continue;
+      act[a.act_adr] = actuator_clip(act[a.act_adr], a.actrange[0], a.actrange[1]);
+    }
   }
 
   // (qM + h D) qacc' = qM qacc, with qM and qacc from the last forward().

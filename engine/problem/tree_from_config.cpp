@@ -291,6 +291,32 @@ void read_dynamics(const json& a, const std::string& path, const std::string& ki
     throw std::invalid_argument(path + ".timeconst.0: a filter's time constant must be > 0");
 }
 
+// actlimited and actrange: a range lo < hi on an actuator that has an activation.
+void read_activation_limit(const json& a, const std::string& path, TreeActuator<double>& act) {
+  act.actlimited = a.at("actlimited").get<bool>();
+  for (int c = 0; c < 2; ++c) act.actrange[c] = a.at("actrange").at(c).get<double>();
+  if (!act.actlimited) return;
+  if (act.dyntype == ActuatorDynamics::kNone)
+    throw std::invalid_argument(path +
+                                ".actlimited: the actuator has no activation to limit (dyntype integrator or "
+                                "filter, or a muscle, has one)");
+  if (!(act.actrange[0] < act.actrange[1])) throw std::invalid_argument(path + ".actrange: expected lo < hi");
+}
+
+// Limited activations are clamped after each step, as MuJoCo's mj_advance does: the fixed-step integrators
+// do so; an adaptive one would need each bound as an event. (backsolve, which would not see the clamp,
+// needs an adaptive integrator anyway.)
+void check_activation_limits(const json& c, const JointTreeModel<double>& m) {
+  const std::string method = c.at("integrator").at("type").get<std::string>();
+  if (method == "euler" || method == "rk4" || method == "moreau") return;
+  for (int i = 0; i < m.act.nu; ++i)
+    if (m.act.actuator[i].actlimited)
+      throw std::invalid_argument("model.tree.actuators." + std::to_string(i) +
+                                  ".actlimited: activation limits clamp after each step (MuJoCo's "
+                                  "mj_advance): set integrator.type euler, rk4 or moreau (this scene's " +
+                                  method + " would need each bound as an event)");
+}
+
 void read_actuator(const json& a, const json& tree, const std::string& path, JointTreeModel<double>& m) {
   const json& bodies = tree.at("bodies");
   const std::string tendon = a.at("tendon").get<std::string>();
@@ -335,6 +361,7 @@ void read_actuator(const json& a, const json& tree, const std::string& path, Joi
     act.forcerange[c] = a.at("forcerange").at(c).get<double>();
   m.ctrl[i] = a.at("ctrl").get<double>();
   m.act0[i] = a.at("act").get<double>();
+  read_activation_limit(a, path, act);
 }
 
 // The index in con.geom (read_geoms' order: bodies' geoms, then the world's) of the geom named `name`, or -1.
@@ -662,6 +689,7 @@ JointTreeModel<double> read_tree(const json& c) {
     for (std::size_t i = 0; i < tree.at("actuators").size(); ++i)
       read_actuator(tree.at("actuators")[i], tree, "model.tree.actuators." + std::to_string(i), m);
   tree_index_activations(m.act);
+  check_activation_limits(c, m);
   read_controls(c, m);
   read_excludes(tree, m);
   read_equalities(tree, m);

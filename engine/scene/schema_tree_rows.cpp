@@ -114,6 +114,12 @@ std::vector<FieldSpec> tree_actuator_rows() {
                  "Activation dynamics (MuJoCo's dyntype; a muscle has its own): none: the gain multiplies "
                  "ctrl; integrator: it multiplies an activation act with d act/dt = ctrl; filter: d act/dt = "
                  "(ctrl - act) / timeconst.0.")),
+      tree(boolean(a + ".actlimited", false,
+                   "Clamp the activation to actrange after each step (MuJoCo's actlimited; mj_advance's "
+                   "clamp). Needs an activation (dyntype integrator or filter, or a muscle) and a "
+                   "fixed-step integrator (euler, rk4, moreau).")),
+      tree(vector(a + ".actrange", {0, 0}, any(), fixed,
+                  "Activation range [lo, hi], lo < hi, when actlimited.")),
       tree(number(
           a + ".act", 0, any(), diff,
           "The activation at the start (MuJoCo's act) of a muscle or of dyntype integrator or filter.")),

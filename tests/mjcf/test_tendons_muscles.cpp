@@ -372,12 +372,6 @@ TEST_CASE("a muscle without a length range gets the one MuJoCo's compiler comput
 }
 
 TEST_CASE("tendon and muscle scenes refuse what they cannot simulate, naming the key or element") {
-  SUBCASE("MJCF: activation limits") {
-    const std::string limited = import_errors("tendon_filter", R"(
-<mujoco><worldbody><body><joint name="j" axis="0 1 0"/><geom size="0.1"/></body></worldbody>
-<actuator><general joint="j" dyntype="filter" dynprm="0.1" actlimited="true" actrange="-1 1"/></actuator></mujoco>)");
-    CHECK(limited.find("actlimited (activation limits) is not supported") != std::string::npos);
-  }
   SUBCASE("scene: unknown names, a box to wrap around, a path that does not end at a site") {
     const std::string xml = write_mjcf("tendon_refusals", kWrapModel);
     const std::string scene = model_scene("tendon_refusals", xml);
