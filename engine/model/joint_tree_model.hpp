@@ -200,9 +200,6 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     for (int k = 0; k < 3; ++k) f(p + "." + std::to_string(k), v[k]);
   };
   vec("model.gravity", m.tree.gravity);
-  f("model.tree.fluid.density", m.tree.density);
-  f("model.tree.fluid.viscosity", m.tree.viscosity);
-  vec("model.tree.fluid.wind", m.tree.wind);
   for (int i = 1; i < m.tree.nbody; ++i) {
     TreeBody<S>& b = m.tree.body[i];
     const std::string p = "model.tree.bodies." + std::to_string(i - 1);
@@ -247,6 +244,9 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     for (int k = 0; k < 2; ++k) f(a + ".timeconst." + std::to_string(k), act.dynprm[k]);
   }
   visit_geoms(m.con, 0, "model.tree.world_geoms.", f);
+  f("model.tree.fluid.density", m.tree.density);  // the schema's order: after the world's geoms
+  f("model.tree.fluid.viscosity", m.tree.viscosity);
+  vec("model.tree.fluid.wind", m.tree.wind);
   for (int e = 0; e < m.con.neq; ++e) {
     TreeEquality<S>& eq = m.con.eq[e];
     const std::string p = "model.tree.equalities." + std::to_string(e);

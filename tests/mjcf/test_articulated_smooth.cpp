@@ -407,9 +407,9 @@ TEST_CASE("articulated tree_from_mjmodel refuses what the smooth tree cannot rep
   };
   const Refused cases[] = {
       {R"(<mujoco><worldbody><body mocap="true"><geom size="0.1"/></body></worldbody></mujoco>)", "mocap"},
-      {R"(<mujoco><option viscosity="0.1"/><worldbody><body><joint/><geom size="0.1"/></body></worldbody>
-          </mujoco>)",
-       "fluid"},
+      {R"(<mujoco><option viscosity="0.1"/><worldbody><body><joint/>
+          <geom size="0.1" fluidshape="ellipsoid"/></body></worldbody></mujoco>)",
+       "ellipsoid fluid model"},
       {R"(<mujoco><worldbody><body><joint name="a"/><geom size="0.1"/></body></worldbody>
           <tendon><fixed stiffness="1"><joint joint="a" coef="1"/></fixed></tendon></mujoco>)",
        "tendon"},
