@@ -6,6 +6,7 @@
 // acts at the body's centre of mass, in its principal axes. (MuJoCo's ellipsoid model, per geom
 // `fluidshape`, is not implemented; the MJCF import refuses it.)
 #include "engine/articulated/jacobian.hpp"
+#include "engine/articulated/kinematics.hpp"
 #include "engine/articulated/spatial.hpp"
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
@@ -13,7 +14,6 @@
 
 namespace sg {
 
-inline constexpr double kTreeFluidMinVal = 1e-15;  // MuJoCo's mjMINVAL
 inline constexpr double kFluidPi = 3.14159265358979323846;
 
 // The full sides of the box whose principal moments about its centre are `inertia` for `mass`.
@@ -22,7 +22,7 @@ SG_INLINE Vec3<S> fluid_box(const Vec3<S>& inertia, const S& mass) {
   Vec3<S> box;
   for (int k = 0; k < 3; ++k) {
     const S moment_sum = inertia[(k + 1) % 3] + inertia[(k + 2) % 3] - inertia[k];
-    box[k] = sqrt(max(S(kTreeFluidMinVal), moment_sum) / mass * 6.0);
+    box[k] = sqrt(max(S(kTreeMinVal), moment_sum) / mass * 6.0);
   }
   return box;
 }
@@ -65,7 +65,7 @@ void tree_fluid_forces(const TreeModel<S>& m, const TreeData<S>& d, S* qfrc) {
   if (is_zero(m.viscosity) && is_zero(m.density)) return;
   for (int b = 1; b < m.nbody; ++b) {
     const TreeBody<S>& body = m.body[b];
-    if (value(body.mass) < kTreeFluidMinVal) continue;
+    if (value(body.mass) < kTreeMinVal) continue;
     const Vec3<S> box = fluid_box(body.inertia, body.mass);
     Vec3<S> w, v, torque, force;
     fluid_local_velocity(m, d, b, w, v);
