@@ -19,25 +19,6 @@ namespace tree_collision_detail {
 inline constexpr double kMinMu = 1e-5;  // mjMINMU: friction never reaches zero
 inline constexpr double kMinVal = 1e-15;
 
-// mjtGeom's numbering, which decides the order of a pair (the lower type is geom1).
-inline int mujoco_type(GeomType t) {
-  switch (t) {
-    case GeomType::plane:
-      return 0;
-    case GeomType::sphere:
-      return 2;
-    case GeomType::capsule:
-      return 3;
-    case GeomType::ellipsoid:
-      return 4;
-    case GeomType::cylinder:
-      return 5;
-    case GeomType::box:
-      return 6;
-  }
-  return 7;
-}
-
 template <class S>
 S larger(const S& a, const S& b) {
   return value(a) < value(b) ? b : a;
@@ -165,14 +146,15 @@ void tree_align_frame(const Vec3<S>& seed, Vec3<S>* frame) {
   frame[2] = cross(frame[0], t);
 }
 
-// The narrow phase of one pair at the geoms' current frames.
+// The narrow phase of one pair at the geoms' current frames: contacts within its margin plus the band.
 template <class S>
 int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int g1, int g2,
-                      double margin, Contact<S>* con) {
+                      double margin, double band, Contact<S>* con) {
   const TreeGeom<S>& a = cm.geom[g1];
   const TreeGeom<S>& b = cm.geom[g2];
   CollisionOptions opt;
-  opt.margin = margin;
+  opt.margin = margin + band;
+  opt.pair_margin = margin;
   opt.softness = cm.opt.collision_softness;
   opt.detector = cm.opt.detector;
   opt.mujoco_sphere_in_box = true;
@@ -199,13 +181,13 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, T
   int num;
   {
     const TapePause<S> values(true);
-    num = tree_narrow_phase(cm, cd, g1, g2, value(margin) + band, con);
+    num = tree_narrow_phase(cm, cd, g1, g2, value(margin), band, con);
   }
   if (num == 0) return;
   if constexpr (is_reverse_v<S>) {
     for (int g : {g1, g2})
       if (!taped[g]) tree_geom_frame(cm, d, cd, g), taped[g] = true;
-    num = tree_narrow_phase(cm, cd, g1, g2, value(margin) + band, con);
+    num = tree_narrow_phase(cm, cd, g1, g2, value(margin), band, con);
   } else {
     (void)d, (void)taped;
   }
@@ -241,8 +223,7 @@ void tree_collide_geoms(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
   for (int i = 0; i < cm.ngeom; ++i)
     for (int j = i + 1; j < cm.ngeom; ++j) {
       if (tree_geoms_filtered(m, cm, i, j)) continue;
-      const bool swap = tree_collision_detail::mujoco_type(cm.geom[j].type) <
-                        tree_collision_detail::mujoco_type(cm.geom[i].type);
+      const bool swap = mujoco_geom_type(cm.geom[j].type) < mujoco_geom_type(cm.geom[i].type);
       tree_collide_pair(cm, d, cd, swap ? j : i, swap ? i : j, taped, band);
     }
 }

@@ -6,6 +6,7 @@
 #include "engine/collision/collide_box.hpp"
 #include "engine/collision/collide_box_diffmjx.hpp"
 #include "engine/collision/collide_capsule_box.hpp"
+#include "engine/collision/collide_convex.hpp"
 #include "engine/collision/collide_plane.hpp"
 #include "engine/collision/collide_round.hpp"
 #include "engine/collision/contact_frame.hpp"
@@ -28,6 +29,7 @@ SG_HD inline bool pair_supported(GeomType a, GeomType b, Detector detector = Det
   if (detector == Detector::diffmjx)
     return a == GeomType::plane && (b == GeomType::sphere || b == GeomType::box || b == GeomType::ellipsoid);
   if (a == GeomType::plane) return b != GeomType::plane;
+  if (convex_pair(a, b)) return true;
   if (a == GeomType::sphere) return b == GeomType::sphere || b == GeomType::capsule || b == GeomType::box;
   if (a == GeomType::box) return b == GeomType::box;
   return a == GeomType::capsule && (b == GeomType::capsule || b == GeomType::box);
@@ -82,13 +84,20 @@ SG_HD inline int collide_ordered(GeomType a, const Pose<S>& pa, const Vec3<S>& s
 
 // Contacts between geom a and geom b, normals from a to b. Returns the number written to `out`
 // (capacity kMaxContactsPerPair); 0 when separated beyond the margin or when the pair is unsupported.
+// MPR's pairs run in MuJoCo's type order, which differs from GeomType's (its result depends on the order).
 template <class S>
 SG_HD inline int collide(GeomType a, const Pose<S>& pose_a, const Vec3<S>& size_a, GeomType b,
                          const Pose<S>& pose_b, const Vec3<S>& size_b, const CollisionOptions& opt,
                          Contact<S>* out) {
   if (!pair_supported(a, b, opt.detector)) return 0;
-  if (!(b < a)) return collide_detail::collide_ordered(a, pose_a, size_a, b, pose_b, size_b, opt, out);
-  const int n = collide_detail::collide_ordered(b, pose_b, size_b, a, pose_a, size_a, opt, out);
+  const bool convex = convex_pair(a, b);
+  const bool swap = convex ? mujoco_geom_type(b) < mujoco_geom_type(a) : b < a;
+  if (!swap) {
+    if (convex) return collide_convex(a, pose_a, size_a, b, pose_b, size_b, opt, out);
+    return collide_detail::collide_ordered(a, pose_a, size_a, b, pose_b, size_b, opt, out);
+  }
+  const int n = convex ? collide_convex(b, pose_b, size_b, a, pose_a, size_a, opt, out)
+                       : collide_detail::collide_ordered(b, pose_b, size_b, a, pose_a, size_a, opt, out);
   for (int i = 0; i < n; ++i)
     make_contact_frame(Vec3<S>(-out[i].frame[0]), smooth_proxies(opt), out[i].frame);
   return n;

@@ -51,6 +51,13 @@ struct Contact {
 // softness), the other supported pairs (plane-sphere, plane-ellipsoid) exact as in that fork.
 enum class Detector : unsigned char { softgrad, diffmjx };
 
+// MPR's settings (engine/collision/mpr.hpp), MuJoCo's defaults: the convex pairs' depth tolerance (metres)
+// and the penetration phase's iteration limit (opt.mpr_tolerance, opt.mpr_iterations).
+struct MprSettings {
+  double tolerance = 1e-6;
+  int max_iterations = 50;
+};
+
 struct CollisionOptions {
   double margin = 0.0;    // report pairs with dist <= margin (Contacts From Distance needs a width)
   double softness = 0.0;  // 0: exact detector; > 0: smooth detector, a length scale in metres
@@ -59,6 +66,11 @@ struct CollisionOptions {
   // dist = -radius (the joint trees follow mj_forward), softgrad's collider the depth through the nearest
   // face (the position, midway by the depth, and the normal agree).
   bool mujoco_sphere_in_box = false;
+  MprSettings mpr{};
+  // The pair's own margin when `margin` adds a look-ahead band (CFD), negative when it does not. MPR's result
+  // depends on how far it grows the geoms, so a convex pair is collided at its own margin first, as
+  // mj_collision does, and grown by `margin` only to find a contact in the band (collide_convex.hpp).
+  double pair_margin = -1.0;
 };
 
 // The length the smooth proxies use: 0 (exact) unless the softgrad detector has a softness.

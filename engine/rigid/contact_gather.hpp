@@ -63,6 +63,14 @@ SG_HD inline void build_pair_table(const RigidModel<S>& m, double timestep, Pair
   }
 }
 
+// A pair's detector options, reporting contacts within its margin plus `band`.
+template <class S>
+SG_HD inline CollisionOptions band_options(const RigidModel<S>& m, const PairData<S>& pair, double band) {
+  CollisionOptions opt{pair.params.margin + band, m.softness, m.detector};
+  opt.pair_margin = pair.params.margin;
+  return opt;
+}
+
 // Pairs closer than their margin plus `band` (the CFD width, a look-ahead); returns how many were written.
 template <class S>
 SG_HD inline int collect_contacts(const RigidModel<S>& m, const PairTable<S>& pairs,
@@ -78,7 +86,7 @@ SG_HD inline int collect_contacts(const RigidModel<S>& m, const PairTable<S>& pa
     const RigidBody<S>& body = m.bodies[b];
     if (m.plane_enabled) {
       const PairData<S>& pair = pairs.plane[b];
-      const CollisionOptions opt{pair.params.margin + band, m.softness, m.detector};
+      const CollisionOptions opt = band_options(m, pair, band);
       const Pose<S> plane_pose{Vec3<S>(0.0, 0.0, m.plane_height), Quat<S>()};
       add(-1, b, pair,
           collide(GeomType::plane, plane_pose, Vec3<S>(), body.shape, pose, body.size, opt, buf));
@@ -89,7 +97,7 @@ SG_HD inline int collect_contacts(const RigidModel<S>& m, const PairTable<S>& pa
       if (!pair_supported(body.shape, other.shape, m.detector)) continue;
       const BodyState<S>& so = states[c];
       const PairData<S>& pair = pairs.between(b, c);
-      const CollisionOptions opt{pair.params.margin + band, m.softness, m.detector};
+      const CollisionOptions opt = band_options(m, pair, band);
       add(b, c, pair,
           collide(body.shape, pose, body.size, other.shape, Pose<S>{so.pos, so.quat, &so.rot}, other.size,
                   opt, buf));

@@ -16,17 +16,22 @@ TEST_CASE("dispatch: pair_supported is symmetric and lists exactly the implement
       if (pair_supported(a, b) && !(b < a)) ++count;
     }
   }
-  CHECK(count == 11);  // plane x 5, sphere-sphere, sphere-capsule, sphere-box, capsule-capsule, capsule-box,
-                       // box-box
+  // Every pair of the 6 types but plane-plane (MuJoCo has none either): plane x 5, the 15 solid pairs, 9 of
+  // them MPR's (an ellipsoid or a cylinder with another solid).
+  CHECK(count == 20);
   CHECK_FALSE(pair_supported(GeomType::plane, GeomType::plane));
   CHECK(pair_supported(GeomType::box, GeomType::box));
   CHECK(pair_supported(GeomType::sphere, GeomType::box));
   CHECK(pair_supported(GeomType::capsule, GeomType::box));
-  CHECK_FALSE(pair_supported(GeomType::box, GeomType::cylinder));
+  CHECK(pair_supported(GeomType::box, GeomType::cylinder));
   CHECK(pair_supported(GeomType::ellipsoid, GeomType::plane));
+  int convex = 0;
+  for (GeomType a : all)
+    for (GeomType b : all) convex += convex_pair(a, b) && !(b < a);
+  CHECK(convex == 9);
   // Unsupported pairs write nothing.
   Contact<double> c[kMaxContactsPerPair];
-  CHECK(collide(GeomType::cylinder, Pose<double>{}, V(1, 1, 0), GeomType::box, Pose<double>{}, V(1, 1, 1),
+  CHECK(collide(GeomType::plane, Pose<double>{}, V(1, 1, 0), GeomType::plane, Pose<double>{}, V(1, 1, 1),
                 CollisionOptions{}, c) == 0);
 }
 
