@@ -4,6 +4,7 @@
 
 #include "engine/rigid/inertia.hpp"
 #include "mjcf/free_bodies.hpp"
+#include "mjcf/geom_type_map.hpp"
 #include "mjcf/names.hpp"
 
 namespace sg::mjcf {
@@ -248,6 +249,7 @@ void options(const mjModel* m, Messages& out) {
     out.push_back(
         "option flag override: contact parameter overrides are not supported (set the geoms' "
         "margin, solref and solimp)");
+  if (const std::string why = convex_collider_options(o); !why.empty()) out.push_back(why);
 }
 
 }  // namespace

@@ -199,6 +199,7 @@ void contacts(const mjModel* m, Messages& out) {
   if (!contacts_on(m)) return;
   if (m->opt.collision != mjCOL_ALL) out.push_back("option collision: only \"all\" is supported");
   if (m->opt.enableflags & mjENBL_OVERRIDE) out.push_back("option flag override: not supported");
+  if (const std::string why = convex_collider_options(m->opt); !why.empty()) out.push_back(why);
   for (int g = 0; g < m->ngeom; ++g) {
     if (!collides(m, g)) continue;
     const std::string name = geom_name(m, g);

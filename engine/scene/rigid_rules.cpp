@@ -153,10 +153,35 @@ void smooth_box_pairs(const RuleContext& ctx, const std::string& mode, std::vect
            format_number(*softness) + "), or model.collide_bodies=false"});
 }
 
+// MPR's pairs (an ellipsoid or a cylinder against another solid, collide_convex.hpp) have no smooth proxy
+// either: the first such pair of bodies is named.
+void smooth_convex_pairs(const RuleContext& ctx, const std::string& mode, std::vector<Issue>& errors) {
+  const auto softness = ctx.number("collision.softness");
+  const auto collide = ctx.value("model.collide_bodies");
+  if (mode == "diffmjx" || !softness || *softness <= 0.0 || !collide || *collide != true) return;
+  const std::size_t n = ctx.count("model.bodies");
+  for (std::size_t j = 1; j < n; ++j) {
+    const auto b = ctx.text(body_path(j) + ".shape");
+    const auto tb = b ? shape_named(*b) : std::nullopt;
+    for (std::size_t i = 0; i < j && tb; ++i) {
+      const auto a = ctx.text(body_path(i) + ".shape");
+      const auto ta = a ? shape_named(*a) : std::nullopt;
+      if (!ta || !convex_pair(*ta, *tb)) continue;
+      errors.push_back(
+          {"collision.softness",
+           *a + "-" + *b + " contact (" + body_path(i) + " and " + body_path(j) +
+               ", MuJoCo's convex collider) has no smooth detector; set collision.softness=0 (got " +
+               format_number(*softness) + "), or model.collide_bodies=false"});
+      return;
+    }
+  }
+}
+
 void collision_mode(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto mode = ctx.text("collision.mode");
   if (!mode) return;
   smooth_box_pairs(ctx, *mode, errors);
+  smooth_convex_pairs(ctx, *mode, errors);
   collision_mode_softness(ctx, *mode, errors);
   if (*mode == "diffmjx") diffmjx_shapes(ctx, errors);
 }

@@ -590,8 +590,6 @@ TEST_CASE("articulated tree_constraints_from_mjmodel refuses what the constraint
     const char* what;
     const char* body;
   } cases[] = {
-      {"no collider", R"(<worldbody><body><joint type="hinge"/><geom type="cylinder" size=".1 .2"/></body>
-        <body pos="1 0 0"><joint type="hinge"/><geom type="box" size=".1 .1 .1"/></body></worldbody>)"},
       {"friction loss", R"(<worldbody><body><joint type="hinge" frictionloss="0.1"/>
         <geom type="sphere" size=".1"/></body></worldbody>)"},
   };

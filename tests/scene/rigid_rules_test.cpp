@@ -41,27 +41,25 @@ TEST_CASE("a rigid scene accepts only the contact models that have a rigid imple
   CHECK(rigid("[{}]", {"contact.model=hard", "integrator.type=moreau"}).ok());
 }
 
-TEST_CASE("body-body contact only for the supported shape pairs") {
-  const LoadResult box_cylinder = rigid(R"([{"shape": "box"}, {"shape": "cylinder"}])");
-  CHECK(message_at(box_cylinder, "model.bodies.1.shape") ==
-        "box-cylinder contact between model.bodies.0 (box) and model.bodies.1 (cylinder) is not supported "
-        "(supported body pairs: sphere-sphere, sphere-capsule, sphere-box, capsule-capsule, capsule-box, "
-        "box-box); "
-        "set "
-        "model.collide_bodies=false");
-  CHECK(box_cylinder.format_errors().rfind("scenes/x.json: model.bodies.1.shape: box-cylinder contact", 0) ==
-        0);
+TEST_CASE("body-body contact for every pair of solids, the convex collider's pairs only exact") {
+  // An ellipsoid or a cylinder against another solid goes to MuJoCo's convex collider (MPR).
+  CHECK(rigid(R"([{"shape": "box"}, {"shape": "cylinder"}])").ok());
+  CHECK(rigid(R"([{"shape": "capsule"}, {"shape": "sphere"}, {"shape": "ellipsoid"}])").ok());
   CHECK(rigid(R"([{"shape": "box"}, {"shape": "box"}, {"shape": "sphere"}])").ok());
-  const LoadResult mixed = rigid(R"([{"shape": "capsule"}, {"shape": "sphere"}, {"shape": "ellipsoid"}])");
-  CHECK(mixed.errors.size() == 1);
+  // It has no smooth detector: a softness names the first such pair.
+  const LoadResult soft = rigid(R"([{"shape": "sphere"}, {"shape": "capsule"}, {"shape": "ellipsoid"}])",
+                                {"collision.softness=0.01"});
   CHECK(
-      contains(message_at(mixed, "model.bodies.2.shape"),
-               "capsule-ellipsoid contact between model.bodies.0 (capsule) and model.bodies.2 (ellipsoid)"));
-  CHECK(rigid(R"([{"shape": "capsule"}, {"shape": "sphere"}, {"shape": "capsule"}])").ok());
-  // Switching body-body contacts off allows any shapes (each still touches the plane).
-  CHECK(rigid(R"([{"shape": "box"}, {"shape": "cylinder"}])", {"model.collide_bodies=false"}).ok());
+      message_at(soft, "collision.softness") ==
+      "sphere-ellipsoid contact (model.bodies.0 and model.bodies.2, MuJoCo's convex collider) has no smooth "
+      "detector; set collision.softness=0 (got 0.01), or model.collide_bodies=false");
+  CHECK(soft.format_errors().rfind("scenes/x.json: collision.softness: sphere-ellipsoid contact", 0) == 0);
+  CHECK(rigid(R"([{"shape": "sphere"}, {"shape": "ellipsoid"}])",
+              {"collision.softness=0.01", "model.collide_bodies=false"})
+            .ok());
+  CHECK(rigid(R"([{"shape": "sphere"}, {"shape": "capsule"}])", {"collision.softness=0.01"}).ok());
   // One body has no pairs.
-  CHECK(rigid(R"([{"shape": "box"}])").ok());
+  CHECK(rigid(R"([{"shape": "cylinder"}])", {"collision.softness=0.01"}).ok());
 }
 
 TEST_CASE("box-box contact has no smooth detector: a softness with two colliding boxes is refused") {
