@@ -114,4 +114,34 @@ inline ComparisonScene billiards() {
   return sc;
 }
 
+// (f) MuJoCo's convex collider (MPR) between free bodies: a tilted cylinder dropped onto an ellipsoid lying
+// on the plane, a ball dropped onto the cylinder, spun and thrown sideways so that they tumble over each
+// other.
+inline ComparisonScene convex_pile() {
+  ComparisonScene sc;
+  sc.timestep = 0.002;
+  sc.steps = 600;
+  RigidModel<double>& m = sc.model;
+  m.count = 3;
+  const GeomType shapes[3] = {GeomType::ellipsoid, GeomType::cylinder, GeomType::sphere};
+  const Vec3<double> sizes[3] = {{0.08, 0.06, 0.05}, {0.04, 0.06, 0.0}, {0.03, 0.0, 0.0}};
+  const Vec3<double> at[3] = {{0.0, 0.0, 0.0502}, {0.02, 0.01, 0.22}, {-0.02, 0.0, 0.4}};
+  const Vec3<double> euler[3] = {{0.0, 0.0, 15.0}, {30.0, 20.0, 0.0}, {0.0, 0.0, 0.0}};
+  for (int i = 0; i < 3; ++i) {
+    RigidBody<double>& b = m.bodies[i];
+    b.shape = shapes[i];
+    b.size = sizes[i];
+    b.density = 1000.0;
+    b.pos = at[i];
+    b.euler_deg = euler[i];
+  }
+  m.bodies[1].angvel = {2.0, -1.0, 3.0};
+  m.bodies[2].vel = {0.3, 0.1, 0.0};
+  Surface<double> s;
+  s.friction = 0.6;
+  set_all_surfaces(m, s);
+  m.iterations = 200;
+  return sc;
+}
+
 }  // namespace sg::mjcmp
