@@ -32,9 +32,8 @@ SG_INLINE Vec3<S> fluid_box(const Vec3<S>& inertia, const S& mass) {
 template <class S>
 SG_INLINE void fluid_local_velocity(const TreeModel<S>& m, const TreeData<S>& d, int b, Vec3<S>& w,
                                     Vec3<S>& v) {
-  const Spatial<S>& c = d.cvel[b];
-  const Vec3<S> at_com = c.tran - cross(d.xipos[b] - d.subtree_com[m.body[b].root], c.rot);
-  w = mul_transpose(d.ximat[b], c.rot);
+  const Vec3<S> at_com = tree_point_velocity(m, d, d.xipos[b], b);
+  w = mul_transpose(d.ximat[b], d.cvel[b].rot);
   v = mul_transpose(d.ximat[b], at_com) - mul_transpose(d.ximat[b], m.wind);
 }
 

@@ -50,6 +50,14 @@ void tree_apply_ft(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& f
   }
 }
 
+// The world velocity of a point moving with body b, from the body's com-based velocity (mj_objectVelocity's
+// shift): v = v_c + w x (point - subtree_com[root]). Needs com_pos and com_vel of the current state.
+template <class S>
+SG_HD Vec3<S> tree_point_velocity(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& point, int b) {
+  const Spatial<S>& c = d.cvel[b];
+  return c.tran + cross(c.rot, point - d.subtree_com[m.body[b].root]);
+}
+
 // mj_xfrcAccumulate: every body's xfrc_applied, at its centre of mass, into qfrc.
 template <class S>
 void tree_xfrc_accumulate(const TreeModel<S>& m, const TreeData<S>& d, S* qfrc) {

@@ -26,6 +26,7 @@
 #include "engine/articulated/forward_actuated.hpp"
 #include "engine/articulated/hard_contact.hpp"
 #include "engine/articulated/implicit_damping.hpp"
+#include "engine/articulated/jacobian.hpp"
 #include "engine/core/renew.hpp"
 #include "engine/core/status.hpp"
 #include "engine/model/joint_tree_model.hpp"
@@ -314,12 +315,9 @@ class TreeSystem {
     return point_velocity(body + 1)[axis];
   }
 
-  // The world velocity of body b's frame origin from its com-based velocity (MuJoCo's mj_objectVelocity):
-  // v = v_c + w x (xpos - subtree_com[root]). Needs kinematics, com_pos and com_vel of the current state.
-  SG_HD Vec3<S> point_velocity(int b) const {
-    const Spatial<S>& c = data_.cvel[b];
-    return c.tran + cross(c.rot, data_.xpos[b] - data_.subtree_com[tree_.body[b].root]);
-  }
+  // The world velocity of body b's frame origin (MuJoCo's mj_objectVelocity). Needs kinematics, com_pos and
+  // com_vel of the current state.
+  SG_HD Vec3<S> point_velocity(int b) const { return tree_point_velocity(tree_, data_, data_.xpos[b], b); }
   SG_HD Vec3<S> angular_velocity(int b) const { return data_.cvel[b].rot; }
   // The state's data after load_state + kinematics (the trajectory recorder reads poses from it).
   SG_HD const TreeData<S>& data() const { return data_; }

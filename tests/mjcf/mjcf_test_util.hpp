@@ -97,6 +97,17 @@ inline mjcf::TreeStepComparison check_follows_mj_step(const char* name, const Pr
   return c;
 }
 
+// Each of `offs` (a --set switching one feature off) makes the scene of `file` with `start` part from mj_step
+// by more than 1e-3 in qpos over `steps` Euler steps of `timestep`: the comparison sees each feature act.
+inline void check_each_matters(const std::string& file, const std::vector<std::string>& start,
+                               const std::vector<std::string>& offs, long steps, double timestep) {
+  for (const std::string& off : offs) {
+    CAPTURE(off);
+    const Problem q = load_scene(file, with_sets(start, {off}));
+    CHECK(mjcf::compare_tree_with_mj_step(q.data.tree, file, steps, timestep, false).qpos > 1e-3);
+  }
+}
+
 // Forward mode against reverse mode and central FD (eps 1e-6) for `paths` at the scene's values: every
 // gradient is nonzero (> 1e-4), reverse within rev_tol and FD within fd_tol of forward mode, relative to
 // max(|forward|, 1e-3).

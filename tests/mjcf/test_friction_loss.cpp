@@ -83,13 +83,11 @@ TEST_CASE(
   }
   // Without the friction the motion is another: the comparison sees each row act.
   const std::string file = sg::test::write_mjcf("friction_loss", friction_model(""));
-  for (const char* off :
-       {"model.tree.bodies.1.joints.0.frictionloss=0", "model.tree.bodies.2.joints.0.frictionloss=0",
-        "model.tree.tendons.0.frictionloss=0"}) {
-    CAPTURE(off);
-    const sg::Problem p = sg::test::load_scene(file, sg::test::with_sets(kStart, {off}));
-    CHECK(sg::mjcf::compare_tree_with_mj_step(p.data.tree, file, 1000, 0.002, false).qpos > 1e-3);
-  }
+  sg::test::check_each_matters(
+      file, kStart,
+      {"model.tree.bodies.1.joints.0.frictionloss=0", "model.tree.bodies.2.joints.0.frictionloss=0",
+       "model.tree.tendons.0.frictionloss=0"},
+      1000, 0.002);
 }
 
 TEST_CASE(
