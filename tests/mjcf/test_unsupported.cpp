@@ -78,12 +78,16 @@ std::vector<Case> cases() {
       {"override",
        mjcf_model(ball, R"(<option><flag override="enable"/></option>)"),
        {"option flag override"}},
-      // MPR's settings other than MuJoCo's defaults, for free bodies and for a tree; multiccd's extra contacts.
-      {"mpr_free", mjcf_model(ball, R"(<option mpr_tolerance="1e-8"/>)"),
+      // MPR's settings other than MuJoCo's defaults, for free bodies and for a tree; multiccd's extra
+      // contacts.
+      {"mpr_free",
+       mjcf_model(ball, R"(<option mpr_tolerance="1e-8"/>)"),
        {"option mpr_tolerance and mpr_iterations: softgrad's convex collider"}},
-      {"mpr_tree", mjcf_model(arm, R"(<option mpr_iterations="20"/>)"),
+      {"mpr_tree",
+       mjcf_model(arm, R"(<option mpr_iterations="20"/>)"),
        {"option mpr_tolerance and mpr_iterations: softgrad's convex collider"}},
-      {"multiccd", mjcf_model(arm, R"(<option><flag multiccd="enable"/></option>)"),
+      {"multiccd",
+       mjcf_model(arm, R"(<option><flag multiccd="enable"/></option>)"),
        {"option flag multiccd: not supported"}},
       {"no_body",
        mjcf_model(R"(<geom name="floor" type="plane" size="1 1 0.1"/>)"),
