@@ -60,7 +60,7 @@ SG_HD inline int mpr_contact(const ConvexGeom<S>& g1, const ConvexGeom<S>& g2, d
 // mjc_Convex on geom 1 and geom 2 in MuJoCo's order (mujoco_geom_type(a) <= mujoco_geom_type(b)): at most one
 // contact, normal from geom 1 to geom 2. With a look-ahead band (opt.pair_margin below opt.margin) the pair
 // is first collided at its own margin, MuJoCo's result; only if that finds nothing, grown by the band. A band
-// contact is never deeper than the own margin (MPR's tolerance could put it there): no rows, events only.
+// contact (CFD's law) is never deeper than the own margin, where MPR's tolerance could put it.
 template <class S>
 SG_HD inline int collide_convex(GeomType a, const Pose<S>& pa, const Vec3<S>& sa, GeomType b,
                                 const Pose<S>& pb, const Vec3<S>& sb, const CollisionOptions& opt,
