@@ -29,8 +29,7 @@ std::string convex_collider_options(const mjOption& o) {
   const sg::MprSettings mpr;
   if (o.mpr_tolerance != mpr.tolerance || o.mpr_iterations != mpr.max_iterations)
     return "option mpr_tolerance and mpr_iterations: softgrad's convex collider (MPR, an ellipsoid or a "
-           "cylinder "
-           "against another solid) runs MuJoCo's defaults, 1e-06 and 50";
+           "cylinder against another solid) runs MuJoCo's defaults, 1e-06 and 50";
   if (o.enableflags & mjENBL_MULTICCD)
     return "option flag multiccd: not supported (the convex collider gives one contact per pair)";
   return "";

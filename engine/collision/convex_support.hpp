@@ -40,6 +40,15 @@ namespace convex_detail {
 
 inline constexpr double kMinVal = 1e-15;  // mjMINVAL
 
+// mju_normalize3: +x for a vector shorter than mjMINVAL.
+template <class S>
+SG_HD inline Vec3<S> normalize3(const Vec3<S>& v) {
+  const S n = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+  if (value(n) < kMinVal) return Vec3<S>(S(1.0), S(0.0), S(0.0));
+  const S inv = S(1.0) / n;
+  return v * inv;
+}
+
 // mju_sign: 0 at 0, so a direction in a box's face plane picks the face's centre line.
 template <class S>
 SG_HD inline double sign_of(const S& x) {
@@ -60,14 +69,8 @@ SG_HD inline Vec3<S> local_support(const ConvexGeom<S>& g, const Vec3<S>& d) {
       return r;
     }
     case GeomType::ellipsoid: {
-      Vec3<S> r(d.x * s.x, d.y * s.y, d.z * s.z);
-      const S n = sqrt(r.x * r.x + r.y * r.y + r.z * r.z);  // mju_normalize3
-      if (value(n) < kMinVal) {
-        r = Vec3<S>(S(1.0), S(0.0), S(0.0));
-      } else {
-        const S inv = S(1.0) / n;
-        r = r * inv;
-      }
+      // the support point of the unit sphere along d scaled by the sizes, scaled back
+      const Vec3<S> r = normalize3(Vec3<S>(d.x * s.x, d.y * s.y, d.z * s.z));
       return Vec3<S>(r.x * s.x, r.y * s.y, r.z * s.z);
     }
     case GeomType::cylinder: {

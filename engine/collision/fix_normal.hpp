@@ -11,18 +11,10 @@ namespace sg {
 
 namespace fix_normal_detail {
 
-inline constexpr double kMinVal = 1e-15;  // mjMINVAL
+using convex_detail::kMinVal;
+using convex_detail::normalize3;
 inline constexpr int kMaxIter = 30;
 inline constexpr double kTolerance = 1e-6;
-
-// mju_normalize3: +x for a vector shorter than mjMINVAL.
-template <class S>
-SG_HD inline Vec3<S> normalize3(const Vec3<S>& v) {
-  const S n = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
-  if (value(n) < kMinVal) return Vec3<S>(S(1.0), S(0.0), S(0.0));
-  const S inv = S(1.0) / n;
-  return v * inv;
-}
 
 // mjc_ellipsoidInside, for a point inside the ellipsoid (sizes s): the normal where the ray from the point
 // along the current normal leaves the surface, iterated. False if the first step fails.

@@ -38,47 +38,6 @@ std::optional<GeomType> shape_named(const std::string& name) {
   return std::nullopt;
 }
 
-// The body-body collision routines the rigid engine has (the collision dispatcher's own list); every other
-// pair would silently pass through.
-bool pair_supported(const std::string& a, const std::string& b) {
-  const auto ta = shape_named(a), tb = shape_named(b);
-  return ta && tb && sg::pair_supported(*ta, *tb);
-}
-
-// "sphere-sphere, sphere-capsule, ..." from the same list.
-std::string supported_pairs() {
-  const GeomType solids[] = {GeomType::sphere, GeomType::capsule, GeomType::box, GeomType::cylinder,
-                             GeomType::ellipsoid};
-  std::string out;
-  for (std::size_t i = 0; i < std::size(solids); ++i)
-    for (std::size_t j = i; j < std::size(solids); ++j)
-      if (sg::pair_supported(solids[i], solids[j]))
-        out += (out.empty() ? "" : ", ") + std::string(geom_type_name(solids[i])) + "-" +
-               geom_type_name(solids[j]);
-  return out;
-}
-
-// One issue per body, at its shape, naming the first earlier body it cannot collide with.
-void body_pairs_supported(const RuleContext& ctx, std::vector<Issue>& errors) {
-  const auto collide = ctx.value("model.collide_bodies");
-  if (!collide || *collide != true) return;
-  const std::size_t n = ctx.count("model.bodies");
-  for (std::size_t j = 1; j < n; ++j) {
-    const auto shape_j = ctx.text(body_path(j) + ".shape");
-    if (!shape_j) continue;
-    for (std::size_t i = 0; i < j; ++i) {
-      const auto shape_i = ctx.text(body_path(i) + ".shape");
-      if (!shape_i || pair_supported(*shape_i, *shape_j)) continue;
-      errors.push_back(
-          {body_path(j) + ".shape", *shape_i + "-" + *shape_j + " contact between " + body_path(i) + " (" +
-                                        *shape_i + ") and " + body_path(j) + " (" + *shape_j +
-                                        ") is not supported (supported body pairs: " + supported_pairs() +
-                                        "); set model.collide_bodies=false"});
-      break;
-    }
-  }
-}
-
 void force_windows(const RuleContext& ctx, std::vector<Issue>& errors) {
   for (std::size_t i = 0; i < ctx.count("model.bodies"); ++i) {
     const std::string forces = body_path(i) + ".forces";
@@ -201,7 +160,6 @@ void check_rigid_rules(const RuleContext& ctx, std::vector<Issue>& errors) {
   if (!ctx.is_rigid()) return;
   rigid_needs_bodies(ctx, errors);
   rigid_contact_model(ctx, errors);
-  body_pairs_supported(ctx, errors);
   collision_mode(ctx, errors);
 }
 

@@ -78,6 +78,17 @@ void random_quat(std::mt19937& rng, double* q) {
   for (int k = 0; k < 4; ++k) q[k] /= std::sqrt(s);
 }
 
+// Geom 1 at the origin and geom 2 a random fraction (0.2 to most) of their bounding radii away, both turned
+// at random; then mj_forward, which collides them.
+void place_at_random(mjcmp::MujocoSim& sim, double most, std::mt19937& rng) {
+  std::uniform_real_distribution<double> reach(0.2, most);
+  const Vec3<double> at = random_unit(rng) * ((sim.m->geom_rbound[0] + sim.m->geom_rbound[1]) * reach(rng));
+  random_quat(rng, sim.d->qpos + 3);
+  for (int k = 0; k < 3; ++k) sim.d->qpos[7 + k] = at[k];
+  random_quat(rng, sim.d->qpos + 10);
+  mj_forward(sim.m, sim.d);
+}
+
 Mat3<double> xmat(const mjData* d, int g) {
   Mat3<double> r;
   for (int i = 0; i < 3; ++i)
@@ -111,12 +122,7 @@ PairStats compare_pair(GeomType a, GeomType b, double margin, int trials, std::m
     auto sim = mjcmp::load_mujoco(two_geoms(a, sa, b, sb, margin));
     mjModel* m = sim->m;
     mjData* d = sim->d;
-    std::uniform_real_distribution<double> reach(0.2, 1.05);
-    const Vec3<double> at = random_unit(rng) * ((m->geom_rbound[0] + m->geom_rbound[1]) * reach(rng));
-    random_quat(rng, d->qpos + 3);
-    for (int k = 0; k < 3; ++k) d->qpos[7 + k] = at[k];
-    random_quat(rng, d->qpos + 10);
-    mj_forward(m, d);
+    place_at_random(*sim, 1.05, rng);
     Contact<double> c[kMaxContactsPerPair];
     const int n = collide_geoms(m, d, a, b, margin, c);
     CAPTURE(trial);
@@ -230,13 +236,7 @@ TEST_CASE("the convex contact's derivative (Dual) equals central FD on each smoo
     for (int trial = 0; trial < 60; ++trial) {
       const Vec3<double> sa = random_size(pc.a, rng), sb = random_size(pc.b, rng);
       auto sim = mjcmp::load_mujoco(two_geoms(pc.a, sa, pc.b, sb, 0.01));
-      std::uniform_real_distribution<double> reach(0.2, 0.9);
-      const Vec3<double> at =
-          random_unit(rng) * ((sim->m->geom_rbound[0] + sim->m->geom_rbound[1]) * reach(rng));
-      random_quat(rng, sim->d->qpos + 3);
-      for (int k = 0; k < 3; ++k) sim->d->qpos[7 + k] = at[k];
-      random_quat(rng, sim->d->qpos + 10);
-      mj_forward(sim->m, sim->d);
+      place_at_random(*sim, 0.9, rng);
       const Vec3<double> axis = random_unit(rng);
       Dual<1> t(0.0);
       t.d[0] = 1.0;
