@@ -15,8 +15,9 @@ namespace {
 using nlohmann::json;
 using Messages = std::vector<std::string>;
 
-constexpr int kMaxSceneBodies = 31;  // model.tree.bodies' schema bound (the world not counted)
-constexpr int kMaxBodyJoints = 4;    // model.tree.bodies.*.joints' schema bound
+// The schema's bounds: model.tree.bodies (the world not counted) and model.tree.bodies.*.joints.
+constexpr int kMaxSceneBodies = kMaxTreeBodies - 1;
+constexpr int kMaxBodyJoints = 4;
 
 // An element's name, "" when it has none (the refusals name those that must have one).
 std::string name_of(const mjModel* m, mjtObj type, int id) {

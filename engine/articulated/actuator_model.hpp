@@ -11,7 +11,7 @@
 
 namespace sg {
 
-inline constexpr int kMaxActuators = 32;
+inline constexpr int kMaxActuators = 64;
 inline constexpr int kActuatorPrm = 10;  // mjNGAIN = mjNBIAS = 10
 
 // MuJoCo's mjtTrn, mjtGain and mjtBias values for the kinds supported, so a model maps across by value.

@@ -15,7 +15,7 @@
 
 namespace sg {
 
-inline constexpr int kMaxTreeGeoms = 64;
+inline constexpr int kMaxTreeGeoms = 128;
 inline constexpr int kMaxTreeExcludes = 32;  // body pairs that never collide (MuJoCo's <exclude>)
 inline constexpr int kMaxTreeEqualities = 16;
 inline constexpr int kMaxTreeFrictionRows = 16;  // dofs and tendons with frictionloss > 0 (refused beyond)

@@ -10,8 +10,8 @@
 
 namespace sg {
 
-inline constexpr int kMaxTreeBodies = 32;  // the world body 0 included
-inline constexpr int kMaxJoints = 32;
+inline constexpr int kMaxTreeBodies = 64;  // the world body 0 included
+inline constexpr int kMaxJoints = 64;
 inline constexpr int kMaxDofs = 64;
 inline constexpr int kMaxQpos = kMaxDofs + kMaxJoints;  // a quaternion has one coordinate more than its dofs
 

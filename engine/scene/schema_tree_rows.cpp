@@ -1,6 +1,9 @@
 // Schema rows of the joint-tree model (model.type "tree"): bodies in MuJoCo's layout (each body's pose in
 // its parent, its inertial frame, its joints), numbers as MuJoCo's compiled mjModel holds them, so an MJCF
 // import writes them one to one. Scene body i is MuJoCo body i + 1; parent -1 is the world.
+#include "engine/articulated/actuator_model.hpp"
+#include "engine/articulated/constraint_model.hpp"
+#include "engine/articulated/tree_model.hpp"
 #include "engine/scene/schema_rows.hpp"
 
 namespace sg::scene::rows {
@@ -77,9 +80,10 @@ std::vector<FieldSpec> tree_joint_rows() {
 std::vector<FieldSpec> tree_actuator_rows() {
   const std::string a = "model.tree.actuators.*";
   return {
-      tree(object_array("model.tree.actuators", 0, 32,
+      tree(object_array("model.tree.actuators", 0, kMaxActuators,
                         "Actuators on the tree's hinge and slide joints or its tendons (MuJoCo's <motor>, "
-                        "<position>, <velocity>, <general>, <muscle>); 0 to 32 entries.",
+                        "<position>, <velocity>, <general>, <muscle>); 0 to " +
+                            std::to_string(kMaxActuators) + " entries.",
                         0)),
       tree(text(a + ".name", "", "Actuator name (from the MJCF file); for reading only.")),
       tree(integer(a + ".body", 0, at_least(0), "Index in model.tree.bodies of the actuated joint's body.")),
@@ -259,8 +263,10 @@ std::vector<FieldSpec> tree_equality_rows() {
 std::vector<FieldSpec> tree_geom_rows(const std::string& array, const std::string& where) {
   const std::string g = array + ".*";
   return {
-      tree(
-          object_array(array, 0, 64, "Geoms " + where + " (MuJoCo's geoms); 0 to 64 entries, 64 in all.", 0)),
+      tree(object_array(array, 0, kMaxTreeGeoms,
+                        "Geoms " + where + " (MuJoCo's geoms); 0 to " + std::to_string(kMaxTreeGeoms) +
+                            " entries, " + std::to_string(kMaxTreeGeoms) + " in all.",
+                        0)),
       tree(text(g + ".name", "", "Geom name (from the MJCF file); for reading only.")),
       tree(choice(g + ".type", {"sphere", "capsule", "box", "cylinder", "ellipsoid", "plane"}, "sphere",
                   "Geom type; a plane only on the world or on a body welded to it.")),
@@ -319,9 +325,10 @@ std::vector<FieldSpec> tree_fluid_rows() {
 std::vector<FieldSpec> tree_body_rows() {
   const std::string b = "model.tree.bodies.*";
   std::vector<FieldSpec> t = {
-      tree(object_array("model.tree.bodies", 0, 31,
-                        "Bodies of a joint tree, each after its parent; 0 to 31 entries (at least 1 when "
-                        "model.type is tree).",
+      tree(object_array("model.tree.bodies", 0, kMaxTreeBodies - 1,
+                        "Bodies of a joint tree, each after its parent; 0 to " +
+                            std::to_string(kMaxTreeBodies - 1) +
+                            " entries (at least 1 when model.type is tree).",
                         0)),
       tree(text(b + ".name", "", "Body name (from the MJCF file); for reading only.")),
       tree(integer(b + ".parent", -1, at_least(-1),
