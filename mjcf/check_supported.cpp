@@ -36,9 +36,6 @@ void element_lists(const mjModel* m, Messages& out) {
       {m->ntendon, mjOBJ_TENDON, "tendon", "tendons are not supported"},
       {m->neq, mjOBJ_EQUALITY, "equality", "equality constraints are not supported"},
       {m->nsensor, mjOBJ_SENSOR, "sensor", "sensors are not supported"},
-      {m->nkey, mjOBJ_KEY, "keyframe",
-       "keyframes are not supported (set the initial state with the scene's model.bodies.N.pos, euler, vel, "
-       "angvel)"},
       {m->nmesh, mjOBJ_MESH, "mesh",
        "meshes are not supported (geoms: sphere, capsule, box, cylinder, ellipsoid, and one plane)"},
       {m->nhfield, mjOBJ_HFIELD, "hfield", "height fields are not supported"},

@@ -9,6 +9,7 @@
 #include "engine/articulated/tree_model.hpp"
 #include "engine/model/rigid_model.hpp"
 #include "mjcf/check_supported.hpp"
+#include "mjcf/keyframe.hpp"
 #include "mjcf/map_model.hpp"
 #include "mjcf/mujoco_sim.hpp"
 #include "mjcf/tree_keys.hpp"
@@ -76,13 +77,20 @@ long count_body_elements(const std::string& path) {
   return count;
 }
 
+// A joint tree's keys, started from keyframe `key` when it is one (>= 0).
+nlohmann::json tree_keys_at(const mjModel* m, int key) {
+  nlohmann::json keys = tree_scene_keys(m);
+  if (key >= 0) start_tree_keys_at_keyframe(m, key, keys);
+  return keys;
+}
+
 scene::MjcfKeys fail(const std::string& path, std::vector<std::string> messages) {
   scene::MjcfKeys out;
   for (auto& m : messages) out.errors.push_back(path + ": " + m);
   return out;
 }
 
-scene::MjcfKeys import_file(const std::string& path) {
+scene::MjcfKeys import_file(const std::string& path, const std::string& keyframe) {
   // The larger of the two models' capacities (a tree's bodies; free bodies beyond their own limit import as
   // a tree); each import checks its own.
   const long bodies = count_body_elements(path);
@@ -93,7 +101,17 @@ scene::MjcfKeys import_file(const std::string& path) {
   std::string error;
   const auto sim = mjcmp::load_mujoco_file(path, &error);
   if (!sim) return fail(path, {one_line(error) + newer_mujoco_hint(error)});
-  mj_resetData(sim->m, sim->d);
+  const int key = keyframe.empty() ? -1 : find_keyframe(sim->m, keyframe, &error);
+  if (!keyframe.empty() && key < 0) {
+    scene::MjcfKeys out;
+    out.keyframe_error = path + ": " + error;
+    return out;
+  }
+  // The start: qpos0 (mj_resetData), or the keyframe's state, which the free bodies' keys read from d.
+  if (key >= 0)
+    mj_resetDataKeyframe(sim->m, sim->d, key);
+  else
+    mj_resetData(sim->m, sim->d);
   mj_kinematics(sim->m, sim->d);
   if (!warnings.messages.empty()) {
     std::vector<std::string> problems;
@@ -105,7 +123,7 @@ scene::MjcfKeys import_file(const std::string& path) {
   scene::MjcfKeys out;
   if (has_joint_tree(sim->m)) {  // hinge, slide or ball joints: a joint tree
     if (auto problems = tree_unsupported(sim->m); !problems.empty()) return fail(path, std::move(problems));
-    out.keys = tree_scene_keys(sim->m);
+    out.keys = tree_keys_at(sim->m, key);
     return out;
   }
   // Free joints only: softgrad's free bodies where they can hold the model, otherwise a joint tree of free
@@ -119,15 +137,15 @@ scene::MjcfKeys import_file(const std::string& path) {
   if (sim->m->nbody <= 1) return fail(path, std::move(problems));  // nothing moves: no tree either
   std::vector<std::string> tree_problems = tree_unsupported(sim->m);
   if (!tree_problems.empty()) return fail(path, std::move(tree_problems));
-  out.keys = tree_scene_keys(sim->m);
+  out.keys = tree_keys_at(sim->m, key);
   return out;
 }
 
 }  // namespace
 
-scene::MjcfKeys import_mjcf(const std::string& path) {
+scene::MjcfKeys import_mjcf(const std::string& path, const std::string& keyframe) {
   try {
-    return import_file(path);
+    return import_file(path, keyframe);
   } catch (const std::exception& e) {
     return fail(path, {std::string("import failed: ") + e.what()});
   }

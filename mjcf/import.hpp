@@ -7,8 +7,9 @@
 
 namespace sg::mjcf {
 
-// Every problem names the file and the MJCF element.
-scene::MjcfKeys import_mjcf(const std::string& path);
+// Every problem names the file and the MJCF element. keyframe: the scene's model.keyframe (a key's name or
+// index; empty: MuJoCo's qpos0), the start state of the keys.
+scene::MjcfKeys import_mjcf(const std::string& path, const std::string& keyframe = "");
 
 // Makes scene loading use import_mjcf; binaries linked with softgrad_mjcf call it once at start-up.
 void register_importer();

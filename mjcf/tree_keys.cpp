@@ -38,9 +38,6 @@ void elements(const mjModel* m, Messages& out) {
   };
   const List lists[] = {
       {m->npair, mjOBJ_PAIR, "contact pair", "explicit contact pairs are not supported"},
-      {m->nkey, mjOBJ_KEY, "keyframe",
-       "keyframes are not supported (set the start with model.tree.bodies.N.joints.M.qpos, qvel, ball_qpos, "
-       "ball_qvel)"},
   };
   for (const List& l : lists)
     for (int i = 0; i < l.count; ++i) out.push_back(element(m, l.type, i, l.kind) + ": " + l.why);

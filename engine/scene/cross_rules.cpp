@@ -40,6 +40,16 @@ void controls_need_a_tree(const RuleContext& ctx, std::vector<Issue>& errors) {
     }
 }
 
+// Keyframes come with an MJCF file: the import reads them (engine/scene/mjcf_source.hpp); a hand-written
+// scene has none.
+void keyframe_needs_mjcf(const RuleContext& ctx, std::vector<Issue>& errors) {
+  const auto keyframe = ctx.text("model.keyframe"), file = ctx.text("model.file");
+  if (!keyframe || keyframe->empty() || (file && !file->empty())) return;
+  errors.push_back({"model.keyframe",
+                    "only a model imported from MJCF (model.type mjcf with model.file) has "
+                    "keyframes; set the start with the scene's own keys"});
+}
+
 void sweep_parameter(const RuleContext& ctx, std::vector<Issue>& errors) {
   const auto parameter = ctx.text("sweep.parameter");
   if (!parameter) return;
@@ -127,6 +137,7 @@ const std::vector<Rule>& rules() {
                                           sweep_parameter,
                                           loss_bodies,
                                           controls_need_a_tree,
+                                          keyframe_needs_mjcf,
                                           contact_needs_integrator,
                                           dt_min_below_dt,
                                           step_to_outputs_needs_no_events,

@@ -126,13 +126,13 @@ LoadResult resolve_document(const json& doc, const std::string& source) {
   return result;
 }
 
-// model.type and model.file choose what an mjcf scene imports, so their overrides apply before the import;
-// the others after it, so that they can address the imported bodies.
+// model.type, model.file and model.keyframe choose what an mjcf scene imports, so their overrides apply
+// before the import; the others after it, so that they can address the imported bodies.
 bool picks_model_source(const std::string& assignment) {
   std::string path = assignment.substr(0, assignment.find('='));
   const auto first = path.find_first_not_of(" \t"), last = path.find_last_not_of(" \t");
   path = first == std::string::npos ? "" : path.substr(first, last - first + 1);
-  return path == "model.type" || path == "model.file";
+  return path == "model.type" || path == "model.file" || path == "model.keyframe";
 }
 
 // Overrides, the MJCF import (model.type "mjcf"), then validation. A failed import reports only its own

@@ -62,6 +62,22 @@ void overlay(json& base, const json& over, const std::string& path, std::vector<
   }
 }
 
+// model.keyframe as the importer takes it: a key's name, or its index (a number, or --set's "0", becomes its
+// decimal text, which the key then records). False, with the error, for any other value.
+bool read_keyframe(json& model, std::string& keyframe, std::vector<Issue>& errors) {
+  const auto it = model.find("keyframe");
+  if (it == model.end() || it->is_null()) return true;
+  if (it->is_number_unsigned() || (it->is_number_integer() && it->get<long long>() >= 0)) {
+    *it = std::to_string(it->get<long long>());
+  } else if (!it->is_string()) {
+    errors.push_back({"model.keyframe",
+                      "expected a keyframe's name or its index (a whole number >= 0), got " + it->dump()});
+    return false;
+  }
+  keyframe = it->get<std::string>();
+  return true;
+}
+
 }  // namespace
 
 void set_mjcf_importer(MjcfImporter importer) {
@@ -94,14 +110,17 @@ void expand_mjcf(json& doc, const std::string& source, std::vector<Issue>& error
     errors.push_back({"model.file", "MJCF import needs libmujoco (libmujoco-dev); this build has none"});
     return;
   }
+  std::string keyframe;
+  if (!read_keyframe(*model, keyframe, errors)) return;
   MjcfKeys imported;
   try {
-    imported = importer(mjcf_file_path(source, file->get<std::string>()));
+    imported = importer(mjcf_file_path(source, file->get<std::string>()), keyframe);
   } catch (const std::exception& e) {
     imported.errors = {std::string("MJCF import failed: ") + e.what()};
   }
   for (const auto& message : imported.errors) errors.push_back({"model.file", message});
-  if (!imported.errors.empty()) return;
+  if (!imported.keyframe_error.empty()) errors.push_back({"model.keyframe", imported.keyframe_error});
+  if (!imported.errors.empty() || !imported.keyframe_error.empty()) return;
   json merged = std::move(imported.keys);
   // The importer says which model the file is (free bodies: rigid; joints: tree); the scene's "mjcf" goes.
   const bool tree = merged.value("model", json::object()).value("type", json()) == json("tree");

@@ -17,8 +17,10 @@ namespace sg::scene {
 struct MjcfKeys {
   nlohmann::json keys = nlohmann::json::object();
   std::vector<std::string> errors;
+  std::string keyframe_error;  // model.keyframe names no keyframe of the file (reported at model.keyframe)
 };
-using MjcfImporter = MjcfKeys (*)(const std::string& path);
+// path: the MJCF file; keyframe: the scene's model.keyframe (empty: none), which starts the keys there.
+using MjcfImporter = MjcfKeys (*)(const std::string& path, const std::string& keyframe);
 
 // Set once at start-up (nullptr removes it); read by every load.
 void set_mjcf_importer(MjcfImporter importer);
@@ -30,7 +32,9 @@ std::string mjcf_file_path(const std::string& scene_source, const std::string& f
 
 // When doc's model.type is "mjcf": imports model.file and lays doc's own keys over the imported ones (the
 // scene wins; model.bodies merges entry by entry); model.type becomes "rigid" and model.file stays as the
-// record of where the model came from. Problems are reported at model.file and leave doc as it was.
+// record of where the model came from. model.keyframe (a key's name, or its index: a number becomes its
+// text) starts the imported keys at that keyframe. Problems are reported at model.file (model.keyframe for a
+// keyframe the file lacks) and leave doc as it was.
 void expand_mjcf(nlohmann::json& doc, const std::string& source, std::vector<Issue>& errors);
 
 }  // namespace sg::scene

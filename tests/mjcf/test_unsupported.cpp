@@ -52,9 +52,6 @@ std::vector<Case> cases() {
        mjcf_model(ball + R"(<body name="b2" pos="1 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>)",
                   "<equality>" + repeated(R"(<weld body1="ball" body2="b2"/>)", 17) + "</equality>"),
        {"17 equality constraints; a tree scene holds at most 16"}},
-      {"keyframe",
-       mjcf_model(ball, R"(<keyframe><key name="start" qpos="0 0 2 1 0 0 0"/></keyframe>)"),
-       {"keyframe 'start': keyframes are not supported", "model.tree.bodies.N.joints.M.qpos"}},
       {"pair",
        mjcf_model(
            ball +

@@ -21,7 +21,7 @@ namespace {
 std::string g_last_path;
 
 // Two spheres at z = 1 and 2, MuJoCo's defaults otherwise, from any file whose name has no "broken".
-MjcfKeys fake_importer(const std::string& path) {
+MjcfKeys fake_importer(const std::string& path, const std::string&) {
   g_last_path = path;
   MjcfKeys out;
   if (path.find("broken") != std::string::npos) {
