@@ -30,17 +30,6 @@ json numbers(const mjtNum* v, int n) {
 }
 
 void elements(const mjModel* m, Messages& out) {
-  struct List {
-    int count;
-    mjtObj type;
-    const char* kind;
-    const char* why;
-  };
-  const List lists[] = {
-      {m->npair, mjOBJ_PAIR, "contact pair", "explicit contact pairs are not supported"},
-  };
-  for (const List& l : lists)
-    for (int i = 0; i < l.count; ++i) out.push_back(element(m, l.type, i, l.kind) + ": " + l.why);
   for (int g = 0; g < m->ngeom; ++g)
     if (m->geom_fluid[mjNFLUID * g] > 0)
       out.push_back(element(m, mjOBJ_GEOM, g, "geom") +
@@ -210,6 +199,11 @@ void contacts(const mjModel* m, Messages& out) {
     if (m->geom_type[g] == mjGEOM_PLANE && m->body_weldid[m->geom_bodyid[g]] != 0)
       out.push_back(name + ": a plane on a moving body is not supported");
   }
+  for (int p = 0; p < m->npair; ++p)
+    for (const int g : {m->pair_geom1[p], m->pair_geom2[p]})
+      if (!primitive(m->geom_type[g]))
+        out.push_back(element(m, mjOBJ_PAIR, p, "contact pair") + ": " + geom_name(m, g) +
+                      ": meshes and height fields do not collide in softgrad");
   for (int a = 0; a < m->ngeom; ++a)
     for (int b = a + 1; b < m->ngeom; ++b) {
       if (!may_collide(m, a, b) || !primitive(m->geom_type[a]) || !primitive(m->geom_type[b])) continue;
@@ -456,6 +450,22 @@ json equality_keys(const mjModel* m) {
 
 // <contact><exclude>: body pairs by their index in model.tree.bodies (-1 the world). The compiler's
 // signature is ((body1 + 1) << 16) + body2 + 1 with MuJoCo's body ids (the world 0), body1 < body2.
+// <contact><pair>s by their geoms' names (MuJoCo's pairs name both geoms), with the compiled parameters.
+json pair_keys(const mjModel* m) {
+  json out = json::array();
+  for (int p = 0; p < m->npair; ++p)
+    out.push_back({{"name", name_of(m, mjOBJ_PAIR, p)},
+                   {"geom1", name_of(m, mjOBJ_GEOM, m->pair_geom1[p])},
+                   {"geom2", name_of(m, mjOBJ_GEOM, m->pair_geom2[p])},
+                   {"condim", m->pair_dim[p]},
+                   {"friction", numbers(m->pair_friction + 5 * p, 5)},
+                   {"solref", numbers(m->pair_solref + mjNREF * p, mjNREF)},
+                   {"solimp", numbers(m->pair_solimp + mjNIMP * p, mjNIMP)},
+                   {"margin", m->pair_margin[p]},
+                   {"gap", m->pair_gap[p]}});
+  return out;
+}
+
 json excludes(const mjModel* m) {
   json out = json::array();
   for (int e = 0; e < m->nexclude; ++e) {
@@ -504,6 +514,7 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
     tree["tendons"] = std::move(tendons);
   }
   if (m->nexclude > 0) tree["excludes"] = excludes(m);
+  if (m->npair > 0) tree["pairs"] = pair_keys(m);
   if (passive && (o.density > 0 || o.viscosity > 0))  // mj_passive skips the fluid when passive is off
     tree["fluid"] = {{"density", o.density}, {"viscosity", o.viscosity}, {"wind", numbers(o.wind, 3)}};
   if (m->neq > 0 && equalities_on(m)) tree["equalities"] = equality_keys(m);

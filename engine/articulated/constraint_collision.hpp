@@ -1,9 +1,10 @@
 #pragma once
-// mj_collision for a joint tree (MuJoCo 2.2.2 engine_collision_driver.c, dynamic pairs only): every geom
-// pair that passes MuJoCo's filter goes to softgrad's narrow phase (engine/collision/collide.hpp), and its
-// contacts get the pair's combined parameters (mj_collideGeoms). The broad phase only prunes pairs the
-// bounding spheres reject anyway, so all pairs are tried here; contacts come out in geom-pair order rather
-// than MuJoCo's body-pair order (compare them by geom pair).
+// mj_collision for a joint tree (MuJoCo 2.2.2 engine_collision_driver.c): the explicit pairs (<contact>
+// <pair>) with their own parameters, then every other geom pair that passes MuJoCo's filter, through
+// softgrad's narrow phase (engine/collision/collide.hpp), its contacts with the pair's combined parameters
+// (mj_collideGeoms). The broad phase only prunes pairs the bounding spheres reject anyway, so all pairs are
+// tried here; contacts come out in this order rather than MuJoCo's body-pair order, which merges the explicit
+// pairs in by body pair (compare them by geom pair).
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/geom_kinematics.hpp"
@@ -57,10 +58,28 @@ bool tree_geoms_filtered(const TreeModel<S>& m, const TreeConstraintModel<S>& cm
   return false;
 }
 
-// The first pair that passes the filter but that softgrad's narrow phase does not handle (its index in
-// *g1, *g2), or false if every such pair is supported. Plane-plane pairs have no collider in MuJoCo either.
+// Whether geoms g1 and g2 (either order) are an explicit pair: the filter's pairs skip them (mj_collision's
+// merge), their contacts come from the pair.
+template <class S>
+bool tree_explicit_pair(const TreeConstraintModel<S>& cm, int g1, int g2) {
+  for (int p = 0; p < cm.npair; ++p)
+    if ((cm.pair[p].geom1 == g1 && cm.pair[p].geom2 == g2) ||
+        (cm.pair[p].geom1 == g2 && cm.pair[p].geom2 == g1))
+      return true;
+  return false;
+}
+
+// The first pair that passes the filter, or is an explicit pair, but that softgrad's narrow phase does not
+// handle (its index in *g1, *g2), or false if every such pair is supported. Plane-plane pairs have no
+// collider in MuJoCo either.
 template <class S>
 bool tree_unsupported_pair(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, int* g1, int* g2) {
+  for (int p = 0; p < cm.npair; ++p) {
+    const int a = cm.pair[p].geom1, b = cm.pair[p].geom2;
+    if (pair_supported(cm.geom[a].type, cm.geom[b].type, cm.opt.detector)) continue;
+    *g1 = a, *g2 = b;
+    return true;
+  }
   for (int i = 0; i < cm.ngeom; ++i)
     for (int j = i + 1; j < cm.ngeom; ++j) {
       const GeomType a = cm.geom[i].type, b = cm.geom[j].type;
@@ -98,6 +117,17 @@ void tree_mix_contact_params(const TreeGeom<S>& a, const TreeGeom<S>& b, TreeCon
   // 5-d friction: two tangential, one torsional, two rolling; each at least mjMINMU.
   const S five[5] = {friction[0], friction[0], friction[1], friction[2], friction[2]};
   for (int i = 0; i < 5; ++i) c.friction[i] = larger(five[i], S(kMinMu));
+}
+
+// An explicit pair's own parameters (mj_collideGeoms with a pair): its condim, 5-d friction (each at least
+// mjMINMU), solref and solimp.
+template <class S>
+void tree_pair_contact_params(const TreePair<S>& p, TreeContact<S>& c) {
+  c.dim = p.condim;
+  for (int i = 0; i < 5; ++i)
+    c.friction[i] = tree_collision_detail::larger(p.friction[i], S(tree_collision_detail::kMinMu));
+  for (int i = 0; i < 2; ++i) c.solref[i] = p.solref[i];
+  for (int i = 0; i < 5; ++i) c.solimp[i] = p.solimp[i];
 }
 
 // Bounding-sphere rejection before the narrow phase (mj_collideGeoms): centres farther apart than the radii
@@ -168,14 +198,16 @@ int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData
 // parameters appended to cd.contact. On a tape the narrow phase first runs on values: only a pair that
 // touches is recorded, after its geoms' frames are (once per evaluation: `taped`, tree_geom_kinematics).
 // band: how far beyond the pair's margin contacts are reported (a frozen contact mode's look-ahead; such
-// contacts are excluded from MuJoCo's rows).
+// contacts are excluded from MuJoCo's rows). explicit_pair: the <pair> whose margin, gap and parameters the
+// contacts take, else the geoms' (combined).
 template <class S>
 void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, TreeConstraintData<S>& cd,
-                       int g1, int g2, bool* taped, double band = 0.0) {
+                       int g1, int g2, bool* taped, double band = 0.0,
+                       const TreePair<S>* explicit_pair = nullptr) {
   const TreeGeom<S>& a = cm.geom[g1];
   const TreeGeom<S>& b = cm.geom[g2];
-  const S margin = tree_collision_detail::larger(a.margin, b.margin);
-  const S gap = tree_collision_detail::larger(a.gap, b.gap);
+  const S margin = explicit_pair ? explicit_pair->margin : tree_collision_detail::larger(a.margin, b.margin);
+  const S gap = explicit_pair ? explicit_pair->gap : tree_collision_detail::larger(a.gap, b.gap);
   if (tree_bounds_separated(cm, cd, g1, g2, value(margin) + band)) return;
   Contact<S> con[kMaxContactsPerPair];
   int num;
@@ -205,24 +237,33 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, T
     for (int k = 0; k < 3; ++k) c.frame[k] = con[i].frame[k];
     if (a.type == GeomType::plane && b.type == GeomType::capsule)
       tree_align_frame(cd.geom_xmat[g2].col(2), c.frame);
-    tree_mix_contact_params(a, b, c);
+    if (explicit_pair)
+      tree_pair_contact_params(*explicit_pair, c);
+    else
+      tree_mix_contact_params(a, b, c);
     c.includemargin = margin - gap;
     c.exclude = !(value(c.dist) < value(c.includemargin));  // inside the gap: detected, but no rows
   }
 }
 
-// Every pair MuJoCo's filter lets through, whether or not the options switch contacts on (hard contact
-// collects its own): cd.geom_* must be current (tree_geom_kinematics of the kinematics in d). band: see
-// tree_collide_pair.
+// The explicit pairs, then every other pair MuJoCo's filter lets through, whether or not the options switch
+// contacts on (hard contact collects its own): cd.geom_* must be current (tree_geom_kinematics of the
+// kinematics in d). band: see tree_collide_pair.
 template <class S>
 void tree_collide_geoms(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                         TreeConstraintData<S>& cd, double band = 0.0) {
   cd.ncon = 0;
   cd.overflow = false;
   bool taped[kMaxTreeGeoms] = {};
+  for (int p = 0; p < cm.npair; ++p) {  // in MuJoCo's type order; equal types as the pair names them
+    const TreePair<S>& pair = cm.pair[p];
+    const bool swap = mujoco_geom_type(cm.geom[pair.geom2].type) < mujoco_geom_type(cm.geom[pair.geom1].type);
+    tree_collide_pair(cm, d, cd, swap ? pair.geom2 : pair.geom1, swap ? pair.geom1 : pair.geom2, taped, band,
+                      &pair);
+  }
   for (int i = 0; i < cm.ngeom; ++i)
     for (int j = i + 1; j < cm.ngeom; ++j) {
-      if (tree_geoms_filtered(m, cm, i, j)) continue;
+      if (tree_geoms_filtered(m, cm, i, j) || tree_explicit_pair(cm, i, j)) continue;
       const bool swap = mujoco_geom_type(cm.geom[j].type) < mujoco_geom_type(cm.geom[i].type);
       tree_collide_pair(cm, d, cd, swap ? j : i, swap ? i : j, taped, band);
     }

@@ -19,6 +19,7 @@ inline constexpr int kMaxTreeGeoms = 128;
 inline constexpr int kMaxTreeExcludes = 32;  // body pairs that never collide (MuJoCo's <exclude>)
 inline constexpr int kMaxTreeEqualities = 16;
 inline constexpr int kMaxTreeFrictionRows = 16;  // dofs and tendons with frictionloss > 0 (refused beyond)
+inline constexpr int kMaxTreePairs = 32;         // explicit geom pairs (MuJoCo's <contact><pair>)
 
 template <class S>
 struct TreeGeom {
@@ -33,6 +34,18 @@ struct TreeGeom {
   S rbound{};  // bounding sphere radius (0 for a plane), a cheap filter before the narrow phase
   S friction[3] = {S(1.0), S(0.005), S(0.0001)};
   S solmix = S(1.0);
+  S solref[2] = {S(0.02), S(1.0)};
+  S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
+  S margin{}, gap{};
+};
+
+// An explicit geom pair (MuJoCo's <contact><pair>): collided whatever the geoms' contype, conaffinity,
+// bodies and excludes say, with its own contact parameters instead of the geoms' mix.
+template <class S>
+struct TreePair {
+  int geom1 = 0, geom2 = 0;  // indices in TreeConstraintModel::geom
+  int condim = 3;
+  S friction[5] = {S(1.0), S(1.0), S(0.005), S(0.0001), S(0.0001)};  // two sliding, torsional, two rolling
   S solref[2] = {S(0.02), S(1.0)};
   S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
   S margin{}, gap{};
@@ -112,6 +125,8 @@ struct TreeConstraintModel {
   TreeGeom<S> geom[kMaxTreeGeoms];
   int nexclude = 0;
   int exclude[kMaxTreeExcludes][2] = {};  // body pairs (0: the world), the smaller id first
+  int npair = 0;
+  TreePair<S> pair[kMaxTreePairs];
   TreeLimit<S> limit[kMaxJoints];
   TreeLimit<S> tendon_limit[kMaxTendons];  // by tendon (the tendons are the actuator model's)
   TreeFrictionLoss<S> dof_friction[kMaxDofs];
@@ -178,6 +193,15 @@ void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintMod
   out.nexclude = in.nexclude;
   for (int e = 0; e < in.nexclude; ++e)
     out.exclude[e][0] = in.exclude[e][0], out.exclude[e][1] = in.exclude[e][1];
+  out.npair = in.npair;
+  for (int p = 0; p < in.npair; ++p) {
+    const TreePair<S>& a = in.pair[p];
+    TreePair<T>& b = out.pair[p];
+    b.geom1 = a.geom1, b.geom2 = a.geom2, b.condim = a.condim;
+    for (int k = 0; k < 5; ++k) b.friction[k] = T(value(a.friction[k])), b.solimp[k] = T(value(a.solimp[k]));
+    for (int k = 0; k < 2; ++k) b.solref[k] = T(value(a.solref[k]));
+    b.margin = T(value(a.margin)), b.gap = T(value(a.gap));
+  }
   for (int g = 0; g < in.ngeom; ++g) {
     const TreeGeom<S>& a = in.geom[g];
     TreeGeom<T>& b = out.geom[g];

@@ -247,6 +247,13 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
   f("model.tree.fluid.density", m.tree.density);  // the schema's order: after the world's geoms
   f("model.tree.fluid.viscosity", m.tree.viscosity);
   vec("model.tree.fluid.wind", m.tree.wind);
+  for (int k = 0; k < m.con.npair; ++k) {  // the schema's order: after the fluid and the excludes
+    TreePair<S>& pair = m.con.pair[k];
+    const std::string p = "model.tree.pairs." + std::to_string(k);
+    for (int c = 0; c < 5; ++c) f(p + ".friction." + std::to_string(c), pair.friction[c]);
+    for (int c = 0; c < 2; ++c) f(p + ".solref." + std::to_string(c), pair.solref[c]);
+    for (int c = 0; c < 5; ++c) f(p + ".solimp." + std::to_string(c), pair.solimp[c]);
+  }
   for (int e = 0; e < m.con.neq; ++e) {
     TreeEquality<S>& eq = m.con.eq[e];
     const std::string p = "model.tree.equalities." + std::to_string(e);

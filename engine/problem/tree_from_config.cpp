@@ -184,6 +184,51 @@ void read_excludes(const json& tree, JointTreeModel<double>& m) {
   }
 }
 
+// The names of the tree's geoms in the model's order (read_geoms': the bodies' in order, then the world's).
+std::vector<std::string> geom_names(const json& tree) {
+  std::vector<std::string> names;
+  for (const json& body : tree.at("bodies"))
+    if (body.contains("geoms"))
+      for (const json& g : body.at("geoms")) names.push_back(g.at("name").get<std::string>());
+  if (tree.contains("world_geoms"))
+    for (const json& g : tree.at("world_geoms")) names.push_back(g.at("name").get<std::string>());
+  return names;
+}
+
+// The index of the one geom named by the key at `path`.
+int geom_named(const std::vector<std::string>& names, const json& key, const std::string& path) {
+  const std::string name = key.get<std::string>();
+  if (name.empty()) throw std::invalid_argument(path + ": needs a geom's name (a geoms entry's name key)");
+  int found = -1, count = 0;
+  for (std::size_t g = 0; g < names.size(); ++g)
+    if (names[g] == name) found = static_cast<int>(g), ++count;
+  if (count == 0) throw std::invalid_argument(path + ": no geom is named '" + name + "'");
+  if (count > 1)
+    throw std::invalid_argument(path + ": " + std::to_string(count) + " geoms are named '" + name + "'");
+  return found;
+}
+
+// model.tree.pairs: explicit geom pairs, their geoms by name, with their own contact parameters.
+void read_pairs(const json& tree, JointTreeModel<double>& m) {
+  if (!tree.contains("pairs")) return;
+  const std::vector<std::string> names = geom_names(tree);
+  const json& pairs = tree.at("pairs");
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const std::string path = "model.tree.pairs." + std::to_string(k);
+    const json& j = pairs[k];
+    TreePair<double>& p = m.con.pair[m.con.npair++];
+    p.geom1 = geom_named(names, j.at("geom1"), path + ".geom1");
+    p.geom2 = geom_named(names, j.at("geom2"), path + ".geom2");
+    if (p.geom1 == p.geom2) throw std::invalid_argument(path + ".geom2: the same geom as geom1");
+    p.condim = j.at("condim").get<int>();
+    for (int c = 0; c < 5; ++c) p.friction[c] = j.at("friction").at(c).get<double>();
+    for (int c = 0; c < 2; ++c) p.solref[c] = j.at("solref").at(c).get<double>();
+    for (int c = 0; c < 5; ++c) p.solimp[c] = j.at("solimp").at(c).get<double>();
+    p.margin = j.at("margin").get<double>();
+    p.gap = j.at("gap").get<double>();
+  }
+}
+
 // contact.model "mujoco" turns the geoms' contacts on ("none": geoms are drawn only; limits still act;
 // "hard": Moreau's impulses with contact.hard's kappa and iterations, the geoms' friction), with
 // contact.mujoco's refsafe, impratio, iterations and cone, and contact.cfd; model.tree.filterparent as
@@ -692,6 +737,7 @@ JointTreeModel<double> read_tree(const json& c) {
   check_activation_limits(c, m);
   read_controls(c, m);
   read_excludes(tree, m);
+  read_pairs(tree, m);
   read_equalities(tree, m);
   check_friction_rows(m);
   read_contact_options(c, m);

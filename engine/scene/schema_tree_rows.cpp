@@ -304,6 +304,39 @@ std::vector<FieldSpec> tree_geom_rows(const std::string& array, const std::strin
   };
 }
 
+// Explicit geom pairs (MuJoCo's <contact><pair>): they collide whatever the filter says, with their own
+// parameters.
+std::vector<FieldSpec> tree_pair_rows() {
+  const std::string p = "model.tree.pairs.*";
+  return {
+      tree(object_array(
+          "model.tree.pairs", 0, kMaxTreePairs,
+          "Geom pairs that collide whatever their contype, conaffinity, bodies and excludes say, "
+          "with their own contact parameters (MuJoCo's <contact><pair>); 0 to " +
+              std::to_string(kMaxTreePairs) + " entries.",
+          0)),
+      tree(text(p + ".name", "", "Pair name (from the MJCF file); for reading only.")),
+      tree(text(p + ".geom1", "", "The name of one geom of the pair (a geom's name key).")),
+      tree(text(p + ".geom2", "", "The name of the other geom.")),
+      tree(integer_of(
+          p + ".condim", 3, {1, 3, 4, 6},
+          "Contact dimensionality of the pair's contacts: 1 frictionless, 3 sliding friction, 4 also "
+          "torsional, 6 also rolling.")),
+      tree(vector(p + ".friction", {1, 1, 0.005, 0.0001, 0.0001}, at_least(0), diff,
+                  "MuJoCo's 5-d pair friction: two sliding (one per tangent direction), torsional, two "
+                  "rolling.")),
+      tree(vector(p + ".solref", {0.02, 1}, any(), diff,
+                  "MuJoCo solref of the pair's contacts: (timeconst, dampratio) both > 0, or (-stiffness, "
+                  "-damping) both <= 0.")),
+      tree(vector(p + ".solimp", {0.9, 0.95, 0.001, 0.5, 2}, any(), diff,
+                  "MuJoCo solimp (dmin, dmax, width, mid, power) of the pair's contacts.")),
+      tree(number(p + ".margin", 0, at_least(0), fixed,
+                  "Contact margin in m: contacts are generated within this distance.")),
+      tree(number(p + ".gap", 0, at_least(0), fixed,
+                  "Gap in m: contacts within the gap of the margin are detected but exert no force.")),
+  };
+}
+
 // The medium the bodies move through (MuJoCo's <option density viscosity wind>, its inertia-box model).
 std::vector<FieldSpec> tree_fluid_rows() {
   return {
@@ -369,6 +402,7 @@ std::vector<FieldSpec> tree_body_rows() {
                            "Index in model.tree.bodies of one body of the pair; -1 is the world.")));
   t.push_back(tree(integer("model.tree.excludes.*.body2", -1, at_least(-1),
                            "Index in model.tree.bodies of the other body; -1 is the world.")));
+  for (auto& spec : tree_pair_rows()) t.push_back(std::move(spec));
   for (auto& spec : tree_equality_rows()) t.push_back(std::move(spec));
   return t;
 }

@@ -68,11 +68,11 @@ TEST_CASE("an empty scene is filled with every default") {
 }
 
 TEST_CASE("every schema key is present in a resolved config") {
-  // Bodies, their forces, tree bodies, joints, geoms, actuators, excludes, equalities, sites and tendons,
+  // Bodies, their forces, tree bodies, joints, geoms, actuators, excludes, pairs, equalities, sites and tendons,
   // identified numbers and rollouts default to none; one of each shows that their entries are filled too.
   const LoadResult r = load_scene_text(
       R"({"model": {"bodies": [{"forces": [{}]}], "tree": {"bodies": [{"joints": [{}], "geoms": [{}]}],
-          "actuators": [{}], "world_geoms": [{}], "excludes": [{}], "equalities": [{}], "sites": [{}],
+          "actuators": [{}], "world_geoms": [{}], "excludes": [{}], "pairs": [{}], "equalities": [{}], "sites": [{}],
           "tendons": [{"path": [{}]}]}},
           "identify": {"parameters": [{}], "rollouts": [{}]}, "control": {"actuators": [{}]}})",
       "inline");
