@@ -96,3 +96,15 @@ TEST_CASE("a pair naming no geom, two geoms, or one geom twice is an error at it
       errors_with("pairs_unnamed", {{"geom2", "a"}}).find("model.tree.pairs.0.geom1: needs a geom's name") !=
       std::string::npos);
 }
+
+TEST_CASE("a pair of two planes collides nothing, as in MuJoCo (which has no collider for it)") {
+  const nlohmann::json planes = nlohmann::json::parse(R"({"contact": {"model": "mujoco"},
+      "model": {"type": "tree", "tree": {"bodies": [{"joints": [{"type": "hinge"}], "geoms": [{}]}],
+        "world_geoms": [{"name": "floor", "type": "plane"},
+                        {"name": "wall", "type": "plane", "quat": [0.7071067811865476, 0.7071067811865476, 0, 0]}],
+        "pairs": [{"geom1": "floor", "geom2": "wall"}]}}})");
+  const sg::ProblemLoad loaded = sg::load_problem_file(sg::test::write_scene("pairs_planes", planes));
+  INFO(loaded.errors);
+  REQUIRE(loaded.ok());
+  CHECK(loaded.problem->data.tree.con.npair == 0);
+}
