@@ -2,14 +2,12 @@
 
 #include <cctype>
 
+#include "mjcf/json_numbers.hpp"
+
 namespace sg::mjcf {
 namespace {
 
 using nlohmann::json;
-
-json numbers(const mjtNum* v, int n) {
-  return json(std::vector<double>(v, v + n));
-}
 
 bool is_index(const std::string& s) {
   if (s.empty() || s.size() > 9) return false;

@@ -8,15 +8,12 @@
 
 #include "engine/rigid/inertia.hpp"
 #include "mjcf/free_bodies.hpp"
+#include "mjcf/json_numbers.hpp"
 
 namespace sg::mjcf {
 namespace {
 
 using nlohmann::json;
-
-json numbers(const mjtNum* v, int n) {
-  return json(std::vector<double>(v, v + n));
-}
 
 // friction, solref, solimp, condim, margin: the same keys for the plane and the bodies.
 void contact_keys(const mjModel* m, int g, json& out) {

@@ -7,6 +7,7 @@
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/collide.hpp"
 #include "mjcf/geom_type_map.hpp"
+#include "mjcf/json_numbers.hpp"
 #include "mjcf/names.hpp"
 
 namespace sg::mjcf {
@@ -23,10 +24,6 @@ constexpr int kMaxBodyJoints = 4;
 std::string name_of(const mjModel* m, mjtObj type, int id) {
   const char* name = mj_id2name(m, type, id);
   return name ? name : "";
-}
-
-json numbers(const mjtNum* v, int n) {
-  return json(std::vector<double>(v, v + n));
 }
 
 void elements(const mjModel* m, Messages& out) {

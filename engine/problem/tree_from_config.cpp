@@ -216,14 +216,13 @@ void read_pairs(const json& tree, JointTreeModel<double>& m) {
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const std::string path = "model.tree.pairs." + std::to_string(k);
     const json& j = pairs[k];
+    const int g1 = geom_named(names, j.at("geom1"), path + ".geom1");
+    const int g2 = geom_named(names, j.at("geom2"), path + ".geom2");
+    if (g1 == g2) throw std::invalid_argument(path + ".geom2: the same geom as geom1");
+    // Two planes: MuJoCo has no collider for them and collides nothing.
+    if (m.con.geom[g1].type == GeomType::plane && m.con.geom[g2].type == GeomType::plane) continue;
     TreePair<double>& p = m.con.pair[m.con.npair++];
-    p.geom1 = geom_named(names, j.at("geom1"), path + ".geom1");
-    p.geom2 = geom_named(names, j.at("geom2"), path + ".geom2");
-    if (p.geom1 == p.geom2) throw std::invalid_argument(path + ".geom2: the same geom as geom1");
-    if (m.con.geom[p.geom1].type == GeomType::plane && m.con.geom[p.geom2].type == GeomType::plane) {
-      --m.con.npair;  // two planes: MuJoCo has no collider for them and collides nothing
-      continue;
-    }
+    p.geom1 = g1, p.geom2 = g2;
     p.condim = j.at("condim").get<int>();
     for (int c = 0; c < 5; ++c) p.friction[c] = j.at("friction").at(c).get<double>();
     for (int c = 0; c < 2; ++c) p.solref[c] = j.at("solref").at(c).get<double>();

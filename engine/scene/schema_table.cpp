@@ -40,8 +40,7 @@ std::vector<FieldSpec> build_table() {
       text("model.keyframe", "",
            "MJCF scenes: the keyframe (<keyframe><key>, by its name or its index) whose qpos, qvel, act and "
            "ctrl start the run, as mj_resetDataKeyframe; empty: MuJoCo's qpos0 (mj_resetData). The scene's "
-           "own "
-           "start keys still win over the keyframe's."),
+           "own start keys still win over the keyframe's."),
       vector("model.gravity", {0, 0, -9.81}, any(), diff, "Gravitational acceleration in m/s^2 (z is up)."),
       boolean("model.plane.enabled", true, "Whether the ground plane z = height (normal +z) takes part."),
       number("model.plane.height", 0, closed(-1e6, 1e6), diff,
