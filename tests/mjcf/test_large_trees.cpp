@@ -89,3 +89,17 @@ TEST_CASE("a tree at capacity differentiates: forward = reverse = FD w.r.t. moto
   sg::test::check_reverse_and_fd(p, {"model.tree.actuators.45.ctrl", "model.tree.actuators.57.ctrl"}, 1e-9,
                                  1e-4);
 }
+
+TEST_CASE("a tree at capacity: AD matches central FD across a sweep of a motor past the 32nd") {
+  // The head's x against the neck's nodding motor (actuator 56), 7 points over [-0.9, 0.9] (inside its
+  // ctrlrange: the clamp is a kink), 150 Euler steps through the landing: every point within 1e-4 of FD.
+  const std::string file = sg::test::write_mjcf("large_tree_sweep", big_tree_xml());
+  const sg::Problem p = sg::test::load_scene(
+      file,
+      sg::test::with_sets(kControls, {"integrator.steps=150",
+                                      R"(loss.terms=[{"quantity": "position", "body": 62, "axis": "x"}])",
+                                      "sweep.parameter=model.tree.actuators.56.ctrl", "sweep.from=-0.9",
+                                      "sweep.to=0.9", "sweep.points=7"}));
+  const double worst = sg::test::check_sweep_ad_fd(sg::run_sweep(p), 7, 1e-4, true);
+  MESSAGE("capacity tree sweep: worst relative AD-FD " << worst);
+}

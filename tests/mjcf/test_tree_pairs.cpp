@@ -108,3 +108,17 @@ TEST_CASE("a pair of two planes collides nothing, as in MuJoCo (which has no col
   REQUIRE(loaded.ok());
   CHECK(loaded.problem->data.tree.con.npair == 0);
 }
+
+TEST_CASE("AD through explicit pairs matches central FD across a sweep of the floor pair's friction") {
+  // The puck's final x against the ball-floor pair's sliding friction, 9 points over [0.1, 0.9], 450 Euler
+  // steps (strike, roll, collision with the puck through the third pair): every point within 1e-4 of FD
+  // (measured 1.8e-8 at worst).
+  const std::string file = sg::test::write_mjcf("pairs_sweep", kStrike);
+  const sg::Problem p = sg::test::load_scene(
+      file, sg::test::with_sets(kSwing, {"integrator.steps=450",
+                                         R"(loss.terms=[{"quantity": "position", "body": 2, "axis": "x"}])",
+                                         "sweep.parameter=model.tree.pairs.0.friction.0", "sweep.from=0.1",
+                                         "sweep.to=0.9", "sweep.points=9"}));
+  const double worst = sg::test::check_sweep_ad_fd(sg::run_sweep(p), 9, 1e-4, true);
+  MESSAGE("explicit pairs sweep: worst relative AD-FD " << worst);
+}
