@@ -12,13 +12,13 @@
 
 namespace sg {
 
-// Whether a constraint model has tendon equalities, limits or friction loss (the tendon stage must then run
-// before the rows).
+// Whether a constraint model has tendon equalities, or limits or friction loss on one of the model's
+// ntendon tendons (the tendon stage must then run before the rows).
 template <class S>
-bool tree_constraints_need_tendons(const TreeConstraintModel<S>& cm) {
+bool tree_constraints_need_tendons(const TreeConstraintModel<S>& cm, int ntendon) {
   for (int e = 0; e < cm.neq; ++e)
     if (cm.eq[e].type == EqualityType::kTendon) return true;
-  for (int t = 0; t < kMaxTendons; ++t)
+  for (int t = 0; t < ntendon; ++t)
     if (cm.tendon_limit[t].limited || value(cm.tendon_friction[t].frictionloss) > 0.0) return true;
   return false;
 }

@@ -37,7 +37,7 @@ template <class S>
 const TreeTendonData<S>* tree_constraint_tendons(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
                                                  const TreeActuatorModel<S>& am, const TreeData<S>& d,
                                                  TreeActuatorData<S>& ad) {
-  if (!tree_constraints_need_tendons(cm)) return nullptr;
+  if (!tree_constraints_need_tendons(cm, am.ten.ntendon)) return nullptr;
   tree_site_kinematics(am.ten, d, ad.ten);
   tree_tendon(m, am.ten, d, ad.ten);
   return &ad.ten;

@@ -144,10 +144,12 @@ class TreeModeSolver {
       if (acts && mode.find(tree_contact_key(c)) < 0)
         mode.add(tree_contact_key(c), law == RowLaw::cfd_band ? ContactLevel::band : ContactLevel::contact);
     }
-    for (int l = 0; l < kLimitSlots; ++l)
+    for_each_limit_slot([&](int l) {
       for (int upper = 0; upper < 2; ++upper)
         if (limit_side_applies(l, upper) && limit_gap(l, upper) < 0.0)
           mode.add(tree_limit_key(l, upper), ContactLevel::contact);
+      return true;
+    });
     return rederive(mode, surrogate);
   }
 
@@ -258,7 +260,15 @@ class TreeModeSolver {
   }
 
   // Limits by slot l (their keys' b): joint l below kMaxJoints, tendon l - kMaxJoints from there.
-  static constexpr int kLimitSlots = kMaxJoints + kMaxTendons;
+  // Calls f(l) for the slots the model has (its joints', then its tendons'), in slot order, until f returns
+  // false: the capacities' other slots never apply, and walking them cost a tree run 6% of its time.
+  template <class F>
+  void for_each_limit_slot(F f) const {
+    for (int l = 0; l < s_.m->njnt; ++l)
+      if (!f(l)) return;
+    for (int t = 0; t < s_.am->ten.ntendon; ++t)
+      if (!f(kMaxJoints + t)) return;
+  }
   const TreeLimit<S>& limit_of(int l) const {
     return l < kMaxJoints ? s_.cm->limit[l] : s_.cm->tendon_limit[l - kMaxJoints];
   }
@@ -412,7 +422,7 @@ class TreeModeSolver {
   // The mode's limit rows (joints', then tendons', as mj_instantiateLimit), with the onset and separation
   // margins.
   void limit_rows(const TreeMode& mode, MarginTracker* tracker) const {
-    for (int l = 0; l < kLimitSlots; ++l) {
+    for_each_limit_slot([&](int l) {
       for (int upper = 0; upper < 2; ++upper) {
         if (!limit_side_applies(l, upper)) continue;
         const ContactKey key = tree_limit_key(l, upper);
@@ -425,11 +435,12 @@ class TreeModeSolver {
         }
         if (tracker && !surrogate_) tracker->note(-r, contact_event(key, EventKind::separation));
         const int row = s_.cd->nefc;
-        if (!add_limit_row(l, upper)) return;
+        if (!add_limit_row(l, upper)) return false;
         row_entry_[row] = e;
         row_k_[row] = 0;
       }
-    }
+      return true;
+    });
   }
 
   // Limit l's row of side `upper` (a joint's, a ball's or a tendon's); false when the rows are full.

@@ -69,7 +69,7 @@ std::vector<FieldSpec> build_table() {
           rigid_only(choice("model.run_as", {"free_bodies", "tree"}, "free_bodies",
                             "Which engine runs the free bodies: free_bodies (their own code) or tree (each a "
                             "joint tree of one free joint, MuJoCo's pipeline; takes contact.mujoco.cone "
-                            "elliptic; not yet hard contact).")),
+                            "elliptic; CPU only).")),
           boolean(
               "model.collide_bodies", true,
               "Whether rigid bodies collide with each other (plane contacts follow model.plane.enabled)."),
