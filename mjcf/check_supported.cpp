@@ -237,8 +237,9 @@ void options(const mjModel* m, Messages& out) {
   if (o.integrator == mjINT_IMPLICIT)
     out.push_back("option integrator \"implicit\" is not supported (Euler or RK4)");
   if (o.collision != mjCOL_ALL)
-    out.push_back(std::string("option collision \"") + (o.collision == mjCOL_PAIR ? "pair" : "dynamic") +
-                  "\" is not supported (all)");
+    out.push_back(std::string("option collision \"") +
+                  (o.collision == mjCOL_PAIR ? "predefined" : "dynamic") +
+                  "\" is not supported by free bodies (all; a joint tree takes it)");
   if (o.density != 0.0 || o.viscosity != 0.0)
     out.push_back("option density and viscosity: fluid forces are not supported");
   if (o.noslip_iterations != 0) out.push_back("option noslip_iterations: the noslip solver is not supported");

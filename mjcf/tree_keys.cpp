@@ -157,8 +157,18 @@ bool contacts_on(const mjModel* m) {
   return !(m->opt.disableflags & (mjDSBL_CONTACT | mjDSBL_CONSTRAINT));
 }
 
-// Whether geom g may touch any other geom.
+// Which pairs option collision lets mj_collision test: the explicit ones (all, predefined), the filter's
+// (all, dynamic).
+bool explicit_pairs_collide(const mjModel* m) {
+  return m->opt.collision != mjCOL_DYNAMIC;
+}
+bool filtered_pairs_collide(const mjModel* m) {
+  return m->opt.collision != mjCOL_PAIR;
+}
+
+// Whether geom g may touch any other geom through the filter.
 bool collides(const mjModel* m, int g) {
+  if (!filtered_pairs_collide(m)) return false;
   for (int o = 0; o < m->ngeom; ++o)
     if (o != g && may_collide(m, g, o)) return true;
   return false;
@@ -181,7 +191,6 @@ std::string geom_name(const mjModel* m, int g) {
 // but are meshes or height fields, planes on moving bodies, pairs without a collider.
 void contacts(const mjModel* m, Messages& out) {
   if (!contacts_on(m)) return;
-  if (m->opt.collision != mjCOL_ALL) out.push_back("option collision: only \"all\" is supported");
   if (m->opt.enableflags & mjENBL_OVERRIDE) out.push_back("option flag override: not supported");
   if (const std::string why = convex_collider_options(m->opt); !why.empty()) out.push_back(why);
   for (int g = 0; g < m->ngeom; ++g) {
@@ -196,12 +205,12 @@ void contacts(const mjModel* m, Messages& out) {
     if (m->geom_type[g] == mjGEOM_PLANE && m->body_weldid[m->geom_bodyid[g]] != 0)
       out.push_back(name + ": a plane on a moving body is not supported");
   }
-  for (int p = 0; p < m->npair; ++p)
+  for (int p = 0; p < (explicit_pairs_collide(m) ? m->npair : 0); ++p)
     for (const int g : {m->pair_geom1[p], m->pair_geom2[p]})
       if (!primitive(m->geom_type[g]))
         out.push_back(element(m, mjOBJ_PAIR, p, "contact pair") + ": " + geom_name(m, g) +
                       ": meshes and height fields do not collide in softgrad");
-  for (int a = 0; a < m->ngeom; ++a)
+  for (int a = 0; a < (filtered_pairs_collide(m) ? m->ngeom : 0); ++a)
     for (int b = a + 1; b < m->ngeom; ++b) {
       if (!may_collide(m, a, b) || !primitive(m->geom_type[a]) || !primitive(m->geom_type[b])) continue;
       const GeomType ta = softgrad_type(m->geom_type[a]), tb = softgrad_type(m->geom_type[b]);
@@ -503,6 +512,7 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
   json tree = {{"bodies", std::move(bodies)},
                {"world_geoms", body_geoms(m, 0)},
                {"filterparent", !(o.disableflags & mjDSBL_FILTERPARENT)}};
+  if (o.collision != mjCOL_ALL) tree["collision"] = o.collision == mjCOL_PAIR ? "predefined" : "dynamic";
   if (!actuators.empty()) tree["actuators"] = std::move(actuators);
   if (m->nsite > 0) tree["sites"] = site_keys(m);
   if (m->ntendon > 0) {

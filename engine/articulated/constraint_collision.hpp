@@ -58,10 +58,22 @@ bool tree_geoms_filtered(const TreeModel<S>& m, const TreeConstraintModel<S>& cm
   return false;
 }
 
-// Whether geoms g1 and g2 (either order) are an explicit pair: the filter's pairs skip them (mj_collision's
-// merge), their contacts come from the pair.
+// Which pairs opt.collision lets mj_collision test: the explicit ones (all, predefined), the filter's (all,
+// dynamic).
+template <class S>
+bool tree_collides_explicit_pairs(const TreeConstraintModel<S>& cm) {
+  return cm.opt.collision != TreeCollisionSet::dynamic;
+}
+template <class S>
+bool tree_collides_filtered_pairs(const TreeConstraintModel<S>& cm) {
+  return cm.opt.collision != TreeCollisionSet::predefined;
+}
+
+// Whether geoms g1 and g2 (either order) are an explicit pair that collides: the filter's pairs skip them
+// (mj_collision's merge, under collision "all"), their contacts come from the pair.
 template <class S>
 bool tree_explicit_pair(const TreeConstraintModel<S>& cm, int g1, int g2) {
+  if (!tree_collides_explicit_pairs(cm)) return false;
   for (int p = 0; p < cm.npair; ++p)
     if ((cm.pair[p].geom1 == g1 && cm.pair[p].geom2 == g2) ||
         (cm.pair[p].geom1 == g2 && cm.pair[p].geom2 == g1))
@@ -74,13 +86,13 @@ bool tree_explicit_pair(const TreeConstraintModel<S>& cm, int g1, int g2) {
 // collider in MuJoCo either.
 template <class S>
 bool tree_unsupported_pair(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, int* g1, int* g2) {
-  for (int p = 0; p < cm.npair; ++p) {
+  for (int p = 0; p < (tree_collides_explicit_pairs(cm) ? cm.npair : 0); ++p) {
     const int a = cm.pair[p].geom1, b = cm.pair[p].geom2;
     if (pair_supported(cm.geom[a].type, cm.geom[b].type, cm.opt.detector)) continue;
     *g1 = a, *g2 = b;
     return true;
   }
-  for (int i = 0; i < cm.ngeom; ++i)
+  for (int i = 0; i < (tree_collides_filtered_pairs(cm) ? cm.ngeom : 0); ++i)
     for (int j = i + 1; j < cm.ngeom; ++j) {
       const GeomType a = cm.geom[i].type, b = cm.geom[j].type;
       if (a == GeomType::plane && b == GeomType::plane) continue;
@@ -246,21 +258,23 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, T
   }
 }
 
-// The explicit pairs, then every other pair MuJoCo's filter lets through, whether or not the options switch
-// contacts on (hard contact collects its own): cd.geom_* must be current (tree_geom_kinematics of the
-// kinematics in d). band: see tree_collide_pair.
+// The explicit pairs, then every other pair MuJoCo's filter lets through (as opt.collision has them), whether
+// or not the options switch contacts on (hard contact collects its own): cd.geom_* must be current
+// (tree_geom_kinematics of the kinematics in d). band: see tree_collide_pair.
 template <class S>
 void tree_collide_geoms(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, const TreeData<S>& d,
                         TreeConstraintData<S>& cd, double band = 0.0) {
   cd.ncon = 0;
   cd.overflow = false;
   bool taped[kMaxTreeGeoms] = {};
-  for (int p = 0; p < cm.npair; ++p) {  // in MuJoCo's type order; equal types as the pair names them
+  const int npair = tree_collides_explicit_pairs(cm) ? cm.npair : 0;
+  for (int p = 0; p < npair; ++p) {  // in MuJoCo's type order; equal types as the pair names them
     const TreePair<S>& pair = cm.pair[p];
     const bool swap = mujoco_geom_type(cm.geom[pair.geom2].type) < mujoco_geom_type(cm.geom[pair.geom1].type);
     tree_collide_pair(cm, d, cd, swap ? pair.geom2 : pair.geom1, swap ? pair.geom1 : pair.geom2, taped, band,
                       &pair);
   }
+  if (!tree_collides_filtered_pairs(cm)) return;
   for (int i = 0; i < cm.ngeom; ++i)
     for (int j = i + 1; j < cm.ngeom; ++j) {
       if (tree_geoms_filtered(m, cm, i, j) || tree_explicit_pair(cm, i, j)) continue;

@@ -88,10 +88,16 @@ struct TreeEquality {
   S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
 };
 
+// MuJoCo's opt.collision: which geom pairs mj_collision tests. all: the explicit pairs merged with the
+// broad-phase filter's; predefined: the explicit pairs only (excludes play no part); dynamic: the filter's
+// only (explicit pairs ignored).
+enum class TreeCollisionSet { all, predefined, dynamic };
+
 struct TreeConstraintOptions {
   double timestep = 0.002;  // refsafe: solref[0] >= 2 timestep
   bool refsafe = true;
   bool filterparent = true;  // bodies do not collide with their (welded) parent
+  TreeCollisionSet collision = TreeCollisionSet::all;
   bool contact = true;
   bool limit = true;
   bool equality = true;

@@ -234,8 +234,8 @@ void read_pairs(const json& tree, JointTreeModel<double>& m) {
 
 // contact.model "mujoco" turns the geoms' contacts on ("none": geoms are drawn only; limits still act;
 // "hard": Moreau's impulses with contact.hard's kappa and iterations, the geoms' friction), with
-// contact.mujoco's refsafe, impratio, iterations and cone, and contact.cfd; model.tree.filterparent as
-// MuJoCo's flag.
+// contact.mujoco's refsafe, impratio, iterations and cone, and contact.cfd; model.tree.filterparent and
+// model.tree.collision as MuJoCo's flag and option.
 void read_contact_options(const json& c, JointTreeModel<double>& m) {
   TreeConstraintOptions& o = m.con.opt;
   const json& contact = c.at("contact");
@@ -250,6 +250,11 @@ void read_contact_options(const json& c, JointTreeModel<double>& m) {
   o.iterations = mj.at("iterations").get<int>();
   o.elliptic = mj.at("cone").get<std::string>() == "elliptic";
   o.filterparent = c.at("model").at("tree").at("filterparent").get<bool>();
+  const std::string collision =
+      c.at("model").at("tree").at("collision").get<std::string>();  // schema-checked
+  o.collision = collision == "predefined" ? TreeCollisionSet::predefined
+                : collision == "dynamic"  ? TreeCollisionSet::dynamic
+                                          : TreeCollisionSet::all;
   m.con.cfd = read_cfd(contact);
 }
 

@@ -393,6 +393,10 @@ std::vector<FieldSpec> tree_body_rows() {
       tree(boolean("model.tree.filterparent", true,
                    "MuJoCo's filterparent: a body does not collide with its parent (unless the parent "
                    "is the world).")));
+  t.push_back(tree(choice("model.tree.collision", {"all", "predefined", "dynamic"}, "all",
+                          "MuJoCo's option collision: which geom pairs collide. all: model.tree.pairs and "
+                          "the pairs the filter lets through; predefined: model.tree.pairs only; dynamic: "
+                          "the filter's only.")));
   for (auto& spec : tree_fluid_rows()) t.push_back(std::move(spec));
   t.push_back(tree(object_array("model.tree.excludes", 0, 32,
                                 "Body pairs whose geoms never collide (MuJoCo's <contact><exclude>); 0 to 32 "

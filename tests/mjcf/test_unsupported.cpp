@@ -63,9 +63,6 @@ std::vector<Case> cases() {
       {"implicit",
        mjcf_model(ball, R"(<option integrator="implicit"/>)"),
        {"option integrator \"implicit\" is not supported"}},
-      {"collision_pair",
-       mjcf_model(ball, R"(<option collision="predefined"/>)"),
-       {"option collision: only \"all\" is supported"}},
       {"fluid_ellipsoid",
        mjcf_model(R"(<body name="fish" pos="0 0 1"><freejoint/>
                        <geom name="fin" type="ellipsoid" size="0.1 0.05 0.01" fluidshape="ellipsoid"/></body>)",

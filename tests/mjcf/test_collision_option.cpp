@@ -1,0 +1,88 @@
+// MuJoCo's option collision (all, predefined, dynamic): which geom pairs mj_collision tests. A paddle that
+// touches nothing but through its explicit pair strikes a ball that rolls into a puck resting on the floor:
+// under predefined the puck, in no pair, falls through the floor; under dynamic the paddle, whose contype is
+// 0, swings through the ball. Each option against MuJoCo 2.2.2's mj_step on the same file.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "mjcf/compare_tree_steps.hpp"
+#include "tests/mjcf/mjcf_test_util.hpp"
+
+namespace {
+
+std::string strike(const std::string& collision) {
+  return R"(<mujoco>
+  <option timestep="0.002" collision=")" +
+         collision + R"("/>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1"/>
+    <body name="arm" pos="0 0 0.35">
+      <joint name="shoulder" axis="0 1 0" damping="0.02"/>
+      <geom name="paddle" type="capsule" fromto="0 0 0 0 0 -0.25" size="0.03" contype="0" conaffinity="0"/>
+    </body>
+    <body name="ball" pos="0.12 0 0.05"><freejoint/><geom name="ball" size="0.05"/></body>
+    <body name="puck" pos="0.4 0.01 0.03"><freejoint/>
+      <geom name="puck" type="capsule" fromto="0 -0.05 0 0 0.05 0" size="0.03"/></body>
+  </worldbody>
+  <contact>
+    <pair name="strike" geom1="paddle" geom2="ball" condim="4" friction="0.6 0.6 0.02 0.0001 0.0001"/>
+    <pair geom1="ball" geom2="floor" friction="0.3 0.9 0.005 0.0001 0.0001"/>
+    <exclude body1="ball" body2="puck"/>
+    <pair geom1="puck" geom2="ball" solref="-3000 -30"/>
+  </contact>
+</mujoco>
+)";
+}
+
+const std::vector<std::string> kSwing = {"model.tree.bodies.0.joints.0.qvel=-8"};
+
+}  // namespace
+
+TEST_CASE(
+    "option collision predefined and dynamic import as model.tree.collision and follow mj_step (tol 1e-9)") {
+  for (const std::string collision : {"predefined", "dynamic"}) {
+    CAPTURE(collision);
+    const std::string xml = strike(collision);
+    CHECK(sg::test::imported("collision_" + collision, xml)["model"]["tree"]["collision"] == collision);
+    const std::string file = sg::test::write_mjcf("collision_" + collision, xml);
+    const sg::Problem p = sg::test::load_scene(file, kSwing);
+    const sg::mjcf::TreeStepComparison c =
+        sg::test::check_follows_mj_step(("collision " + collision).c_str(), p, file, 600, 0.002, 1.0);
+    CHECK(c.max_contacts >= 1);
+    // The option acts: the same scene colliding every pair (MuJoCo's default) parts from mj_step.
+    sg::test::check_each_matters(file, kSwing, {"model.tree.collision=all"}, 600, 0.002);
+  }
+  // The default leaves the key out.
+  CHECK(!sg::test::imported("collision_all", strike("all"))["model"]["tree"].contains("collision"));
+}
+
+TEST_CASE("option collision decides which geoms must have a collider: a mesh outside the pairs is a visual") {
+  // A tetrahedron that may touch the ball through the filter: refused under all and dynamic (softgrad has no
+  // mesh collider), a visual under predefined, where only the pair collides.
+  const auto model = [](const std::string& collision) {
+    return sg::test::mjcf_model(
+        R"(<geom name="floor" type="plane" size="1 1 0.1"/>
+           <body name="ball" pos="0 0 0.2"><freejoint/><geom name="ball" size="0.05"/></body>
+           <body name="rock" pos="0.3 0 0.2"><freejoint/><geom name="rock" type="mesh" mesh="tetra"/></body>)",
+        R"(<option collision=")" + collision + R"("/>
+           <asset><mesh name="tetra" vertex="0 0 0 0.1 0 0 0 0.1 0 0 0 0.1"/></asset>
+           <contact><pair geom1="ball" geom2="floor"/></contact>)");
+  };
+  CHECK(sg::test::import_errors("mesh_all", model("all")).find("geom 'rock' (mesh)") != std::string::npos);
+  CHECK(sg::test::import_errors("mesh_dynamic", model("dynamic")).find("geom 'rock' (mesh)") !=
+        std::string::npos);
+  const nlohmann::json keys = sg::test::imported("mesh_predefined", model("predefined"));
+  CHECK(keys["model"]["tree"]["collision"] == "predefined");
+  CHECK(keys["model"]["tree"]["pairs"].size() == 1);
+}
+
+TEST_CASE("model.tree.collision takes all, predefined or dynamic: anything else is an error at the key") {
+  nlohmann::json scene = nlohmann::json::parse(R"({"contact": {"model": "mujoco"},
+      "model": {"type": "tree", "tree": {"bodies": [{"joints": [{"type": "hinge"}], "geoms": [{}]}],
+                                         "collision": "pairs"}}})");
+  const sg::ProblemLoad loaded = sg::load_problem_file(sg::test::write_scene("collision_bad", scene));
+  CHECK(!loaded.ok());
+  CHECK(loaded.errors.find("model.tree.collision") != std::string::npos);
+}
