@@ -1,8 +1,11 @@
 // Schema rows of the joint-tree model (model.type "tree"): bodies in MuJoCo's layout (each body's pose in
 // its parent, its inertial frame, its joints), numbers as MuJoCo's compiled mjModel holds them, so an MJCF
 // import writes them one to one. Scene body i is MuJoCo body i + 1; parent -1 is the world.
+#include <string>
+
 #include "engine/articulated/actuator_model.hpp"
 #include "engine/articulated/constraint_model.hpp"
+#include "engine/articulated/tendon_model.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/scene/schema_rows.hpp"
 
@@ -162,21 +165,23 @@ std::vector<FieldSpec> tree_actuator_rows() {
 std::vector<FieldSpec> tree_tendon_rows() {
   const std::string s = "model.tree.sites.*", t = "model.tree.tendons.*", w = t + ".path.*";
   return {
-      tree(object_array("model.tree.sites", 0, 64, "Sites: points fixed on bodies (MuJoCo's sites); 0 to 64.",
-                        0)),
+      tree(object_array(
+          "model.tree.sites", 0, kMaxSites,
+          "Sites: points fixed on bodies (MuJoCo's sites); 0 to " + std::to_string(kMaxSites) + ".", 0)),
       tree(text(s + ".name", "", "Site name; tendon paths name their sites by it.")),
       tree(integer(s + ".body", -1, at_least(-1),
                    "Index in model.tree.bodies of the site's body; -1 is the world.")),
       tree(vector(s + ".pos", {0, 0, 0}, closed(-1e6, 1e6), diff, "Position in m in the body's frame.")),
-      tree(object_array("model.tree.tendons", 0, 32,
-                        "Tendons (MuJoCo's <spatial> and <fixed>); actuators act on them by name; 0 to 32.",
+      tree(object_array("model.tree.tendons", 0, kMaxTendons,
+                        "Tendons (MuJoCo's <spatial> and <fixed>); actuators act on them by name; 0 to " +
+                            std::to_string(kMaxTendons) + ".",
                         0)),
       tree(text(t + ".name", "", "Tendon name; actuators name their tendon by it.")),
       tree(
-          object_array(t + ".path", 0, 128,
+          object_array(t + ".path", 0, kMaxWrapObjects,
                        "The path: sites with sphere or cylinder geoms between them to wrap around (a spatial "
-                       "tendon, from a site to a site), or joints with coefficients (a fixed tendon); 128 "
-                       "entries in all tendons.",
+                       "tendon, from a site to a site), or joints with coefficients (a fixed tendon); " +
+                           std::to_string(kMaxWrapObjects) + " entries in all tendons.",
                        0)),
       tree(text(w + ".site", "", "A site of a spatial tendon, by name.")),
       tree(text(w + ".geom", "",
@@ -213,9 +218,10 @@ std::vector<FieldSpec> tree_tendon_rows() {
 std::vector<FieldSpec> tree_equality_rows() {
   const std::string e = "model.tree.equalities.*";
   return {
-      tree(object_array("model.tree.equalities", 0, 16,
+      tree(object_array("model.tree.equalities", 0, kMaxTreeEqualities,
                         "Equality constraints (MuJoCo's <equality>: connect, weld, joint, tendon); soft rows "
-                        "that always act, solved with the contacts; 0 to 16 entries.",
+                        "that always act, solved with the contacts; 0 to " +
+                            std::to_string(kMaxTreeEqualities) + " entries.",
                         0)),
       tree(text(e + ".name", "", "Name (from the MJCF file); for reading only.")),
       tree(choice(e + ".type", {"connect", "weld", "joint", "tendon"}, "joint",
@@ -398,9 +404,9 @@ std::vector<FieldSpec> tree_body_rows() {
                           "the pairs the filter lets through; predefined: model.tree.pairs only; dynamic: "
                           "the filter's only.")));
   for (auto& spec : tree_fluid_rows()) t.push_back(std::move(spec));
-  t.push_back(tree(object_array("model.tree.excludes", 0, 32,
-                                "Body pairs whose geoms never collide (MuJoCo's <contact><exclude>); 0 to 32 "
-                                "entries.",
+  t.push_back(tree(object_array("model.tree.excludes", 0, kMaxTreeExcludes,
+                                "Body pairs whose geoms never collide (MuJoCo's <contact><exclude>); 0 to " +
+                                    std::to_string(kMaxTreeExcludes) + " entries.",
                                 0)));
   t.push_back(tree(integer("model.tree.excludes.*.body1", 0, at_least(-1),
                            "Index in model.tree.bodies of one body of the pair; -1 is the world.")));
