@@ -153,6 +153,7 @@ scene::MjcfKeys import_mjcf(const std::string& path, const std::string& keyframe
 
 void register_importer() {
   scene::set_mjcf_importer(&import_mjcf);
+  scene::set_mjcf_keyframe_lister(&keyframe_names);
   mju_user_warning = &on_mujoco_warning;
 }
 

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "mjcf/json_numbers.hpp"
+#include "mjcf/mujoco_sim.hpp"
 
 namespace sg::mjcf {
 namespace {
@@ -62,6 +63,22 @@ int find_keyframe(const mjModel* m, const std::string& which, std::string* error
   if (is_index(which) && std::stoi(which) < m->nkey) return std::stoi(which);
   *error = "no keyframe '" + which + "' (a key's name or its index); " + keyframe_list(m);
   return -1;
+}
+
+std::vector<std::string> keyframe_names(const std::string& path) {
+  try {
+    std::string error;
+    const auto sim = mjcmp::load_mujoco_file(path, &error);
+    std::vector<std::string> names;
+    if (!sim || !sim->m) return names;
+    for (int k = 0; k < sim->m->nkey; ++k) {
+      const char* name = mj_id2name(sim->m, mjOBJ_KEY, k);
+      names.push_back(name && *name ? std::string(name) : std::to_string(k));
+    }
+    return names;
+  } catch (const std::exception&) {  // out of memory while listing: no keyframes to offer
+    return {};
+  }
 }
 
 void start_tree_keys_at_keyframe(const mjModel* m, int k, json& keys) {

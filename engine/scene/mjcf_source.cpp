@@ -10,6 +10,7 @@ namespace {
 using nlohmann::json;
 
 std::atomic<MjcfImporter> g_importer{nullptr};
+std::atomic<MjcfKeyframeLister> g_keyframe_lister{nullptr};
 
 void overlay(json& base, const json& over, const std::string& path, std::vector<Issue>& errors);
 
@@ -82,6 +83,19 @@ bool read_keyframe(json& model, std::string& keyframe, std::vector<Issue>& error
 
 void set_mjcf_importer(MjcfImporter importer) {
   g_importer.store(importer);
+}
+
+void set_mjcf_keyframe_lister(MjcfKeyframeLister lister) {
+  g_keyframe_lister.store(lister);
+}
+
+std::vector<std::string> mjcf_keyframes(const json& config, const std::string& scene_source) {
+  const MjcfKeyframeLister lister = g_keyframe_lister.load();
+  const auto model = config.find("model");
+  if (!lister || model == config.end() || !model->is_object()) return {};
+  const auto file = model->find("file");
+  if (file == model->end() || !file->is_string() || file->get<std::string>().empty()) return {};
+  return lister(mjcf_file_path(scene_source, file->get<std::string>()));
 }
 
 bool has_mjcf_importer() {

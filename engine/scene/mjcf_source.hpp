@@ -26,6 +26,14 @@ using MjcfImporter = MjcfKeys (*)(const std::string& path, const std::string& ke
 void set_mjcf_importer(MjcfImporter importer);
 bool has_mjcf_importer();
 
+// The keyframes of an MJCF file (path), in the file's order: each key's name, an unnamed one's index as text
+// (what model.keyframe takes); empty when the file has none or does not load. Registered beside the importer.
+using MjcfKeyframeLister = std::vector<std::string> (*)(const std::string& path);
+void set_mjcf_keyframe_lister(MjcfKeyframeLister lister);
+// The keyframes of a resolved scene's MJCF file (model.file, relative to scene_source); empty for a scene
+// without one, or without a registered lister.
+std::vector<std::string> mjcf_keyframes(const nlohmann::json& config, const std::string& scene_source);
+
 // model.file as a path: relative to the folder of the scene file `scene_source` (or to the working folder
 // when the source has none).
 std::string mjcf_file_path(const std::string& scene_source, const std::string& file);

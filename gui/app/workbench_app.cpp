@@ -396,7 +396,7 @@ void WorkbenchApp::apply(const ControlsRequest& request) {
   if (request.dragging) dragging_ = true;  // before the edits: they belong to the drag
   if (request.open_file || request.preset) {
     // Another scene would replace the edits made here: ask first (draw_switch_confirmation).
-    pending_switch_ = {request.open_file, request.preset};
+    pending_switch_ = {request.open_file, request.preset, request.open_overrides};
     if (edits_since_open_ == 0) confirm_switch(true);
   }
   for (const auto& [path, value] : request.edits) edits_since_open_ += set_path(path, value) ? 1 : 0;
@@ -412,7 +412,7 @@ void WorkbenchApp::confirm_switch(bool discard_edits) {
   pending_switch_ = {};
   if (!discard_edits) return;
   // The status bar names the file; the error itself follows it there and at the top of the controls.
-  if (pending.open_file && !open_scene(*pending.open_file))
+  if (pending.open_file && !open_scene(*pending.open_file, pending.overrides))
     message_ = "could not open " + std::filesystem::path(*pending.open_file).filename().string();
   if (pending.preset) apply_preset(*pending.preset);
 }

@@ -192,6 +192,7 @@ class WorkbenchApp : public std::enable_shared_from_this<WorkbenchApp> {
   std::optional<render::Camera> pending_camera_;
   struct PendingSwitch {
     std::optional<std::string> open_file, preset;
+    std::vector<std::string> overrides;  // open_file's --set assignments
   };
   PendingSwitch pending_switch_;
   long edits_since_open_ = 0;  // edits applied from the controls since the scene was opened

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "engine/scene/config_diff.hpp"
+#include "engine/scene/mjcf_source.hpp"
 #include "engine/scene/path.hpp"
 #include "engine/scene/scene.hpp"
 #include "gui/document/presets.hpp"
@@ -92,6 +93,7 @@ void ControlsPanel::draw_scene_row(const SceneDocument& doc, ControlsRequest& re
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Scenes in %s", scenes_folder_.string().c_str());
+  draw_keyframe_row(doc, request);
   if (ImGui::CollapsingHeader("Open / save")) {
     if (open_path_[0] == '\0') copy_to(open_path_, sizeof open_path_, doc.source());
     ImGui::InputText("##open_path", open_path_, sizeof open_path_);
@@ -126,6 +128,39 @@ void ControlsPanel::draw_scene_row(const SceneDocument& doc, ControlsRequest& re
     }
     ImGui::PopTextWrapPos();
   }
+}
+
+// An MJCF scene whose file has keyframes: a combo that opens the scene again from the picked key
+// (model.keyframe, which applies before the import), or from qpos0. The file is read once per file.
+void ControlsPanel::draw_keyframe_row(const SceneDocument& doc, ControlsRequest& request) {
+  const auto file = scene::get_path(doc.config(), "model.file");
+  const std::string path = file && file->is_string() && !file->get<std::string>().empty()
+                               ? scene::mjcf_file_path(doc.source(), file->get<std::string>())
+                               : std::string();
+  if (path != keyframes_of_) {
+    keyframes_of_ = path;
+    keyframes_ =
+        path.empty() ? std::vector<std::string>() : scene::mjcf_keyframes(doc.config(), doc.source());
+  }
+  if (keyframes_.empty()) return;
+  const auto key = scene::get_path(doc.config(), "model.keyframe");
+  const std::string now = key && key->is_string() ? key->get<std::string>() : "";
+  const char* const kNone = "none (qpos0)";
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("keyframe").x + ImGui::GetStyle().ItemInnerSpacing.x));
+  if (ImGui::BeginCombo("keyframe", now.empty() ? kNone : now.c_str())) {
+    if (ImGui::Selectable(kNone, now.empty()) && !now.empty()) {
+      request.open_file = doc.source();
+      request.open_overrides = {"model.keyframe=\"\""};
+    }
+    for (const std::string& name : keyframes_)
+      if (ImGui::Selectable(name.c_str(), name == now) && name != now) {
+        request.open_file = doc.source();
+        request.open_overrides = {"model.keyframe=" + json(name).dump()};  // quoted: a name, never an index
+      }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The MJCF file's keyframes: the scene opens again starting from the picked one.");
 }
 
 void ControlsPanel::draw_presets(ControlsRequest& request, const std::string& active_preset) const {

@@ -17,7 +17,8 @@ namespace sg::gui {
 
 struct ControlsRequest {
   std::optional<std::string> open_file;
-  std::optional<std::string> preset;  // Preset::name
+  std::vector<std::string> open_overrides;  // --set assignments open_file opens with (an MJCF keyframe)
+  std::optional<std::string> preset;        // Preset::name
   std::optional<std::string> save_to;
   std::vector<std::pair<std::string, nlohmann::json>> edits;  // dotted path, new value
   bool dragging = false;  // a knob is held (dragged, or typed into) this frame
@@ -36,10 +37,13 @@ class ControlsPanel {
   void draw_scene_row(const SceneDocument& doc, ControlsRequest& request);
   void draw_presets(ControlsRequest& request, const std::string& active_preset) const;
   void draw_fields(const SceneDocument& doc, ControlsRequest& request) const;
+  void draw_keyframe_row(const SceneDocument& doc, ControlsRequest& request);
   std::filesystem::path scenes_folder_, out_folder_;
   std::vector<std::filesystem::path> scene_files_;
   long changed_revision_ = -1;  // the document revision changed_label_ describes
   std::string changed_label_;   // what differs from the file as written, empty when nothing
+  std::string keyframes_of_;    // the MJCF file keyframes_ lists (its path), empty for none listed yet
+  std::vector<std::string> keyframes_;
   char open_path_[512] = "";
   char save_path_[512] = "";
 };

@@ -8,8 +8,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "engine/scene/mjcf_source.hpp"
+#include "gui/app/app_shell.hpp"
 #include "gui/app/headless_runner.hpp"
+#include "gui/app/panel_names.hpp"
 #include "gui/app/workbench_app.hpp"
 #include "gui/document/scene_document.hpp"
 #include "gui/panels/controls_panel.hpp"
@@ -453,5 +458,55 @@ TEST_CASE(
   workbench.open_dropped((k_scenes / "toss_box_diffmjx.json").string());
   CHECK(app->switch_pending());
   CHECK(app->document().config()["name"] == "pendulum_chain");
+#endif
+}
+
+TEST_CASE("tree: an MJCF file's keyframes are offered, and picking one opens the scene from it") {
+#ifndef SOFTGRAD_HAVE_MJCF
+  std::printf("SOFTGRAD_TEST_SKIPPED: this build has no MJCF import (libmujoco-dev)\n");
+  return;
+#else
+  sg::mjcf::register_importer();
+  const fs::path file = fs::path(sg::test::binary_dir()) / "test_gui_tmp" / "keyframes_arm.xml";
+  fs::create_directories(file.parent_path());
+  std::FILE* f = std::fopen(file.string().c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fputs(R"(<mujoco><worldbody><body name="arm"><joint name="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.03"/></body></worldbody>
+      <keyframe><key name="lifted" qpos="0.7"/><key qpos="-0.4" qvel="2"/></keyframe></mujoco>)",
+             f);
+  std::fclose(f);
+  auto app = make_scene_app("pendulum_chain.json", {"sweep.points=5"});
+  REQUIRE_MESSAGE(app->open_scene(file.string()), app->document().error());
+  // The file's keys as model.keyframe names them: a name, an unnamed key's index.
+  CHECK(sg::scene::mjcf_keyframes(app->document().config(), app->document().source()) ==
+        std::vector<std::string>{"lifted", "1"});
+  CHECK(sg::scene::mjcf_keyframes(nlohmann::json::object(), "x.json").empty());
+  const auto start = [&] {
+    return app->document().config()["model"]["tree"]["bodies"][0]["joints"][0]["qpos"].get<double>();
+  };
+  CHECK(start() == 0.0);
+  // The controls panel draws its keyframe row over the open model (and reads the file once).
+  AppShell shell(app->make_workbench(), AppSettings{});
+  auto runner = make_runner(shell, 1280, 800);
+  run_frames(*runner, 2);
+  CHECK(drawn_this_frame(k_controls_window));
+  // What the row's combo asks for when a key is picked: the scene again, from that key.
+  const auto pick = [&](const std::string& assignment) {
+    ControlsRequest request;
+    request.open_file = app->document().source();
+    request.open_overrides = {assignment};
+    app->apply(request);
+  };
+  pick("model.keyframe=\"lifted\"");
+  CHECK(app->document().config()["model"]["keyframe"] == "lifted");
+  CHECK(start() == 0.7);
+  pick("model.keyframe=\"1\"");
+  CHECK(start() == -0.4);
+  CHECK(app->document().config()["model"]["tree"]["bodies"][0]["joints"][0]["qvel"] == 2.0);
+  pick("model.keyframe=\"\"");
+  CHECK(start() == 0.0);
+  run_frames(*runner, 2);
+  REQUIRE(app->wait_until_idle(60s));
 #endif
 }
