@@ -454,8 +454,6 @@ json equality_keys(const mjModel* m) {
   return out;
 }
 
-// <contact><exclude>: body pairs by their index in model.tree.bodies (-1 the world). The compiler's
-// signature is ((body1 + 1) << 16) + body2 + 1 with MuJoCo's body ids (the world 0), body1 < body2.
 // <contact><pair>s by their geoms' names (MuJoCo's pairs name both geoms), with the compiled parameters.
 json pair_keys(const mjModel* m) {
   json out = json::array();
@@ -472,6 +470,8 @@ json pair_keys(const mjModel* m) {
   return out;
 }
 
+// <contact><exclude>: body pairs by their index in model.tree.bodies (-1 the world). The compiler's
+// signature is ((body1 + 1) << 16) + body2 + 1 with MuJoCo's body ids (the world 0), body1 < body2.
 json excludes(const mjModel* m) {
   json out = json::array();
   for (int e = 0; e < m->nexclude; ++e) {

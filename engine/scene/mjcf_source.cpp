@@ -89,13 +89,18 @@ void set_mjcf_keyframe_lister(MjcfKeyframeLister lister) {
   g_keyframe_lister.store(lister);
 }
 
-std::vector<std::string> mjcf_keyframes(const json& config, const std::string& scene_source) {
-  const MjcfKeyframeLister lister = g_keyframe_lister.load();
+std::string mjcf_model_path(const json& config, const std::string& scene_source) {
   const auto model = config.find("model");
-  if (!lister || model == config.end() || !model->is_object()) return {};
+  if (model == config.end() || !model->is_object()) return {};
   const auto file = model->find("file");
   if (file == model->end() || !file->is_string() || file->get<std::string>().empty()) return {};
-  return lister(mjcf_file_path(scene_source, file->get<std::string>()));
+  return mjcf_file_path(scene_source, file->get<std::string>());
+}
+
+std::vector<std::string> mjcf_keyframes(const json& config, const std::string& scene_source) {
+  const MjcfKeyframeLister lister = g_keyframe_lister.load();
+  const std::string path = mjcf_model_path(config, scene_source);
+  return lister && !path.empty() ? lister(path) : std::vector<std::string>();
 }
 
 bool has_mjcf_importer() {

@@ -30,9 +30,12 @@ bool has_mjcf_importer();
 // (what model.keyframe takes); empty when the file has none or does not load. Registered beside the importer.
 using MjcfKeyframeLister = std::vector<std::string> (*)(const std::string& path);
 void set_mjcf_keyframe_lister(MjcfKeyframeLister lister);
-// The keyframes of a resolved scene's MJCF file (model.file, relative to scene_source); empty for a scene
-// without one, or without a registered lister.
+// The keyframes of a resolved scene's MJCF file (mjcf_model_path); empty for a scene without one, or without
+// a registered lister.
 std::vector<std::string> mjcf_keyframes(const nlohmann::json& config, const std::string& scene_source);
+// A resolved scene's MJCF file: its model.file relative to scene_source (mjcf_file_path), empty when it names
+// none.
+std::string mjcf_model_path(const nlohmann::json& config, const std::string& scene_source);
 
 // model.file as a path: relative to the folder of the scene file `scene_source` (or to the working folder
 // when the source has none).

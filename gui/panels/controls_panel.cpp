@@ -133,14 +133,10 @@ void ControlsPanel::draw_scene_row(const SceneDocument& doc, ControlsRequest& re
 // An MJCF scene whose file has keyframes: a combo that opens the scene again from the picked key
 // (model.keyframe, which applies before the import), or from qpos0. The file is read once per file.
 void ControlsPanel::draw_keyframe_row(const SceneDocument& doc, ControlsRequest& request) {
-  const auto file = scene::get_path(doc.config(), "model.file");
-  const std::string path = file && file->is_string() && !file->get<std::string>().empty()
-                               ? scene::mjcf_file_path(doc.source(), file->get<std::string>())
-                               : std::string();
+  const std::string path = scene::mjcf_model_path(doc.config(), doc.source());
   if (path != keyframes_of_) {
     keyframes_of_ = path;
-    keyframes_ =
-        path.empty() ? std::vector<std::string>() : scene::mjcf_keyframes(doc.config(), doc.source());
+    keyframes_ = scene::mjcf_keyframes(doc.config(), doc.source());
   }
   if (keyframes_.empty()) return;
   const auto key = scene::get_path(doc.config(), "model.keyframe");
