@@ -54,8 +54,8 @@ bool is_muscle(const mjModel* m, int i) {
   return true;
 }
 
-// What model.tree.actuators cannot say: on a hinge or slide joint or a tendon; stateless or with integrator
-// or filter dynamics, with fixed or affine gain and none or affine bias; or a muscle.
+// What model.tree.actuators cannot say: on a hinge or slide joint, a tendon or a slider-crank; stateless or
+// with integrator or filter dynamics, with fixed or affine gain and none or affine bias; or a muscle.
 void actuators(const mjModel* m, Messages& out) {
   if (m->nu > 0 && (m->opt.disableflags & mjDSBL_CLAMPCTRL))
     out.push_back("option flag clampctrl=\"disable\" is not supported (controls are clamped to ctrlrange)");
@@ -64,8 +64,10 @@ void actuators(const mjModel* m, Messages& out) {
     const int trn = m->actuator_trntype[i], j = m->actuator_trnid[2 * i];
     const bool on_joint =
         trn == mjTRN_JOINT && (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE);
-    if (!on_joint && trn != mjTRN_TENDON)
-      out.push_back(name + ": only actuators on a hinge or slide joint or on a tendon are supported");
+    if (!on_joint && trn != mjTRN_TENDON && trn != mjTRN_SLIDERCRANK)
+      out.push_back(name +
+                    ": only actuators on a hinge or slide joint, on a tendon or with a slider-crank are "
+                    "supported");
     else if (is_muscle(m, i))
       continue;
     else if (m->actuator_dyntype[i] == mjDYN_USER)
@@ -353,6 +355,10 @@ json actuator_keys(const mjModel* m, int i) {
               {"forcerange", numbers(m->actuator_forcerange + 2 * i, 2)}};
   if (m->actuator_trntype[i] == mjTRN_TENDON) {
     out["tendon"] = name_of(m, mjOBJ_TENDON, j);
+  } else if (m->actuator_trntype[i] == mjTRN_SLIDERCRANK) {  // MJCF names both sites
+    out["cranksite"] = name_of(m, mjOBJ_SITE, j);
+    out["slidersite"] = name_of(m, mjOBJ_SITE, m->actuator_trnid[2 * i + 1]);
+    out["cranklength"] = m->actuator_cranklength[i];
   } else {
     const int body = m->jnt_bodyid[j];
     out["body"] = body - 1;
@@ -382,7 +388,8 @@ json site_keys(const mjModel* m) {
     const char* name = mj_id2name(m, mjOBJ_SITE, s);
     out.push_back({{"name", name ? name : ""},
                    {"body", m->site_bodyid[s] - 1},
-                   {"pos", numbers(m->site_pos + 3 * s, 3)}});
+                   {"pos", numbers(m->site_pos + 3 * s, 3)},
+                   {"quat", numbers(m->site_quat + 4 * s, 4)}});
   }
   return out;
 }

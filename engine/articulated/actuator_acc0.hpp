@@ -14,10 +14,8 @@ inline bool tree_actuator_acc0(const TreeModel<double>& m, const TreeActuatorMod
                                TreeData<double>& d, TreeActuatorData<double>& ad, double* acc0) {
   tree_reset(m, d);
   tree_fwd_position(m, d);
-  if (am.ten.ntendon > 0) {
-    tree_site_kinematics(am.ten, d, ad.ten);
-    tree_tendon(m, am.ten, d, ad.ten);
-  }
+  if (tree_actuation_needs_sites(am)) tree_site_kinematics(am.ten, d, ad.ten);
+  if (am.ten.ntendon > 0) tree_tendon(m, am.ten, d, ad.ten);
   tree_transmission(m, am, d, ad);
   const int nv = m.nv;
   for (int k = 0; k < nv * nv; ++k) d.qLD[k] = d.qM[k];

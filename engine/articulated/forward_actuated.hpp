@@ -17,10 +17,8 @@ namespace sg {
 template <class S>
 void tree_actuation(const TreeModel<S>& m, const TreeActuatorModel<S>& am, TreeData<S>& d,
                     TreeActuatorData<S>& ad) {
-  if (am.ten.ntendon > 0) {
-    tree_site_kinematics(am.ten, d, ad.ten);
-    tree_tendon(m, am.ten, d, ad.ten);
-  }
+  if (tree_actuation_needs_sites(am)) tree_site_kinematics(am.ten, d, ad.ten);
+  if (am.ten.ntendon > 0) tree_tendon(m, am.ten, d, ad.ten);
   tree_transmission(m, am, d, ad);
   if (am.ten.ntendon > 0) {
     tree_tendon_velocity(m, am.ten, d, ad.ten);

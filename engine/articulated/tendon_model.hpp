@@ -20,6 +20,7 @@ template <class S>
 struct TreeSite {
   int body = 0;  // tree body (0: the world)
   Vec3<S> pos{};
+  Quat<S> quat{};  // its frame in the body's (a slider-crank's slider site slides along the frame's z axis)
 };
 
 // A sphere or cylinder (radius size[0], along its z axis) that a spatial tendon wraps around: a copy of the
@@ -68,8 +69,11 @@ template <class T, class S>
 void tree_tendon_convert(const TreeTendonModel<S>& in, TreeTendonModel<T>& out) {
   out.nsite = in.nsite, out.ntendon = in.ntendon, out.nwrap = in.nwrap, out.ngeom = in.ngeom;
   for (int i = 0; i < in.nsite; ++i) {
-    out.site[i].body = in.site[i].body;
-    for (int k = 0; k < 3; ++k) out.site[i].pos[k] = T(value(in.site[i].pos[k]));
+    const TreeSite<S>& a = in.site[i];
+    out.site[i].body = a.body;
+    for (int k = 0; k < 3; ++k) out.site[i].pos[k] = T(value(a.pos[k]));
+    out.site[i].quat =
+        Quat<T>{T(value(a.quat.w)), T(value(a.quat.x)), T(value(a.quat.y)), T(value(a.quat.z))};
   }
   for (int i = 0; i < in.ntendon; ++i) {
     const TreeTendon<S>& a = in.tendon[i];

@@ -238,6 +238,7 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
   for (int i = 0; i < m.act.nu; ++i) {
     const std::string a = "model.tree.actuators." + std::to_string(i);
     TreeActuator<S>& act = m.act.actuator[i];
+    f(a + ".cranklength", act.cranklength);
     f(a + ".ctrl", m.ctrl[i]);
     f(a + ".gear", act.gear[0]);
     f(a + ".act", m.act0[i]);

@@ -370,11 +370,33 @@ void check_activation_limits(const json& c, const JointTreeModel<double>& m) {
                                   method + " would need each bound as an event)");
 }
 
+// A slider-crank on the sites a's cranksite and slidersite name; its index, or -1 when full.
+int add_slider_crank(const json& a, const json& tree, const std::string& path, JointTreeModel<double>& m) {
+  const std::string crank = a.at("cranksite").get<std::string>(),
+                    slider = a.at("slidersite").get<std::string>();
+  const int c = entry_named(tree, "sites", crank), s = entry_named(tree, "sites", slider);
+  if (c < 0)
+    throw std::invalid_argument(path + ".cranksite: no site named '" + crank + "' in model.tree.sites");
+  if (slider.empty())
+    throw std::invalid_argument(path +
+                                ".slidersite: a slider-crank needs its slider site (cranksite is set)");
+  if (s < 0)
+    throw std::invalid_argument(path + ".slidersite: no site named '" + slider + "' in model.tree.sites");
+  const int i = tree_add_actuator(m.act, m.tree, 0);
+  if (i < 0) return i;
+  TreeActuator<double>& act = m.act.actuator[i];
+  act.trntype = ActuatorTransmission::kSliderCrank, act.joint = c, act.slidersite = s;
+  act.cranklength = a.at("cranklength").get<double>();
+  return i;
+}
+
 void read_actuator(const json& a, const json& tree, const std::string& path, JointTreeModel<double>& m) {
   const json& bodies = tree.at("bodies");
   const std::string tendon = a.at("tendon").get<std::string>();
   int i = -1;
-  if (!tendon.empty()) {
+  if (!a.at("cranksite").get<std::string>().empty()) {
+    i = add_slider_crank(a, tree, path, m);
+  } else if (!tendon.empty()) {
     const int t = entry_named(tree, "tendons", tendon);
     if (t < 0)
       throw std::invalid_argument(path + ".tendon: no tendon named '" + tendon + "' in model.tree.tendons");
@@ -448,6 +470,7 @@ void read_sites(const json& tree, JointTreeModel<double>& m) {
     TreeSite<double>& s = m.act.ten.site[m.act.ten.nsite++];
     s.body = body;
     s.pos = vec3(sites[i].at("pos"));
+    s.quat = unit_quat(sites[i].at("quat"));
   }
 }
 

@@ -78,16 +78,17 @@ std::vector<FieldSpec> tree_joint_rows() {
   };
 }
 
-// MuJoCo's actuators on a hinge or slide joint or a tendon: force = gain (ctrl, or the activation of a muscle
-// or of integrator or filter dynamics) + bias, joint forces = moment force.
+// MuJoCo's actuators on a hinge or slide joint, a tendon or a slider-crank: force = gain (ctrl, or the
+// activation of a muscle or of integrator or filter dynamics) + bias, joint forces = moment force.
 std::vector<FieldSpec> tree_actuator_rows() {
   const std::string a = "model.tree.actuators.*";
   return {
-      tree(object_array("model.tree.actuators", 0, kMaxActuators,
-                        "Actuators on the tree's hinge and slide joints or its tendons (MuJoCo's <motor>, "
-                        "<position>, <velocity>, <general>, <muscle>); 0 to " +
-                            std::to_string(kMaxActuators) + " entries.",
-                        0)),
+      tree(object_array(
+          "model.tree.actuators", 0, kMaxActuators,
+          "Actuators on the tree's hinge and slide joints, its tendons or slider-cranks (MuJoCo's <motor>, "
+          "<position>, <velocity>, <general>, <muscle>); 0 to " +
+              std::to_string(kMaxActuators) + " entries.",
+          0)),
       tree(text(a + ".name", "", "Actuator name (from the MJCF file); for reading only.")),
       tree(integer(a + ".body", 0, at_least(0), "Index in model.tree.bodies of the actuated joint's body.")),
       tree(integer(a + ".joint", 0, at_least(0), "Index of the actuated joint in that body's joints.")),
@@ -97,6 +98,17 @@ std::vector<FieldSpec> tree_actuator_rows() {
       tree(text(a + ".tendon", "",
                 "A tendon transmission: the tendon's name (model.tree.tendons.*.name); when not empty it "
                 "replaces body, joint and joint_name, the actuator length being gear times the tendon's.")),
+      tree(
+          text(a + ".cranksite", "",
+               "A slider-crank transmission (MuJoCo's cranksite): the site (model.tree.sites.*.name) where a "
+               "rod of length cranklength is hinged to the crank; when not empty it replaces body, joint, "
+               "joint_name and tendon, and slidersite must name the slider's site.")),
+      tree(text(a + ".slidersite", "",
+                "A slider-crank's slider site: the rod's other end slides along this site's z axis, and the "
+                "actuator length is gear times the slider's position along it.")),
+      tree(number(a + ".cranklength", 1, above(0), diff,
+                  "A slider-crank's rod length in m (MuJoCo's cranklength). When the rod cannot reach the "
+                  "slider's axis the length is the crank site's position along it, as in MuJoCo.")),
       tree(choice(a + ".kind", {"motor", "position", "velocity", "general", "muscle"}, "motor",
                   "motor: force = ctrl; position: kp (ctrl - q); velocity: kv (ctrl - qdot); general: "
                   "(gainprm.0 + gainprm.1 q + gainprm.2 qdot) ctrl + biasprm.0 + biasprm.1 q + biasprm.2 "
@@ -172,6 +184,10 @@ std::vector<FieldSpec> tree_tendon_rows() {
       tree(integer(s + ".body", -1, at_least(-1),
                    "Index in model.tree.bodies of the site's body; -1 is the world.")),
       tree(vector(s + ".pos", {0, 0, 0}, closed(-1e6, 1e6), diff, "Position in m in the body's frame.")),
+      tree(vector(
+          s + ".quat", {1, 0, 0, 0}, any(), fixed,
+          "Orientation in the body's frame (w, x, y, z); normalised on loading (not 0). A slider-crank "
+          "slides along its slider site's z axis.")),
       tree(object_array("model.tree.tendons", 0, kMaxTendons,
                         "Tendons (MuJoCo's <spatial> and <fixed>); actuators act on them by name; 0 to " +
                             std::to_string(kMaxTendons) + ".",

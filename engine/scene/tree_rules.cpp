@@ -49,6 +49,8 @@ void not_zero(const RuleContext& ctx, const std::string& path, const char* what,
 }
 
 void orientations(const RuleContext& ctx, std::vector<Issue>& errors) {
+  for (std::size_t i = 0; i < ctx.count("model.tree.sites"); ++i)
+    not_zero(ctx, "model.tree.sites." + std::to_string(i) + ".quat", "quaternion", errors);
   for (std::size_t i = 0; i < ctx.count("model.tree.bodies"); ++i) {
     const std::string b = body_path(i);
     not_zero(ctx, b + ".quat", "quaternion", errors);
@@ -150,8 +152,9 @@ void ordered_range(const RuleContext& ctx, const std::string& a, const char* whi
 void actuators(const RuleContext& ctx, std::vector<Issue>& errors) {
   for (std::size_t i = 0; i < ctx.count("model.tree.actuators"); ++i) {
     const std::string a = "model.tree.actuators." + std::to_string(i);
-    const auto tendon = ctx.text(a + ".tendon");
-    if (!tendon || tendon->empty()) actuator_joint(ctx, a, errors);  // else the tendon is checked when built
+    const auto tendon = ctx.text(a + ".tendon"), crank = ctx.text(a + ".cranksite");
+    // A tendon's or a slider-crank's names are checked when the model is built.
+    if ((!tendon || tendon->empty()) && (!crank || crank->empty())) actuator_joint(ctx, a, errors);
     ordered_range(ctx, a, "ctrl", errors);
     ordered_range(ctx, a, "force", errors);
   }

@@ -275,6 +275,14 @@ std::span<const Preset> preset_table() {
        "14 contacts at once. Whether the head ends in front or behind flips with the push, and the loss "
        "curve jumps there; between the jumps AD follows FD. Play it back in the 3-D view.",
        0.9},
+      {"robot_slider_crank",
+       "Robots: MuJoCo's slider-crank",
+       "slider_crank.json",
+       {},
+       "MuJoCo's own slider_crank.xml: three links driven through slider-crank transmissions (a rod from a "
+       "crank site to a slider on a site's axis). The third is MuJoCo's 'broken' crank: its rod cannot reach "
+       "its axis at the start, so its length is the crank site's position along the axis until the link "
+       "swings within reach. Sweep the forward crank's target; AD follows FD at every point."},
       {"robot_cart_pole",
        "Robots: cart-pole knots",
        "cart_pole.json",
