@@ -54,20 +54,17 @@ bool is_muscle(const mjModel* m, int i) {
   return true;
 }
 
-// What model.tree.actuators cannot say: on a hinge or slide joint, a tendon or a slider-crank; stateless or
+// What model.tree.actuators cannot say: on a joint, a tendon, a site or a slider-crank; stateless or
 // with integrator or filter dynamics, with fixed or affine gain and none or affine bias; or a muscle.
 void actuators(const mjModel* m, Messages& out) {
   if (m->nu > 0 && (m->opt.disableflags & mjDSBL_CLAMPCTRL))
     out.push_back("option flag clampctrl=\"disable\" is not supported (controls are clamped to ctrlrange)");
   for (int i = 0; i < m->nu; ++i) {
     const std::string name = element(m, mjOBJ_ACTUATOR, i, "actuator");
-    const int trn = m->actuator_trntype[i], j = m->actuator_trnid[2 * i];
-    const bool on_joint =
-        trn == mjTRN_JOINT && (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE);
-    if (!on_joint && trn != mjTRN_TENDON && trn != mjTRN_SLIDERCRANK)
+    const int trn = m->actuator_trntype[i];
+    if (trn == mjTRN_BODY)
       out.push_back(name +
-                    ": only actuators on a hinge or slide joint, on a tendon or with a slider-crank are "
-                    "supported");
+                    ": body transmissions (adhesion) are not supported (joint, tendon, site, slider-crank)");
     else if (is_muscle(m, i))
       continue;
     else if (m->actuator_dyntype[i] == mjDYN_USER)
@@ -359,10 +356,19 @@ json actuator_keys(const mjModel* m, int i) {
     out["cranksite"] = name_of(m, mjOBJ_SITE, j);
     out["slidersite"] = name_of(m, mjOBJ_SITE, m->actuator_trnid[2 * i + 1]);
     out["cranklength"] = m->actuator_cranklength[i];
+  } else if (m->actuator_trntype[i] == mjTRN_SITE) {  // MJCF names the sites too
+    out["site"] = name_of(m, mjOBJ_SITE, j);
+    const int ref = m->actuator_trnid[2 * i + 1];
+    if (ref >= 0) out["refsite"] = name_of(m, mjOBJ_SITE, ref);
+    out["gear_rest"] = numbers(m->actuator_gear + 6 * i + 1, 5);
   } else {
     const int body = m->jnt_bodyid[j];
     out["body"] = body - 1;
     out["joint"] = j - m->body_jntadr[body];
+    if (m->jnt_type[j] == mjJNT_BALL || m->jnt_type[j] == mjJNT_FREE) {
+      out["gear_rest"] = numbers(m->actuator_gear + 6 * i + 1, 5);
+      if (m->actuator_trntype[i] == mjTRN_JOINTINPARENT) out["jointinparent"] = true;
+    }
   }
   if (m->actuator_dyntype[i] != mjDYN_NONE && m->actuator_actlimited[i]) {  // MuJoCo ignores it without one
     out["actlimited"] = true;

@@ -9,6 +9,7 @@
 #include "engine/articulated/actuator_model.hpp"
 #include "engine/articulated/muscle.hpp"
 #include "engine/articulated/rotation_vector.hpp"
+#include "engine/articulated/site_transmission.hpp"
 #include "engine/articulated/slider_crank.hpp"
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
@@ -52,11 +53,11 @@ void tree_tendon_transmission(const TreeModel<S>& m, const TreeActuator<S>& a, T
   for (int k = 0; k < m.nv; ++k) ad.actuator_moment[i * m.nv + k] = row[k] * a.gear[0];
 }
 
-// The dofs actuator i's moment row can be nonzero on: its joint's, or all of them for a tendon or a
-// slider-crank.
+// The dofs actuator i's moment row can be nonzero on: its joint's, or all of them for a tendon, a
+// slider-crank or a site.
 template <class S>
 SG_INLINE void actuator_dof_span(const TreeModel<S>& m, const TreeActuator<S>& a, int* begin, int* end) {
-  if (a.trntype == ActuatorTransmission::kTendon || a.trntype == ActuatorTransmission::kSliderCrank) {
+  if (a.trntype == ActuatorTransmission::kTendon || actuator_on_sites(a)) {
     *begin = 0, *end = m.nv;
     return;
   }
@@ -66,13 +67,15 @@ SG_INLINE void actuator_dof_span(const TreeModel<S>& m, const TreeActuator<S>& a
 
 // mj_transmission for actuator i: hinge and slide scale their coordinate by gear[0]; a ball's length is
 // its rotation vector along the gear axis; a free joint has no meaningful length (0) and a 6D moment; a
-// tendon's (tree_tendon must have run); a slider-crank's from its sites (tree_site_kinematics must have run).
+// tendon's (tree_tendon must have run); a slider-crank's and a site's from their sites (tree_site_kinematics
+// must have run).
 template <class S>
 void tree_actuator_transmission(const TreeModel<S>& m, const TreeActuatorModel<S>& am, const TreeData<S>& d,
                                 TreeActuatorData<S>& ad, int i) {
   const TreeActuator<S>& a = am.actuator[i];
   if (a.trntype == ActuatorTransmission::kTendon) return tree_tendon_transmission(m, a, ad, i);
   if (a.trntype == ActuatorTransmission::kSliderCrank) return tree_slider_crank_transmission(m, am, d, ad, i);
+  if (a.trntype == ActuatorTransmission::kSite) return tree_site_transmission(m, am, d, ad, i);
   const TreeJoint<S>& jn = m.joint[a.joint];
   const S* q = d.qpos + jn.qpos_adr;
   S* moment = ad.actuator_moment + i * m.nv + jn.dof_adr;

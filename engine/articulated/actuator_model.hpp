@@ -17,8 +17,15 @@ inline constexpr int kActuatorPrm = 10;  // mjNGAIN = mjNBIAS = 10
 // MuJoCo's mjtTrn, mjtGain and mjtBias values for the kinds supported, so a model maps across by value.
 // kJointInParent differs from kJoint only on ball and free joints (gear in the parent frame). kSliderCrank:
 // a crank site drives a rod of length cranklength whose other end slides along the slider site's z axis
-// (engine/articulated/slider_crank.hpp).
-enum class ActuatorTransmission : int { kJoint = 0, kJointInParent = 1, kSliderCrank = 2, kTendon = 3 };
+// (engine/articulated/slider_crank.hpp). kSite: a wrench gear[0..5] in a site's frame, relative to a
+// reference site when refsite >= 0 (engine/articulated/site_transmission.hpp).
+enum class ActuatorTransmission : int {
+  kJoint = 0,
+  kJointInParent = 1,
+  kSliderCrank = 2,
+  kTendon = 3,
+  kSite = 4
+};
 enum class ActuatorGain : int { kFixed = 0, kAffine = 1, kMuscle = 2 };
 enum class ActuatorBias : int { kNone = 0, kAffine = 1, kMuscle = 2 };
 enum class ActuatorDynamics : int { kNone = 0, kIntegrator = 1, kFilter = 2, kMuscle = 3 };
@@ -26,8 +33,10 @@ enum class ActuatorDynamics : int { kNone = 0, kIntegrator = 1, kFilter = 2, kMu
 template <class S>
 struct TreeActuator {
   ActuatorTransmission trntype = ActuatorTransmission::kJoint;
-  int joint = 0;        // the joint; the tendon of a tendon transmission; a slider-crank's crank site
+  int joint = 0;  // the joint; the tendon of a tendon transmission; the site of a site transmission or a
+                  // slider-crank's crank site (MuJoCo's actuator_trnid[2 i])
   int slidersite = -1;  // a slider-crank's slider site (MuJoCo's actuator_trnid[2 i + 1])
+  int refsite = -1;     // a site transmission's reference site, -1: none (MuJoCo's actuator_trnid[2 i + 1])
   S cranklength{};      // a slider-crank's rod length, > 0
   int act_adr = -1;     // its activation's index in act (dyntype not none), else -1
   ActuatorDynamics dyntype = ActuatorDynamics::kNone;
@@ -63,13 +72,19 @@ struct TreeActuatorModel {
   TreeTendonModel<S> ten;
 };
 
-// Whether the actuation stage needs the sites' positions: tendons pass through them, slider-cranks act on
-// them.
+// Whether actuator a's transmission acts through sites (a slider-crank's or a site's).
+template <class S>
+SG_INLINE bool actuator_on_sites(const TreeActuator<S>& a) {
+  return a.trntype == ActuatorTransmission::kSliderCrank || a.trntype == ActuatorTransmission::kSite;
+}
+
+// Whether the actuation stage needs the sites' positions: tendons pass through them, slider-cranks and site
+// transmissions act on them.
 template <class S>
 bool tree_actuation_needs_sites(const TreeActuatorModel<S>& am) {
   if (am.ten.ntendon > 0) return true;
   for (int i = 0; i < am.nu; ++i)
-    if (am.actuator[i].trntype == ActuatorTransmission::kSliderCrank) return true;
+    if (actuator_on_sites(am.actuator[i])) return true;
   return false;
 }
 
@@ -107,7 +122,7 @@ void tree_actuator_convert(const TreeActuatorModel<S>& in, TreeActuatorModel<T>&
     const TreeActuator<S>& a = in.actuator[i];
     TreeActuator<T>& b = out.actuator[i];
     b.trntype = a.trntype, b.joint = a.joint, b.act_adr = a.act_adr, b.dyntype = a.dyntype;
-    b.slidersite = a.slidersite, b.cranklength = T(value(a.cranklength));
+    b.slidersite = a.slidersite, b.refsite = a.refsite, b.cranklength = T(value(a.cranklength));
     b.gaintype = a.gaintype, b.biastype = a.biastype;
     b.ctrllimited = a.ctrllimited, b.forcelimited = a.forcelimited, b.actlimited = a.actlimited;
     for (int k = 0; k < 6; ++k) b.gear[k] = T(value(a.gear[k]));

@@ -43,9 +43,9 @@ struct JointTreeModel {
 
   TreeModel<S> tree;
   TreeJointParams<S> joint[kMaxJoints];
-  // model.tree.actuators: MuJoCo's actuators on hinge and slide joints or tendons (and model.tree.sites and
-  // model.tree.tendons, in act.ten), each one's control and, with dynamics, its start activation (scene
-  // numbers, so they are here and differentiable, not in TreeActuatorData), by actuator.
+  // model.tree.actuators: MuJoCo's actuators on joints, tendons, sites and slider-cranks (and
+  // model.tree.sites and model.tree.tendons, in act.ten), each one's control and, with dynamics, its start
+  // activation (scene numbers, so they are here and differentiable, not in TreeActuatorData), by actuator.
   TreeActuatorModel<S> act;
   S ctrl[kMaxActuators] = {};
   S act0[kMaxActuators] = {};
@@ -241,6 +241,7 @@ void visit_model_params(JointTreeModel<S>& m, F&& f) {
     f(a + ".cranklength", act.cranklength);
     f(a + ".ctrl", m.ctrl[i]);
     f(a + ".gear", act.gear[0]);
+    for (int k = 0; k < 5; ++k) f(a + ".gear_rest." + std::to_string(k), act.gear[k + 1]);
     f(a + ".act", m.act0[i]);
     for (int k = 0; k < 2; ++k) f(a + ".timeconst." + std::to_string(k), act.dynprm[k]);
   }

@@ -390,29 +390,58 @@ int add_slider_crank(const json& a, const json& tree, const std::string& path, J
   return i;
 }
 
-void read_actuator(const json& a, const json& tree, const std::string& path, JointTreeModel<double>& m) {
-  const json& bodies = tree.at("bodies");
-  const std::string tendon = a.at("tendon").get<std::string>();
-  int i = -1;
-  if (!a.at("cranksite").get<std::string>().empty()) {
-    i = add_slider_crank(a, tree, path, m);
-  } else if (!tendon.empty()) {
+// A site transmission on the site a's site names, relative to refsite when that is not empty; its index, or
+// -1 when full.
+int add_site_transmission(const json& a, const json& tree, const std::string& path,
+                          JointTreeModel<double>& m) {
+  const std::string site = a.at("site").get<std::string>(), ref = a.at("refsite").get<std::string>();
+  const int s = entry_named(tree, "sites", site), r = entry_named(tree, "sites", ref);
+  if (s < 0) throw std::invalid_argument(path + ".site: no site named '" + site + "' in model.tree.sites");
+  if (!ref.empty() && r < 0)
+    throw std::invalid_argument(path + ".refsite: no site named '" + ref + "' in model.tree.sites");
+  const int i = tree_add_actuator(m.act, m.tree, 0);
+  if (i < 0) return i;
+  m.act.actuator[i].trntype = ActuatorTransmission::kSite, m.act.actuator[i].joint = s;
+  m.act.actuator[i].refsite = r;
+  return i;
+}
+
+// The actuator's transmission (at most one of site, cranksite and tendon, else a joint): its index, or -1
+// when full.
+int add_transmission(const json& a, const json& tree, const std::string& path, JointTreeModel<double>& m) {
+  const std::string site = a.at("site").get<std::string>(), crank = a.at("cranksite").get<std::string>(),
+                    tendon = a.at("tendon").get<std::string>();
+  if (!site.empty() + !crank.empty() + !tendon.empty() > 1)
+    throw std::invalid_argument(path + ": give one transmission (site, cranksite, tendon or a joint)");
+  if (site.empty() && !a.at("refsite").get<std::string>().empty())
+    throw std::invalid_argument(path + ".refsite: a reference site needs site (a site transmission)");
+  if (!site.empty()) return add_site_transmission(a, tree, path, m);
+  if (!crank.empty()) return add_slider_crank(a, tree, path, m);
+  if (!tendon.empty()) {
     const int t = entry_named(tree, "tendons", tendon);
     if (t < 0)
       throw std::invalid_argument(path + ".tendon: no tendon named '" + tendon + "' in model.tree.tendons");
-    i = tree_add_actuator(m.act, m.tree, 0);
+    const int i = tree_add_actuator(m.act, m.tree, 0);
     if (i >= 0) m.act.actuator[i].trntype = ActuatorTransmission::kTendon, m.act.actuator[i].joint = t;
-  } else {
-    const auto [body, k] = actuated_joint(a, bodies);
-    if (body < 1 || body >= m.tree.nbody || k < 0 || k >= m.tree.body[body].jnt_num)
-      throw std::invalid_argument(path + ": no joint " + std::to_string(k) + " on body " +
-                                  std::to_string(body - 1));
-    i = tree_add_actuator(m.act, m.tree, m.tree.body[body].jnt_adr + k);
+    return i;
   }
+  const auto [body, k] = actuated_joint(a, tree.at("bodies"));
+  if (body < 1 || body >= m.tree.nbody || k < 0 || k >= m.tree.body[body].jnt_num)
+    throw std::invalid_argument(path + ": no joint " + std::to_string(k) + " on body " +
+                                std::to_string(body - 1));
+  const int i = tree_add_actuator(m.act, m.tree, m.tree.body[body].jnt_adr + k);
+  if (i >= 0 && a.at("jointinparent").get<bool>())
+    m.act.actuator[i].trntype = ActuatorTransmission::kJointInParent;
+  return i;
+}
+
+void read_actuator(const json& a, const json& tree, const std::string& path, JointTreeModel<double>& m) {
+  const int i = add_transmission(a, tree, path, m);
   if (i < 0)
     throw std::invalid_argument(path + ": more than " + std::to_string(kMaxActuators) + " actuators");
   TreeActuator<double>& act = m.act.actuator[i];
   act.gear[0] = a.at("gear").get<double>();
+  for (int k = 0; k < 5; ++k) act.gear[k + 1] = a.at("gear_rest").at(k).get<double>();
   const std::string kind = a.at("kind").get<std::string>();
   if (kind == "muscle") read_muscle(a, path, act);
   read_dynamics(a, path, kind, act);

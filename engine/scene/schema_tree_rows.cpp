@@ -118,8 +118,26 @@ std::vector<FieldSpec> tree_actuator_rows() {
       tree(number(a + ".ctrl", 0, any(), diff,
                   "The control, constant over the run (MuJoCo's ctrl); clamped to ctrlrange when "
                   "ctrllimited.")),
-      tree(number(a + ".gear", 1, any(), diff,
-                  "Transmission gear: length = gear q, joint force = gear actuator force.")),
+      tree(number(
+          a + ".gear", 1, any(), diff,
+          "Transmission gear (MuJoCo's gear[0]): length = gear q, joint force = gear actuator force.")),
+      tree(vector(
+          a + ".gear_rest", {0, 0, 0, 0, 0}, any(), diff,
+          "MuJoCo's gear[1..5]: with gear, the 6-number gear that ball and free joints and sites read "
+          "(a site's or free joint's force (gear, gear_rest.0, gear_rest.1) and torque gear_rest.2..4; a "
+          "ball joint's torque axis (gear, gear_rest.0, gear_rest.1)); the other transmissions use gear "
+          "alone.")),
+      tree(boolean(a + ".jointinparent", false,
+                   "A ball or free joint's gear is in the parent body's frame, not the joint's (MuJoCo's "
+                   "jointinparent); hinges and slides are the same either way.")),
+      tree(text(
+          a + ".site", "",
+          "A site transmission (MuJoCo's site): the wrench (gear, gear_rest) in this site's frame, by "
+          "the site's name (model.tree.sites.*.name); it replaces body, joint and joint_name. Its length "
+          "is 0 without refsite.")),
+      tree(text(a + ".refsite", "",
+                "A site transmission's reference site: the length is the site's position and rotation "
+                "relative to it along the gear, and the wrench is in its frame (MuJoCo's refsite).")),
       tree(number(a + ".kp", 1, at_least(0), fixed, "position: the position gain.")),
       tree(number(a + ".kv", 1, at_least(0), fixed, "velocity: the velocity gain.")),
       tree(vector(a + ".gainprm", {1, 0, 0}, any(), fixed, "general: MuJoCo's gainprm[0..2] (affine gain).")),

@@ -94,7 +94,7 @@ std::vector<std::string> joints_named(const RuleContext& ctx, const std::string&
   return out;
 }
 
-// An actuator's joint_name names exactly one hinge or slide joint.
+// An actuator's joint_name names exactly one joint.
 void actuator_joint_name(const RuleContext& ctx, const std::string& a, const std::string& name,
                          std::vector<Issue>& errors) {
   const std::vector<std::string> found = joints_named(ctx, name);
@@ -104,13 +104,9 @@ void actuator_joint_name(const RuleContext& ctx, const std::string& a, const std
                                              " (model.tree.bodies.*.joints.*.name)"});
     return;
   }
-  const auto type = ctx.text(found[0] + ".type");
-  if (type && (*type == "ball" || *type == "free"))
-    errors.push_back(
-        {a + ".joint_name", "actuators on " + *type + " joints are not supported (hinge or slide only)"});
 }
 
-// An actuator names an existing hinge or slide joint by body and joint index (or by joint_name).
+// An actuator names an existing joint by body and joint index (or by joint_name).
 void actuator_joint(const RuleContext& ctx, const std::string& a, std::vector<Issue>& errors) {
   const auto name = ctx.text(a + ".joint_name");
   if (name && !name->empty()) return actuator_joint_name(ctx, a, *name, errors);
@@ -128,12 +124,7 @@ void actuator_joint(const RuleContext& ctx, const std::string& a, std::vector<Is
   if (*joint >= static_cast<double>(joints)) {
     errors.push_back({a + ".joint", "joint " + format_number(*joint) + " does not exist (" + b +
                                         ".joints has " + std::to_string(joints) + " entries)"});
-    return;
   }
-  const auto type = ctx.text(b + ".joints." + format_number(*joint) + ".type");
-  if (type && (*type == "ball" || *type == "free"))
-    errors.push_back(
-        {a + ".joint", "actuators on " + *type + " joints are not supported (hinge or slide only)"});
 }
 
 // A limited range needs lo <= hi (MuJoCo's compiler refuses the others too).
@@ -152,9 +143,11 @@ void ordered_range(const RuleContext& ctx, const std::string& a, const char* whi
 void actuators(const RuleContext& ctx, std::vector<Issue>& errors) {
   for (std::size_t i = 0; i < ctx.count("model.tree.actuators"); ++i) {
     const std::string a = "model.tree.actuators." + std::to_string(i);
-    const auto tendon = ctx.text(a + ".tendon"), crank = ctx.text(a + ".cranksite");
-    // A tendon's or a slider-crank's names are checked when the model is built.
-    if ((!tendon || tendon->empty()) && (!crank || crank->empty())) actuator_joint(ctx, a, errors);
+    const auto tendon = ctx.text(a + ".tendon"), crank = ctx.text(a + ".cranksite"),
+               site = ctx.text(a + ".site");
+    // A tendon's, a slider-crank's or a site's names are checked when the model is built.
+    const auto empty = [](const std::optional<std::string>& t) { return !t || t->empty(); };
+    if (empty(tendon) && empty(crank) && empty(site)) actuator_joint(ctx, a, errors);
     ordered_range(ctx, a, "ctrl", errors);
     ordered_range(ctx, a, "force", errors);
   }

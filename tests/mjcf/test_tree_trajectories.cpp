@@ -371,11 +371,11 @@ TEST_CASE(
       <geom size="0.1"/>
       <body name="b"><joint name="off" type="slide" ref="0.2"/><geom size="0.1"/></body></body>
     <body name="d"><joint name="swivel" type="ball"/><geom size="0.1"/></body>
-  </worldbody><actuator><motor name="spin" joint="swivel"/></actuator></mujoco>)");
+  </worldbody><actuator><adhesion name="stick" body="d" ctrlrange="0 1"/></actuator></mujoco>)");
   CHECK(errors.find("joint 'lim'") == std::string::npos);  // its friction loss imports
   CHECK(errors.find("joint 'off'") == std::string::npos);  // its ref imports
-  CHECK(errors.find("actuator 'spin': only actuators on a hinge or slide joint, on a tendon or with a "
-                    "slider-crank are supported") != std::string::npos);
+  CHECK(errors.find("actuator 'stick': body transmissions (adhesion) are not supported (joint, tendon, site, "
+                    "slider-crank)") != std::string::npos);
 }
 
 TEST_CASE("the shipped crane with end stops reaches a stop, follows mj_step's RK4, and AD equals FD") {

@@ -153,9 +153,15 @@ TEST_CASE("tree actuators resolve, differentiate ctrl and gear, and bad ones are
   CHECK(
       contains(message_at(load_with({act, "model.tree.actuators.0.joint=1"}), "model.tree.actuators.0.joint"),
                "joint 1 does not exist"));
-  CHECK(
-      contains(message_at(load_with({act, "model.tree.actuators.0.body=1"}), "model.tree.actuators.0.joint"),
-               "ball joints are not supported"));
+  // On the lower link's ball joint the actuator takes MuJoCo's whole gear: gear and gear_rest.
+  const LoadResult ball =
+      load_with({act, "model.tree.actuators.0.body=1", "model.tree.actuators.0.gear_rest.0=0.5"});
+  INFO(ball.format_errors());
+  REQUIRE(ball.ok());
+  const sg::ProblemLoad on_ball = sg::load_problem_json(ball.config, "tree.json");
+  REQUIRE(on_ball.ok());
+  CHECK(on_ball.problem->data.tree.act.actuator[0].joint == 1);
+  CHECK(on_ball.problem->data.tree.act.actuator[0].gear[1] == 0.5);
   CHECK(contains(message_at(load_with({act, "model.tree.actuators.0.ctrllimited=true",
                                        "model.tree.actuators.0.ctrlrange=[1,-1]"}),
                             "model.tree.actuators.0.ctrlrange"),
@@ -180,9 +186,7 @@ TEST_CASE("an actuator can name its joint, an unknown or ambiguous name is repor
                                        "model.tree.bodies.1.joints.0.name=elbow"}),
                             "model.tree.actuators.0.joint_name"),
                  "names several joints"));
-  CHECK(contains(message_at(load_with({act, "model.tree.bodies.1.joints.0.name=elbow"}),
-                            "model.tree.actuators.0.joint_name"),
-                 "ball joints are not supported"));
+  CHECK(load_with({act, "model.tree.bodies.1.joints.0.name=elbow"}).ok());  // a ball joint can be actuated
 }
 
 TEST_CASE("hinge and slide limits load into the constraint model with MuJoCo's defaults") {
@@ -331,7 +335,8 @@ TEST_CASE("bad tree geoms and contact settings are reported at their key paths")
           .empty());
 }
 
-TEST_CASE("a free joint is a floating base: alone, at the root, without actuators or limits") {
+TEST_CASE(
+    "a free joint is a floating base: alone, at the root, without limits, actuated by a 6-number gear") {
   const LoadResult ok =
       load_with({"model.tree.bodies.0.joints=[{\"type\": \"free\", \"free_vel\": [1, 0, 0]}]"});
   INFO(ok.format_errors());
@@ -354,10 +359,15 @@ TEST_CASE("a free joint is a floating base: alone, at the root, without actuator
                                        "model.tree.bodies.0.joints.0.limited=true"}),
                             "model.tree.bodies.0.joints.0.limited"),
                  "a free joint has no limits (hinge, slide or ball only)"));
-  CHECK(contains(message_at(load_with({"model.tree.bodies.0.joints.0.type=free",
-                                       R"(model.tree.actuators=[{"body": 0, "joint": 0}])"}),
-                            "model.tree.actuators.0.joint"),
-                 "actuators on free joints are not supported"));
+  const LoadResult pushed =
+      load_with({"model.tree.bodies.0.joints.0.type=free",
+                 R"(model.tree.actuators=[{"body": 0, "joint": 0, "gear_rest": [0, 1, 0, 0, 2]}])"});
+  INFO(pushed.format_errors());
+  REQUIRE(pushed.ok());
+  const sg::ProblemLoad free_pushed = sg::load_problem_json(pushed.config, "tree.json");
+  REQUIRE(free_pushed.ok());
+  CHECK(free_pushed.problem->data.tree.act.actuator[0].gear[2] == 1.0);
+  CHECK(free_pushed.problem->data.tree.act.actuator[0].gear[5] == 2.0);
 }
 
 namespace {
