@@ -78,14 +78,15 @@ void actuators(const mjModel* m, Messages& out) {
   }
 }
 
-// Tendons: fixed on hinge and slide joints, spatial through sites and around spheres and cylinders, with
-// length limits and friction loss; no pulleys.
+// Tendons: fixed on hinge and slide joints, spatial through sites, around spheres and cylinders and over
+// pulleys, with length limits and friction loss.
 void tendons(const mjModel* m, Messages& out) {
   for (int i = 0; i < m->ntendon; ++i) {
     const std::string name = element(m, mjOBJ_TENDON, i, "tendon");
     for (int w = m->tendon_adr[i]; w < m->tendon_adr[i] + m->tendon_num[i]; ++w) {
       const int type = m->wrap_type[w], id = m->wrap_objid[w];
-      if (type == mjWRAP_PULLEY) out.push_back(name + ": pulleys are not supported");
+      if (type == mjWRAP_PULLEY && !(m->wrap_prm[w] > 0.0))
+        out.push_back(name + ": a pulley's divisor must be > 0 (MuJoCo's 0 would divide by zero)");
       if (type == mjWRAP_JOINT && m->jnt_type[id] != mjJNT_HINGE && m->jnt_type[id] != mjJNT_SLIDE)
         out.push_back(name + ": a fixed tendon on a ball or free joint is not supported");
       const mjtObj kind = type == mjWRAP_JOINT ? mjOBJ_JOINT : type == mjWRAP_SITE ? mjOBJ_SITE : mjOBJ_GEOM;
@@ -410,6 +411,8 @@ json tendon_keys(const mjModel* m, int i, bool passive) {
       path.push_back({{"joint", name_of(m, mjOBJ_JOINT, id)}, {"coef", m->wrap_prm[w]}});
     } else if (type == mjWRAP_SITE) {
       path.push_back({{"site", name_of(m, mjOBJ_SITE, id)}});
+    } else if (type == mjWRAP_PULLEY) {
+      path.push_back({{"pulley", m->wrap_prm[w]}});
     } else {
       json geom = {{"geom", name_of(m, mjOBJ_GEOM, id)}};
       const int side = static_cast<int>(std::lround(m->wrap_prm[w]));

@@ -4,6 +4,8 @@
 // mj_passive. A spatial tendon's length is the sum of its segments (straight, or tangent-arc-tangent
 // around a wrap geom, tendon_wrap.hpp); its Jacobian row sums, over the segments whose ends ride on
 // different bodies, the segment's direction times the difference of the end points' Jacobians.
+#include <limits>
+
 #include "engine/articulated/jacobian.hpp"
 #include "engine/articulated/tendon_data.hpp"
 #include "engine/articulated/tendon_model.hpp"
@@ -23,18 +25,29 @@ void tree_site_kinematics(const TreeTendonModel<S>& tm, const TreeData<S>& d, Tr
 
 namespace tendon_detail {
 
-// Adds dir . (jac(b, to) - jac(a, from)) to row (the chain rule of |to - from| with dir its unit vector).
+// Adds dir . (jac(b, to) - jac(a, from)) / divisor to row (the chain rule of |to - from| with dir its unit
+// vector; mju_addToScl with 1 / divisor, a pulley's).
 template <class S>
 void add_segment_jacobian(const TreeModel<S>& m, const TreeData<S>& d, const Vec3<S>& from, int a,
-                          const Vec3<S>& to, int b, S* row) {
+                          const Vec3<S>& to, int b, const S& divisor, S* row) {
   const int nv = m.nv;
   const Vec3<S> dir = wrap_detail::normalized3(to - from);
   S j1[3 * kMaxDofs], j2[3 * kMaxDofs];
   tree_jac(m, d, from, a, j1, static_cast<S*>(nullptr));
   tree_jac(m, d, to, b, j2, static_cast<S*>(nullptr));
+  const S scale = 1.0 / divisor;
   for (int i = 0; i < nv; ++i)
-    row[i] += dir.x * (j2[i] - j1[i]) + dir.y * (j2[nv + i] - j1[nv + i]) +
-              dir.z * (j2[2 * nv + i] - j1[2 * nv + i]);
+    row[i] += (dir.x * (j2[i] - j1[i]) + dir.y * (j2[nv + i] - j1[nv + i]) +
+               dir.z * (j2[2 * nv + i] - j1[2 * nv + i])) *
+              scale;
+}
+
+// A break in the drawn path (a pulley's): a NaN point, which the drawing skips.
+template <class S>
+void record_break(TreeTendonData<S>& td) {
+  if (td.nwrap_xpos >= kMaxWrapPoints) return;
+  for (int k = 0; k < 3; ++k) td.wrap_xpos[td.nwrap_xpos][k] = std::numeric_limits<double>::quiet_NaN();
+  ++td.nwrap_xpos;
 }
 
 template <class S>
@@ -70,16 +83,23 @@ void fixed_tendon(const TreeModel<S>& m, const TreeTendonModel<S>& tm, const Tre
   }
 }
 
-// A spatial tendon: site to site, or site - wrap geom - site, segment by segment.
+// A spatial tendon: site to site, or site - wrap geom - site, segment by segment; a pulley divides the
+// branches after it by its divisor.
 template <class S>
 void spatial_tendon(const TreeModel<S>& m, const TreeTendonModel<S>& tm, const TreeData<S>& d, int i,
                     TreeTendonData<S>& td) {
   const TreeTendon<S>& t = tm.tendon[i];
   S* row = td.ten_J + i * m.nv;
+  S divisor = S(1.0);
   int j = 0;
   while (j < t.num - 1) {
     const TreeWrap<S>& w0 = tm.wrap[t.adr + j];
     const TreeWrap<S>& w1 = tm.wrap[t.adr + j + 1];
+    if (w0.kind == WrapKind::kPulley || w1.kind == WrapKind::kPulley) {
+      if (w0.kind == WrapKind::kPulley) divisor = w0.coef, record_break(td);
+      ++j;
+      continue;
+    }
     Vec3<S> pnt[4];
     int body[4];
     pnt[0] = td.site_xpos[w0.id];
@@ -102,19 +122,21 @@ void spatial_tendon(const TreeModel<S>& m, const TreeTendonModel<S>& tm, const T
     if (!wrapped) {
       pnt[1] = td.site_xpos[end];
       body[1] = tm.site[end].body;
-      td.ten_length[i] += distance(pnt[0], pnt[1]);
+      td.ten_length[i] += distance(pnt[0], pnt[1]) / divisor;
     } else {
       pnt[3] = td.site_xpos[end];
       body[1] = body[2] = tm.geom[w1.id].body;
       body[3] = tm.site[end].body;
-      td.ten_length[i] += distance(pnt[0], pnt[1]) + wlen + distance(pnt[2], pnt[3]);
+      td.ten_length[i] += (distance(pnt[0], pnt[1]) + wlen + distance(pnt[2], pnt[3])) / divisor;
       points = 4;
     }
     for (int k = 0; k + 1 < points; ++k)
-      if (body[k] != body[k + 1]) add_segment_jacobian(m, d, pnt[k], body[k], pnt[k + 1], body[k + 1], row);
+      if (body[k] != body[k + 1])
+        add_segment_jacobian(m, d, pnt[k], body[k], pnt[k + 1], body[k + 1], divisor, row);
     for (int k = 0; k + 1 < points; ++k) record_point(td, pnt[k]);
     j += wraps ? 2 : 1;
-    if (j == t.num - 1) record_point(td, td.site_xpos[end]);
+    if (j == t.num - 1 || tm.wrap[t.adr + j + 1].kind == WrapKind::kPulley)
+      record_point(td, td.site_xpos[end]);
   }
 }
 

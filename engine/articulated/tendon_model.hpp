@@ -37,15 +37,16 @@ struct TreeWrapGeom {
 };
 
 // One entry of a tendon's path (MuJoCo's wrap_type, wrap_objid, wrap_prm): a joint with its coefficient
-// (fixed tendons), a site, or a wrap geom with its side site (-1: none).
-enum class WrapKind : int { kJoint, kSite, kGeom };
+// (fixed tendons), a site, a wrap geom with its side site (-1: none), or a pulley whose divisor (in coef)
+// divides the lengths of the path's branches after it.
+enum class WrapKind : int { kJoint, kSite, kGeom, kPulley };
 
 template <class S>
 struct TreeWrap {
   WrapKind kind = WrapKind::kSite;
   int id = 0;         // joint, site or wrap geom index
   int sidesite = -1;  // kGeom only
-  S coef = S(1.0);    // kJoint only
+  S coef = S(1.0);    // kJoint: the coefficient; kPulley: the divisor
 };
 
 template <class S>

@@ -525,18 +525,24 @@ int wrap_geom(const json& tree, const std::string& name, const std::string& path
   return tm.ngeom++;
 }
 
-// One path entry of tendon `t`: a joint (fixed) or a site or a wrap geom (spatial).
+// One path entry of tendon `t`: a joint (fixed) or a site, a wrap geom or a pulley (spatial).
 TreeWrap<double> read_wrap(const json& w, const json& tree, const std::string& path, bool spatial,
                            JointTreeModel<double>& m) {
   const std::string site = w.at("site").get<std::string>(), geom = w.at("geom").get<std::string>(),
                     joint = w.at("joint").get<std::string>();
-  if (!site.empty() + !geom.empty() + !joint.empty() != 1)
-    throw std::invalid_argument(path + ": give exactly one of site, geom and joint");
+  const double divisor = w.at("pulley").get<double>();
+  if (!site.empty() + !geom.empty() + !joint.empty() + (divisor > 0.0) != 1)
+    throw std::invalid_argument(path + ": give exactly one of site, geom, joint and pulley");
   if (!joint.empty() == spatial)
     throw std::invalid_argument(path +
-                                ": a tendon's path is joints only (a fixed tendon) or sites and geoms "
-                                "only (a spatial tendon)");
+                                ": a tendon's path is joints only (a fixed tendon) or sites, geoms and "
+                                "pulleys only (a spatial tendon)");
   TreeWrap<double> out;
+  if (divisor > 0.0) {
+    out.kind = WrapKind::kPulley;
+    out.coef = divisor;
+    return out;
+  }
   if (!joint.empty()) {
     out.kind = WrapKind::kJoint;
     out.id = joint_index(m, tree.at("bodies"), joint);
@@ -563,17 +569,24 @@ TreeWrap<double> read_wrap(const json& w, const json& tree, const std::string& p
   return out;
 }
 
-// A spatial path runs site to site, a geom only between two sites (MuJoCo's compiler rules).
+// A spatial path runs site to site, a geom only between two sites, a pulley starts a new branch of at
+// least two sites (MuJoCo's compiler rules).
 void check_spatial_path(const TreeTendonModel<double>& tm, const TreeTendon<double>& t,
                         const std::string& path) {
-  if (t.num < 2 || tm.wrap[t.adr].kind != WrapKind::kSite ||
-      tm.wrap[t.adr + t.num - 1].kind != WrapKind::kSite)
+  const auto kind = [&](int k) { return tm.wrap[t.adr + k].kind; };
+  if (t.num < 2 || kind(0) == WrapKind::kGeom || kind(t.num - 1) != WrapKind::kSite)
     throw std::invalid_argument(path + ": a spatial tendon's path starts and ends at a site (at least two)");
-  for (int k = t.adr + 1; k < t.adr + t.num - 1; ++k)
-    if (tm.wrap[k].kind == WrapKind::kGeom &&
-        (tm.wrap[k - 1].kind != WrapKind::kSite || tm.wrap[k + 1].kind != WrapKind::kSite))
-      throw std::invalid_argument(path + "." + std::to_string(k - t.adr) +
-                                  ": a wrap geom sits between two sites");
+  for (int k = 0; k < t.num; ++k) {
+    const std::string entry = path + "." + std::to_string(k);
+    const bool pulley_before = k == 0 || kind(k - 1) == WrapKind::kPulley;
+    const bool pulley_after = k == t.num - 1 || kind(k + 1) == WrapKind::kPulley;
+    if (kind(k) == WrapKind::kGeom && (kind(k - 1) != WrapKind::kSite || kind(k + 1) != WrapKind::kSite))
+      throw std::invalid_argument(entry + ": a wrap geom sits between two sites");
+    if (kind(k) == WrapKind::kPulley && k > 0 && kind(k - 1) == WrapKind::kPulley)
+      throw std::invalid_argument(entry + ": two pulleys in a row");
+    if (kind(k) == WrapKind::kSite && pulley_before && pulley_after)
+      throw std::invalid_argument(entry + ": a site between pulleys (a branch needs two sites)");
+  }
 }
 
 // model.tree.tendons: fixed (joints) or spatial (sites and wrap geoms), with their springs.

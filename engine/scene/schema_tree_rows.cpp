@@ -226,6 +226,10 @@ std::vector<FieldSpec> tree_tendon_rows() {
                 "selects MuJoCo's inside wrap.")),
       tree(text(w + ".joint", "", "A hinge or slide joint of a fixed tendon, by name.")),
       tree(number(w + ".coef", 1, any(), fixed, "With joint: the length is the sum of coef times qpos.")),
+      tree(number(w + ".pulley", 0, at_least(0), fixed,
+                  "A pulley (MuJoCo's <pulley divisor>) when > 0 and site, geom and joint are empty: the "
+                  "spatial path branches here, and the lengths of the branches after it count divided by "
+                  "this divisor.")),
       tree(number(t + ".stiffness", 0, at_least(0), diff,
                   "Spring stiffness in N/m along the tendon, towards springlength.")),
       tree(number(t + ".damping", 0, at_least(0), diff, "Damping in N s/m along the tendon.")),

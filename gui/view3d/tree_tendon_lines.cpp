@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <memory>
 
 #include "engine/articulated/tendon.hpp"
@@ -44,7 +45,8 @@ void add_tendon_lines(const JointTreeModel<double>& model, const std::vector<Tre
   tree_tendon(model.tree, tm, *d, *td);
   for (int i = 0; i < tm.ntendon; ++i)
     for (int k = td->ten_wrapadr[i]; k + 1 < td->ten_wrapadr[i] + td->ten_wrapnum[i]; ++k)
-      add_line(td->wrap_xpos[k], td->wrap_xpos[k + 1], out);
+      if (!std::isnan(td->wrap_xpos[k][0]) && !std::isnan(td->wrap_xpos[k + 1][0]))  // NaN: a pulley's break
+        add_line(td->wrap_xpos[k], td->wrap_xpos[k + 1], out);
   for (int s = 0; s < tm.nsite; ++s) {
     render::Primitive site;
     site.shape = render::Shape::kSphere;
