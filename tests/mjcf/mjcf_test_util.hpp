@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/gradient/parameter_gradient.hpp"
@@ -78,6 +79,19 @@ inline Problem load_scene(const std::string& file, const std::vector<std::string
   INFO(loaded.errors);
   REQUIRE(loaded.ok());
   return *loaded.problem;
+}
+
+// Each (override, message) case: loading the scene `file` with that --set fails, its errors holding the
+// message (the key path and why).
+inline void check_load_errors(const std::string& file,
+                              const std::vector<std::pair<std::string, std::string>>& cases) {
+  mjcf::register_importer();
+  for (const auto& [set, message] : cases) {
+    CAPTURE(set);
+    const ProblemLoad loaded = load_problem_file(file, {set});
+    CHECK_FALSE(loaded.ok());
+    CHECK(loaded.errors.find(message) != std::string::npos);
+  }
 }
 
 // The tree of `p` (imported from the MJCF `file`) stepped next to mj_step for `steps` Euler steps of

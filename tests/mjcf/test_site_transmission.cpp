@@ -89,11 +89,5 @@ TEST_CASE("site transmissions: unknown sites, a refsite without a site and two t
        "model.tree.actuators.2.refsite: a reference site needs site"},
       {"model.tree.actuators.0.cranksite=tip",
        "model.tree.actuators.0: give one transmission (site, cranksite, tendon or a joint)"}};
-  sg::mjcf::register_importer();
-  for (const auto& [set, message] : cases) {
-    CAPTURE(set);
-    const sg::ProblemLoad loaded = sg::load_problem_file(file, {set});
-    CHECK_FALSE(loaded.ok());
-    CHECK(loaded.errors.find(message) != std::string::npos);
-  }
+  sg::test::check_load_errors(file, cases);
 }

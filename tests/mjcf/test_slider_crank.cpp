@@ -116,11 +116,5 @@ TEST_CASE("slider-crank: bad site names and a missing slider site are errors at 
       {"model.tree.actuators.0.slidersite=gone", "model.tree.actuators.0.slidersite: no site named 'gone'"},
       {"model.tree.actuators.0.cranklength=0", "model.tree.actuators.0.cranklength"},
       {"model.tree.sites.0.quat=[0,0,0,0]", "model.tree.sites.0.quat: a zero quaternion"}};
-  sg::mjcf::register_importer();
-  for (const auto& [set, message] : cases) {
-    CAPTURE(set);
-    const sg::ProblemLoad loaded = sg::load_problem_file(file, {set});
-    CHECK_FALSE(loaded.ok());
-    CHECK(loaded.errors.find(message) != std::string::npos);
-  }
+  sg::test::check_load_errors(file, cases);
 }

@@ -79,11 +79,5 @@ TEST_CASE("tendon pulleys: a pulley last, two in a row, a lone site and a mixed 
        t + ".3: a site between pulleys"},
       {t + ".2.site=hook", t + ".2: give exactly one of site, geom, joint and pulley"},
       {t + ".2.pulley=-1", t + ".2.pulley"}};
-  sg::mjcf::register_importer();
-  for (const auto& [set, message] : cases) {
-    CAPTURE(set);
-    const sg::ProblemLoad loaded = sg::load_problem_file(file, {set});
-    CHECK_FALSE(loaded.ok());
-    CHECK(loaded.errors.find(message) != std::string::npos);
-  }
+  sg::test::check_load_errors(file, cases);
 }
