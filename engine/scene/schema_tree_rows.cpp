@@ -78,17 +78,16 @@ std::vector<FieldSpec> tree_joint_rows() {
   };
 }
 
-// MuJoCo's actuators on a hinge or slide joint, a tendon or a slider-crank: force = gain (ctrl, or the
-// activation of a muscle or of integrator or filter dynamics) + bias, joint forces = moment force.
+// MuJoCo's actuators on a joint, a tendon, a site or a slider-crank: force = gain (ctrl, or the activation of
+// a muscle or of integrator or filter dynamics) + bias, joint forces = moment force.
 std::vector<FieldSpec> tree_actuator_rows() {
   const std::string a = "model.tree.actuators.*";
   return {
-      tree(object_array(
-          "model.tree.actuators", 0, kMaxActuators,
-          "Actuators on the tree's hinge and slide joints, its tendons or slider-cranks (MuJoCo's <motor>, "
-          "<position>, <velocity>, <general>, <muscle>); 0 to " +
-              std::to_string(kMaxActuators) + " entries.",
-          0)),
+      tree(object_array("model.tree.actuators", 0, kMaxActuators,
+                        "Actuators on the tree's joints, tendons, sites or slider-cranks (MuJoCo's <motor>, "
+                        "<position>, <velocity>, <general>, <muscle>); 0 to " +
+                            std::to_string(kMaxActuators) + " entries.",
+                        0)),
       tree(text(a + ".name", "", "Actuator name (from the MJCF file); for reading only.")),
       tree(integer(a + ".body", 0, at_least(0), "Index in model.tree.bodies of the actuated joint's body.")),
       tree(integer(a + ".joint", 0, at_least(0), "Index of the actuated joint in that body's joints.")),
@@ -98,11 +97,12 @@ std::vector<FieldSpec> tree_actuator_rows() {
       tree(text(a + ".tendon", "",
                 "A tendon transmission: the tendon's name (model.tree.tendons.*.name); when not empty it "
                 "replaces body, joint and joint_name, the actuator length being gear times the tendon's.")),
-      tree(
-          text(a + ".cranksite", "",
-               "A slider-crank transmission (MuJoCo's cranksite): the site (model.tree.sites.*.name) where a "
-               "rod of length cranklength is hinged to the crank; when not empty it replaces body, joint, "
-               "joint_name and tendon, and slidersite must name the slider's site.")),
+      tree(text(
+          a + ".cranksite", "",
+          "A slider-crank transmission (MuJoCo's cranksite): the site (model.tree.sites.*.name) where a "
+          "rod of length cranklength is hinged to the crank; when not empty it replaces body, joint and "
+          "joint_name (at most one of site, cranksite and tendon), and slidersite must name the slider's "
+          "site.")),
       tree(text(a + ".slidersite", "",
                 "A slider-crank's slider site: the rod's other end slides along this site's z axis, and the "
                 "actuator length is gear times the slider's position along it.")),

@@ -86,11 +86,11 @@ inline Problem load_scene(const std::string& file, const std::vector<std::string
 inline void check_load_errors(const std::string& file,
                               const std::vector<std::pair<std::string, std::string>>& cases) {
   mjcf::register_importer();
-  for (const auto& [set, message] : cases) {
-    CAPTURE(set);
-    const ProblemLoad loaded = load_problem_file(file, {set});
+  for (const auto& c : cases) {  // not a structured binding: clang 14 cannot capture one in CAPTURE's lambda
+    CAPTURE(c.first);
+    const ProblemLoad loaded = load_problem_file(file, {c.first});
     CHECK_FALSE(loaded.ok());
-    CHECK(loaded.errors.find(message) != std::string::npos);
+    CHECK(loaded.errors.find(c.second) != std::string::npos);
   }
 }
 
