@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/articulated/constraint_collision.hpp"
 #include "engine/articulated/constraint_model.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/collide.hpp"
@@ -178,8 +179,27 @@ bool primitive(int type) {
   return softgrad_geom_type(type).has_value();
 }
 
-GeomType softgrad_type(int type) {  // a primitive's
-  return softgrad_geom_type(type).value_or(GeomType::sphere);
+// A geom the tree collides: a primitive, or a mesh (as its convex hull).
+bool collidable(int type) {
+  return primitive(type) || type == mjGEOM_MESH;
+}
+
+// Whether geom g is in an explicit pair that collides.
+bool in_explicit_pair(const mjModel* m, int g) {
+  for (int p = 0; p < (explicit_pairs_collide(m) ? m->npair : 0); ++p)
+    if (m->pair_geom1[p] == g || m->pair_geom2[p] == g) return true;
+  return false;
+}
+
+// The geoms the scene keys hold: primitives, and meshes that may touch something (a mesh that never touches
+// is a visual, left out: drawing it is not worth its vertices in the scene).
+bool kept(const mjModel* m, int g) {
+  if (primitive(m->geom_type[g])) return true;
+  return m->geom_type[g] == mjGEOM_MESH && contacts_on(m) && (collides(m, g) || in_explicit_pair(m, g));
+}
+
+GeomType softgrad_type(int type) {  // a primitive's or a mesh's
+  return type == mjGEOM_MESH ? GeomType::mesh : softgrad_geom_type(type).value_or(GeomType::sphere);
 }
 
 std::string geom_name(const mjModel* m, int g) {
@@ -196,10 +216,10 @@ void contacts(const mjModel* m, Messages& out) {
   for (int g = 0; g < m->ngeom; ++g) {
     if (!collides(m, g)) continue;
     const std::string name = geom_name(m, g);
-    if (!primitive(m->geom_type[g])) {
+    if (!collidable(m->geom_type[g])) {
       out.push_back(name +
-                    " may touch other geoms: meshes and height fields do not collide in softgrad (set "
-                    "its contype and conaffinity to 0)");
+                    " may touch other geoms: height fields do not collide in softgrad (set its contype and "
+                    "conaffinity to 0)");
       continue;
     }
     if (m->geom_type[g] == mjGEOM_PLANE && m->body_weldid[m->geom_bodyid[g]] != 0)
@@ -207,44 +227,79 @@ void contacts(const mjModel* m, Messages& out) {
   }
   for (int p = 0; p < (explicit_pairs_collide(m) ? m->npair : 0); ++p)
     for (const int g : {m->pair_geom1[p], m->pair_geom2[p]})
-      if (!primitive(m->geom_type[g]))
+      if (!collidable(m->geom_type[g]))
         out.push_back(element(m, mjOBJ_PAIR, p, "contact pair") + ": " + geom_name(m, g) +
-                      ": meshes and height fields do not collide in softgrad");
+                      ": height fields do not collide in softgrad");
   for (int a = 0; a < (filtered_pairs_collide(m) ? m->ngeom : 0); ++a)
     for (int b = a + 1; b < m->ngeom; ++b) {
-      if (!may_collide(m, a, b) || !primitive(m->geom_type[a]) || !primitive(m->geom_type[b])) continue;
+      if (!may_collide(m, a, b) || !collidable(m->geom_type[a]) || !collidable(m->geom_type[b])) continue;
       const GeomType ta = softgrad_type(m->geom_type[a]), tb = softgrad_type(m->geom_type[b]);
-      if ((ta == GeomType::plane && tb == GeomType::plane) || pair_supported(ta, tb)) continue;
+      if ((ta == GeomType::plane && tb == GeomType::plane) || tree_pair_supported(ta, tb, Detector::softgrad))
+        continue;
       out.push_back(geom_name(m, a) + " and " + geom_name(m, b) + " may touch: softgrad has no " +
                     geom_type_word(m->geom_type[a]) + "-" + geom_type_word(m->geom_type[b]) + " collider");
     }
 }
 
-// The geoms scene keys hold: primitives (meshes and height fields that never touch are visuals, left out).
+// A mesh's name: its own, else (MuJoCo names a file's mesh after the file) its index.
+std::string mesh_name(const mjModel* m, int mesh) {
+  const std::string name = name_of(m, mjOBJ_MESH, mesh);
+  return name.empty() ? "mesh " + std::to_string(mesh) : name;
+}
+
+// The keys of the geoms kept (`kept`).
 json geom_keys(const mjModel* m, int g) {
   const char* name = mj_id2name(m, mjOBJ_GEOM, g);
   const int condim = m->geom_condim[g];  // 1, 3, 4 or 6: MuJoCo's compiler takes no other
-  return {{"name", name ? name : ""},
-          {"type", geom_type_name(softgrad_type(m->geom_type[g]))},
-          {"size", numbers(m->geom_size + 3 * g, 3)},
-          {"pos", numbers(m->geom_pos + 3 * g, 3)},
-          {"quat", numbers(m->geom_quat + 4 * g, 4)},
-          {"contype", m->geom_contype[g]},
-          {"conaffinity", m->geom_conaffinity[g]},
-          {"condim", condim},
-          {"priority", m->geom_priority[g]},
-          {"friction", numbers(m->geom_friction + 3 * g, 3)},
-          {"solmix", m->geom_solmix[g]},
-          {"solref", numbers(m->geom_solref + mjNREF * g, mjNREF)},
-          {"solimp", numbers(m->geom_solimp + mjNIMP * g, mjNIMP)},
-          {"margin", m->geom_margin[g]},
-          {"gap", m->geom_gap[g]}};
+  json out = {{"name", name ? name : ""},
+              {"type", geom_type_name(softgrad_type(m->geom_type[g]))},
+              {"size", numbers(m->geom_size + 3 * g, 3)},
+              {"pos", numbers(m->geom_pos + 3 * g, 3)},
+              {"quat", numbers(m->geom_quat + 4 * g, 4)},
+              {"contype", m->geom_contype[g]},
+              {"conaffinity", m->geom_conaffinity[g]},
+              {"condim", condim},
+              {"priority", m->geom_priority[g]},
+              {"friction", numbers(m->geom_friction + 3 * g, 3)},
+              {"solmix", m->geom_solmix[g]},
+              {"solref", numbers(m->geom_solref + mjNREF * g, mjNREF)},
+              {"solimp", numbers(m->geom_solimp + mjNIMP * g, mjNIMP)},
+              {"margin", m->geom_margin[g]},
+              {"gap", m->geom_gap[g]}};
+  if (m->geom_type[g] == mjGEOM_MESH) out["mesh"] = mesh_name(m, m->geom_dataid[g]);
+  return out;
+}
+
+// MuJoCo's compiled mesh: vertices in the geom frame, triangles, and the convex hull's graph.
+json mesh_keys(const mjModel* m, int id) {
+  const int v0 = m->mesh_vertadr[id], nv = m->mesh_vertnum[id];
+  const int f0 = m->mesh_faceadr[id], nf = m->mesh_facenum[id];
+  json out = {{"name", mesh_name(m, id)},
+              {"vertices", std::vector<double>(m->mesh_vert + 3 * v0, m->mesh_vert + 3 * (v0 + nv))},
+              {"faces", std::vector<int>(m->mesh_face + 3 * f0, m->mesh_face + 3 * (f0 + nf))}};
+  if (const int adr = m->mesh_graphadr[id]; adr >= 0) {
+    const int* graph = m->mesh_graph + adr;
+    out["graph"] = std::vector<int>(graph, graph + 2 + 3 * graph[0] + 6 * graph[1]);
+  }
+  return out;
+}
+
+// The meshes of the geoms kept, in MuJoCo's order.
+json meshes_used(const mjModel* m) {
+  std::vector<bool> used(static_cast<std::size_t>(m->nmesh), false);
+  for (int g = 0; g < m->ngeom; ++g)
+    if (m->geom_type[g] == mjGEOM_MESH && kept(m, g))
+      used[static_cast<std::size_t>(m->geom_dataid[g])] = true;
+  json out = json::array();
+  for (int id = 0; id < m->nmesh; ++id)
+    if (used[static_cast<std::size_t>(id)]) out.push_back(mesh_keys(m, id));
+  return out;
 }
 
 json body_geoms(const mjModel* m, int b) {
   json out = json::array();
   for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; ++g)
-    if (m->body_geomnum[b] > 0 && primitive(m->geom_type[g])) out.push_back(geom_keys(m, g));
+    if (m->body_geomnum[b] > 0 && kept(m, g)) out.push_back(geom_keys(m, g));
   return out;
 }
 
@@ -538,6 +593,7 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
   }
   if (m->nexclude > 0) tree["excludes"] = excludes(m);
   if (m->npair > 0) tree["pairs"] = pair_keys(m);
+  if (json meshes = meshes_used(m); !meshes.empty()) tree["meshes"] = std::move(meshes);
   if (passive && (o.density > 0 || o.viscosity > 0))  // mj_passive skips the fluid when passive is off
     tree["fluid"] = {{"density", o.density}, {"viscosity", o.viscosity}, {"wind", numbers(o.wind, 3)}};
   if (m->neq > 0 && equalities_on(m)) tree["equalities"] = equality_keys(m);

@@ -1,5 +1,6 @@
 #include "render/mesh_data.hpp"
 
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -109,6 +110,29 @@ MeshData make_unit_quad() {
   const std::uint32_t c = push_vertex(mesh, 1.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f);
   const std::uint32_t d = push_vertex(mesh, -1.0f, 1.0f, 0.0f, 0.0f, 0.0f, 1.0f);
   push_quad(mesh, a, b, c, d);
+  return mesh;
+}
+
+MeshData make_faceted_mesh(const std::vector<double>& xyz, const std::vector<int>& triangles) {
+  MeshData mesh;
+  const auto point = [&](int i) {
+    const std::size_t at = 3 * static_cast<std::size_t>(i);
+    return std::array<double, 3>{xyz[at], xyz[at + 1], xyz[at + 2]};
+  };
+  for (std::size_t t = 0; t + 2 < triangles.size(); t += 3) {
+    const std::array<double, 3> p[3] = {point(triangles[t]), point(triangles[t + 1]),
+                                        point(triangles[t + 2])};
+    const double u[3] = {p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+    const double v[3] = {p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
+    double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (len <= 0.0) continue;  // a degenerate triangle shows nothing
+    for (double& c : n) c /= len;
+    for (const auto& q : p)
+      mesh.indices.push_back(push_vertex(mesh, static_cast<float>(q[0]), static_cast<float>(q[1]),
+                                         static_cast<float>(q[2]), static_cast<float>(n[0]),
+                                         static_cast<float>(n[1]), static_cast<float>(n[2])));
+  }
   return mesh;
 }
 

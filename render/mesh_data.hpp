@@ -15,5 +15,7 @@ MeshData make_unit_sphere(int slices, int stacks);  // radius 1
 MeshData make_unit_cylinder(int slices);            // radius 1, z in [-1, 1], capped
 MeshData make_unit_box();                           // [-1, 1]^3, flat normals
 MeshData make_unit_quad();                          // [-1, 1]^2 at z = 0, normal +z
+// Triangles (3 indices into xyz, 3 numbers per point) with flat normals: a faceted solid.
+MeshData make_faceted_mesh(const std::vector<double>& xyz, const std::vector<int>& triangles);
 
 }  // namespace sg::render

@@ -2,6 +2,9 @@
 
 #include <glad/gl.h>
 
+#include <map>
+#include <memory>
+
 #include "render/gl_check.hpp"
 #include "render/gpu_mesh.hpp"
 #include "render/line_renderer.hpp"
@@ -17,6 +20,12 @@ struct Renderer::Resources {
   GpuMesh cylinder{make_unit_cylinder(32)};
   GpuMesh box{make_unit_box()};
   GpuMesh quad{make_unit_quad()};
+  // Scene meshes uploaded once, by address; kept with their data while scenes draw them.
+  struct Uploaded {
+    std::shared_ptr<const MeshData> data;
+    GpuMesh gpu;
+  };
+  std::map<const MeshData*, Uploaded> uploaded;
 };
 
 namespace {
@@ -45,6 +54,8 @@ Vec3f mesh_scale(const Primitive& prim) {
       return to_vec3(prim.size);
     case Shape::kPlane:
       return {prim.size[0], prim.size[1], 1.0f};
+    case Shape::kMesh:
+      break;
   }
   return {1.0f, 1.0f, 1.0f};
 }
@@ -81,6 +92,7 @@ void Renderer::draw(const Scene3D& scene, const Camera& camera, int width, int h
   for (const Primitive& prim : scene.prims) {
     if (prim.shape == Shape::kPlane) draw_plane(prim, view_proj, eye);
   }
+  upload_meshes(scene);
   for (const Primitive& prim : scene.prims) {
     if (prim.shape != Shape::kPlane) draw_primitive(prim, view_proj, eye);
   }
@@ -131,8 +143,30 @@ void Renderer::draw_primitive(const Primitive& prim, const Mat4& view_proj, cons
       draw_part(resources_->sphere, translation({0, 0, -half}) * scaling({r, r, r}), {r, r, r});
       break;
     }
+    case Shape::kMesh: {
+      if (prim.mesh < 0) break;
+      const auto found = resources_->uploaded.find(current_meshes_[static_cast<std::size_t>(prim.mesh)]);
+      if (found != resources_->uploaded.end()) draw_part(found->second.gpu, Mat4::identity(), {1, 1, 1});
+      break;
+    }
     case Shape::kPlane:
       break;
+  }
+}
+
+// Uploads the scene's meshes not yet on the GPU and lets go of those it no longer holds.
+void Renderer::upload_meshes(const Scene3D& scene) const {
+  auto& uploaded = resources_->uploaded;
+  current_meshes_.clear();
+  for (const auto& mesh : scene.meshes) {
+    current_meshes_.push_back(mesh.get());
+    if (mesh && !uploaded.count(mesh.get()))
+      uploaded.emplace(mesh.get(), Resources::Uploaded{mesh, GpuMesh(*mesh)});
+  }
+  for (auto it = uploaded.begin(); it != uploaded.end();) {
+    bool held = false;
+    for (const MeshData* m : current_meshes_) held = held || m == it->first;
+    it = held ? std::next(it) : uploaded.erase(it);
   }
 }
 

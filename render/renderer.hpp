@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "render/camera.hpp"
 #include "render/scene3d.hpp"
@@ -34,7 +35,9 @@ class Renderer {
   explicit Renderer(std::unique_ptr<Resources> resources);
   void draw_primitive(const Primitive& prim, const Mat4& view_proj, const Vec3f& eye) const;
   void draw_plane(const Primitive& prim, const Mat4& view_proj, const Vec3f& eye) const;
+  void upload_meshes(const Scene3D& scene) const;
   std::unique_ptr<Resources> resources_;
+  mutable std::vector<const MeshData*> current_meshes_;  // this frame's Scene3D::meshes
 };
 
 }  // namespace sg::render

@@ -1,8 +1,11 @@
 #pragma once
 // Plain description of what the 3-D viewport shows; filled by the caller every frame.
 #include <array>
+#include <memory>
 #include <span>
 #include <vector>
+
+#include "render/mesh_data.hpp"
 
 namespace sg::render {
 
@@ -10,10 +13,12 @@ namespace sg::render {
 //   kSphere: size[0] radius.            kCapsule: size[0] radius, size[1] half-length of the axis (local z).
 //   kBox: size = half extents.          kCylinder: size[0] radius, size[1] half-length (local z).
 //   kEllipsoid: size = radii.           kPlane: size[0], size[1] half extents, size[2] grid spacing.
-enum class Shape { kSphere, kCapsule, kBox, kCylinder, kEllipsoid, kPlane };
+//   kMesh: Scene3D::meshes[mesh] in its own units (size unused).
+enum class Shape { kSphere, kCapsule, kBox, kCylinder, kEllipsoid, kPlane, kMesh };
 
 struct Primitive {
   Shape shape = Shape::kSphere;
+  int mesh = -1;  // kMesh: its index in Scene3D::meshes
   float size[3] = {0.5f, 0.5f, 0.5f};
   float pos[3] = {0.0f, 0.0f, 0.0f};
   float quat[4] = {1.0f, 0.0f, 0.0f, 0.0f};  // (w, x, y, z)
@@ -35,6 +40,9 @@ struct Line {
 struct Scene3D {
   std::vector<Primitive> prims;
   std::vector<Line> lines;
+  // Triangle meshes that kMesh primitives draw; shared, so a frame's scene copies no vertices, and the
+  // renderer uploads each once (by address) while scenes hold it.
+  std::vector<std::shared_ptr<const MeshData>> meshes;
   bool operator==(const Scene3D&) const = default;  // the viewport draws again only when this changes
 };
 

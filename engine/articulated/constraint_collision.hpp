@@ -11,6 +11,7 @@
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/collide.hpp"
+#include "engine/collision/collide_mesh.hpp"
 #include "engine/core/scalar.hpp"
 
 namespace sg {
@@ -81,6 +82,11 @@ bool tree_explicit_pair(const TreeConstraintModel<S>& cm, int g1, int g2) {
   return false;
 }
 
+// Whether the narrow phase collides the pair: the primitives' colliders and, on trees, meshes.
+inline bool tree_pair_supported(GeomType a, GeomType b, Detector detector) {
+  return pair_supported(a, b, detector) || mesh_pair_supported(a, b, detector);
+}
+
 // The first pair that passes the filter, or is an explicit pair, but that softgrad's narrow phase does not
 // handle (its index in *g1, *g2), or false if every such pair is supported. Plane-plane pairs have no
 // collider in MuJoCo either.
@@ -88,7 +94,7 @@ template <class S>
 bool tree_unsupported_pair(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, int* g1, int* g2) {
   for (int p = 0; p < (tree_collides_explicit_pairs(cm) ? cm.npair : 0); ++p) {
     const int a = cm.pair[p].geom1, b = cm.pair[p].geom2;
-    if (pair_supported(cm.geom[a].type, cm.geom[b].type, cm.opt.detector)) continue;
+    if (tree_pair_supported(cm.geom[a].type, cm.geom[b].type, cm.opt.detector)) continue;
     *g1 = a, *g2 = b;
     return true;
   }
@@ -96,7 +102,7 @@ bool tree_unsupported_pair(const TreeModel<S>& m, const TreeConstraintModel<S>& 
     for (int j = i + 1; j < cm.ngeom; ++j) {
       const GeomType a = cm.geom[i].type, b = cm.geom[j].type;
       if (a == GeomType::plane && b == GeomType::plane) continue;
-      if (tree_geoms_filtered(m, cm, i, j) || pair_supported(a, b, cm.opt.detector)) continue;
+      if (tree_geoms_filtered(m, cm, i, j) || tree_pair_supported(a, b, cm.opt.detector)) continue;
       *g1 = i, *g2 = j;
       return true;
     }
@@ -202,6 +208,9 @@ int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData
   opt.mujoco_sphere_in_box = true;
   const Pose<S> pa{cd.geom_xpos[g1], cd.geom_xquat[g1], &cd.geom_xmat[g1]};
   const Pose<S> pb{cd.geom_xpos[g2], cd.geom_xquat[g2], &cd.geom_xmat[g2]};
+  if (a.type == GeomType::mesh || b.type == GeomType::mesh)
+    return collide_mesh(a.type, pa, a.size, a.mesh ? &a.mesh->hull : nullptr, b.type, pb, b.size,
+                        b.mesh ? &b.mesh->hull : nullptr, opt, con);
   const int num = collide(a.type, pa, a.size, b.type, pb, b.size, opt, con);
   return a.type == GeomType::box && b.type == GeomType::box ? tree_drop_repeated(con, num) : num;
 }
@@ -258,6 +267,18 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, T
   }
 }
 
+// Whether filtered pair i < j runs as (j, i) in MuJoCo's order: the lower mjtGeom type first, and two geoms
+// of one type by geom id, which is by body (the world's geoms first, where the tree lists them last) and then
+// by their order on it. MPR's result depends on that order, so the equal-type pairs it collides (ellipsoids,
+// cylinders, meshes) follow it; the other colliders' are symmetric and keep the tree's order.
+template <class S>
+bool tree_pair_swapped(const TreeConstraintModel<S>& cm, int i, int j) {
+  const GeomType a = cm.geom[i].type, b = cm.geom[j].type;
+  if (a != b) return mujoco_geom_type(b) < mujoco_geom_type(a);
+  const bool mpr = a == GeomType::ellipsoid || a == GeomType::cylinder || a == GeomType::mesh;
+  return mpr && cm.geom[j].body < cm.geom[i].body;
+}
+
 // The explicit pairs, then every other pair MuJoCo's filter lets through (as opt.collision has them), whether
 // or not the options switch contacts on (hard contact collects its own): cd.geom_* must be current
 // (tree_geom_kinematics of the kinematics in d). band: see tree_collide_pair.
@@ -278,7 +299,7 @@ void tree_collide_geoms(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
   for (int i = 0; i < cm.ngeom; ++i)
     for (int j = i + 1; j < cm.ngeom; ++j) {
       if (tree_geoms_filtered(m, cm, i, j) || tree_explicit_pair(cm, i, j)) continue;
-      const bool swap = mujoco_geom_type(cm.geom[j].type) < mujoco_geom_type(cm.geom[i].type);
+      const bool swap = tree_pair_swapped(cm, i, j);
       tree_collide_pair(cm, d, cd, swap ? j : i, swap ? i : j, taped, band);
     }
 }

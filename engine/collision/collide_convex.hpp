@@ -29,6 +29,8 @@ SG_HD inline int mujoco_geom_type(GeomType t) {
       return 5;
     case GeomType::box:
       return 6;
+    case GeomType::mesh:
+      return 7;
   }
   return 7;
 }
@@ -60,21 +62,27 @@ SG_HD inline int mpr_contact(const ConvexGeom<S>& g1, const ConvexGeom<S>& g2, d
 // mjc_Convex on geom 1 and geom 2 in MuJoCo's order (mujoco_geom_type(a) <= mujoco_geom_type(b)): at most one
 // contact, normal from geom 1 to geom 2. With a look-ahead band (opt.pair_margin below opt.margin) the pair
 // is first collided at its own margin, MuJoCo's result; only if that finds nothing, grown by the band. A band
-// contact (CFD's law) is never deeper than the own margin, where MPR's tolerance could put it.
+// contact (CFD's law) is never deeper than the own margin, where MPR's tolerance could put it. The geoms'
+// margins are set here.
 template <class S>
-SG_HD inline int collide_convex(GeomType a, const Pose<S>& pa, const Vec3<S>& sa, GeomType b,
-                                const Pose<S>& pb, const Vec3<S>& sb, const CollisionOptions& opt,
-                                Contact<S>* out) {
+SG_HD inline int collide_convex_geoms(ConvexGeom<S> g1, ConvexGeom<S> g2, const CollisionOptions& opt,
+                                      Contact<S>* out) {
   const bool band = opt.pair_margin >= 0.0 && opt.pair_margin < opt.margin;
   const double own = band ? opt.pair_margin : opt.margin;
-  ConvexGeom<S> g1 = convex_geom(a, pa, sa, own);
-  ConvexGeom<S> g2 = convex_geom(b, pb, sb, own);
+  g1.margin = g2.margin = own;
   const int found = convex_detail::mpr_contact(g1, g2, own, opt, out);
   if (found || !band) return found;
   g1.margin = g2.margin = opt.margin;
   if (!convex_detail::mpr_contact(g1, g2, opt.margin, opt, out)) return 0;
   if (value(out->dist) < own) out->dist = S(own);
   return 1;
+}
+
+template <class S>
+SG_HD inline int collide_convex(GeomType a, const Pose<S>& pa, const Vec3<S>& sa, GeomType b,
+                                const Pose<S>& pb, const Vec3<S>& sb, const CollisionOptions& opt,
+                                Contact<S>* out) {
+  return collide_convex_geoms(convex_geom(a, pa, sa, 0.0), convex_geom(b, pb, sb, 0.0), opt, out);
 }
 
 }  // namespace sg

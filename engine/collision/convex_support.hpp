@@ -3,6 +3,7 @@
 // gives them to libccd: the point of the geom farthest along a unit direction, the geom grown by half the
 // pair's margin. MPR (mpr.hpp) sees the geoms only through these, so they follow MuJoCo's arithmetic: the
 // direction into the geom's frame (R^T d), the point there, back to the world (R p + pos).
+#include "engine/collision/convex_mesh.hpp"
 #include "engine/collision/geom_type.hpp"
 #include "engine/collision/shapes.hpp"
 #include "engine/core/mat3.hpp"
@@ -21,6 +22,7 @@ struct ConvexGeom {
   Vec3<S> pos{};
   Mat3<S> rot{};
   double margin = 0.0;
+  const ConvexMesh* mesh = nullptr;  // a mesh geom's hull (size is then its bounding box)
 };
 
 template <class S>
@@ -85,6 +87,8 @@ SG_HD inline Vec3<S> local_support(const ConvexGeom<S>& g, const Vec3<S>& d) {
     }
     case GeomType::box:
       return Vec3<S>(sign_of(d.x) * s.x, sign_of(d.y) * s.y, sign_of(d.z) * s.z);
+    case GeomType::mesh:
+      return g.mesh ? mesh_vertex<S>(*g.mesh, mesh_support_vertex(*g.mesh, d)) : Vec3<S>{};
     case GeomType::plane:
       break;
   }

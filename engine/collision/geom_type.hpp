@@ -6,11 +6,13 @@
 //   box       [hx, hy, hz]      half sizes
 //   cylinder  [r, half_length]  along local z
 //   ellipsoid [a, b, c]         semi-axes
+//   mesh      [hx, hy, hz]      the vertices' bounding box about the geom frame (MuJoCo's aabb); the shape
+//                               is a ConvexMesh (convex_mesh.hpp), collided as its convex hull
 #include "engine/core/platform.hpp"
 
 namespace sg {
 
-enum class GeomType : unsigned char { plane = 0, sphere, capsule, box, cylinder, ellipsoid };
+enum class GeomType : unsigned char { plane = 0, sphere, capsule, box, cylinder, ellipsoid, mesh };
 
 SG_HD inline const char* geom_type_name(GeomType t) {
   switch (t) {
@@ -26,6 +28,8 @@ SG_HD inline const char* geom_type_name(GeomType t) {
       return "cylinder";
     case GeomType::ellipsoid:
       return "ellipsoid";
+    case GeomType::mesh:
+      return "mesh";
   }
   return "unknown";
 }

@@ -312,8 +312,12 @@ std::vector<FieldSpec> tree_geom_rows(const std::string& array, const std::strin
                             " entries, " + std::to_string(kMaxTreeGeoms) + " in all.",
                         0)),
       tree(text(g + ".name", "", "Geom name (from the MJCF file); for reading only.")),
-      tree(choice(g + ".type", {"sphere", "capsule", "box", "cylinder", "ellipsoid", "plane"}, "sphere",
-                  "Geom type; a plane only on the world or on a body welded to it.")),
+      tree(choice(g + ".type", {"sphere", "capsule", "box", "cylinder", "ellipsoid", "plane", "mesh"},
+                  "sphere",
+                  "Geom type; a plane only on the world or on a body welded to it; a mesh collides as its "
+                  "convex hull (MuJoCo's).")),
+      tree(text(g + ".mesh", "",
+                "A mesh geom's mesh (model.tree.meshes.*.name); its size is then the mesh's bounding box.")),
       tree(vector(g + ".size", {0.05, 0.05, 0.05}, at_least(0), diff,
                   "MuJoCo geom size in m: sphere [r], capsule and cylinder [r, half length], box half sizes, "
                   "ellipsoid semi-axes; unused components are ignored (a plane is infinite).")),
@@ -345,6 +349,29 @@ std::vector<FieldSpec> tree_geom_rows(const std::string& array, const std::strin
                   "larger value).")),
       tree(number(g + ".gap", 0, at_least(0), fixed,
                   "MuJoCo gap in m: contacts within the gap of the margin are detected but exert no force.")),
+  };
+}
+
+// Meshes (MuJoCo's <mesh> as its compiler leaves them) that mesh geoms name.
+std::vector<FieldSpec> tree_mesh_rows() {
+  const std::string m = "model.tree.meshes.*";
+  return {
+      tree(object_array(
+          "model.tree.meshes", 0, kMaxTreeMeshes,
+          "Meshes that geoms of type mesh name (an MJCF import writes MuJoCo's compiled ones); 0 "
+          "to " +
+              std::to_string(kMaxTreeMeshes) + ".",
+          0)),
+      tree(text(m + ".name", "", "Mesh name; a mesh geom names its mesh by it.")),
+      tree(
+          number_list(m + ".vertices", kMaxTreeMeshNumbers, closed(-1e6, 1e6), fixed,
+                      "Vertices in m in the geom's frame, 3 numbers each, at least 4 vertices; the colliders "
+                      "use their convex hull.")),
+      tree(number_list(m + ".faces", kMaxTreeMeshNumbers, at_least(0), fixed,
+                       "Triangles for drawing, 3 vertex indices each (none: the hull's faces are drawn).")),
+      tree(number_list(m + ".graph", kMaxTreeMeshNumbers, at_least(-1), fixed,
+                       "MuJoCo's convex-hull graph (mesh_graph, from an MJCF import): the support and the "
+                       "plane contacts walk it as MuJoCo does; none: every vertex is tried.")),
   };
 }
 
@@ -433,6 +460,7 @@ std::vector<FieldSpec> tree_body_rows() {
   for (auto& spec : tree_actuator_rows()) t.push_back(std::move(spec));
   for (auto& spec : tree_geom_rows("model.tree.world_geoms", "fixed to the world (a ground plane, walls)"))
     t.push_back(std::move(spec));
+  for (auto& spec : tree_mesh_rows()) t.push_back(std::move(spec));
   t.push_back(
       tree(boolean("model.tree.filterparent", true,
                    "MuJoCo's filterparent: a body does not collide with its parent (unless the parent "

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "gui/view3d/contact_lines.hpp"
@@ -32,6 +35,8 @@ render::Shape shape_of(GeomType type) {
       return render::Shape::kCapsule;
     case GeomType::box:
       return render::Shape::kBox;
+    case GeomType::mesh:
+      return render::Shape::kMesh;
     case GeomType::cylinder:
       return render::Shape::kCylinder;
     case GeomType::ellipsoid:
@@ -64,6 +69,43 @@ Quat<double> z_onto(const Vec3<double>& d) {
   return normalized(Quat<double>{1.0 + d.z, -d.y, d.x, 0.0});
 }
 
+// A mesh's triangles: its own, else its hull's (MuJoCo's graph ends with them); none without either.
+std::vector<int> mesh_triangles(const TreeMesh& mesh) {
+  if (!mesh.face.empty() || mesh.graph.size() < 2) return mesh.face;
+  const std::size_t nv = static_cast<std::size_t>(mesh.graph[0]),
+                    nf = static_cast<std::size_t>(mesh.graph[1]);
+  const auto first = mesh.graph.begin() + static_cast<std::ptrdiff_t>(2 + 3 * nv + 3 * nf);
+  return std::vector<int>(first, first + static_cast<std::ptrdiff_t>(3 * nf));
+}
+
+// The drawn form of a mesh, made once per mesh (meshes live as long as the process: tree_mesh_store.hpp).
+std::shared_ptr<const render::MeshData> drawn_mesh(const TreeMesh& mesh) {
+  static std::mutex lock;
+  static std::map<const TreeMesh*, std::shared_ptr<const render::MeshData>> made;
+  const std::lock_guard<std::mutex> hold(lock);
+  auto& slot = made[&mesh];
+  if (!slot)
+    slot =
+        std::make_shared<const render::MeshData>(render::make_faceted_mesh(mesh.vert, mesh_triangles(mesh)));
+  return slot;
+}
+
+// A mesh geom's primitive: its triangles (out.meshes), or its bounding box when it has none.
+void set_mesh(const TreeGeom<double>& geom, render::Primitive& prim, render::Scene3D& out) {
+  if (!geom.mesh) return;
+  std::shared_ptr<const render::MeshData> drawn = drawn_mesh(*geom.mesh);
+  if (drawn->indices.empty()) {
+    prim.shape = render::Shape::kBox;
+    return;
+  }
+  for (std::size_t i = 0; i < out.meshes.size() && prim.mesh < 0; ++i)
+    if (out.meshes[i] == drawn) prim.mesh = static_cast<int>(i);
+  if (prim.mesh < 0) {
+    prim.mesh = static_cast<int>(out.meshes.size());
+    out.meshes.push_back(std::move(drawn));
+  }
+}
+
 void add_geoms(const JointTreeModel<double>& model, const std::vector<TreeBodyPose>& poses,
                render::Scene3D& out) {
   for (int g = 0; g < model.con.ngeom; ++g) {
@@ -76,6 +118,7 @@ void add_geoms(const JointTreeModel<double>& model, const std::vector<TreeBodyPo
                                    body.quat * geom.quat, body_color(geom.body));
     for (int k = 0; k < 3; ++k) prim.size[k] = static_cast<float>(geom.size[k]);
     if (geom.type == GeomType::sphere) prim.size[1] = prim.size[2] = prim.size[0];
+    if (geom.type == GeomType::mesh) set_mesh(geom, prim, out);
     out.prims.push_back(prim);
   }
 }

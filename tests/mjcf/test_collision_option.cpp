@@ -39,9 +39,9 @@ TEST_CASE(
   CHECK(!sg::test::imported("collision_all", strike("all"))["model"]["tree"].contains("collision"));
 }
 
-TEST_CASE("option collision decides which geoms must have a collider: a mesh outside the pairs is a visual") {
-  // A tetrahedron that may touch the ball through the filter: refused under all and dynamic (softgrad has no
-  // mesh collider), a visual under predefined, where only the pair collides.
+TEST_CASE("option collision decides which geoms the import keeps: a mesh outside the pairs is a visual") {
+  // A tetrahedron that may touch the ball through the filter: a mesh geom (with its mesh) under all and
+  // dynamic, a visual (left out, and its mesh with it) under predefined, where only the pair collides.
   const auto model = [](const std::string& collision) {
     return sg::test::mjcf_model(
         R"(<geom name="floor" type="plane" size="1 1 0.1"/>
@@ -51,19 +51,16 @@ TEST_CASE("option collision decides which geoms must have a collider: a mesh out
            <asset><mesh name="tetra" vertex="0 0 0 0.1 0 0 0 0.1 0 0 0 0.1"/></asset>
            <contact><pair geom1="ball" geom2="floor"/></contact>)");
   };
-  CHECK(sg::test::import_errors("mesh_all", model("all")).find("geom 'rock' (mesh)") != std::string::npos);
-  CHECK(sg::test::import_errors("mesh_dynamic", model("dynamic")).find("geom 'rock' (mesh)") !=
-        std::string::npos);
+  for (const std::string collision : {"all", "dynamic"}) {
+    CAPTURE(collision);
+    const nlohmann::json tree = sg::test::imported("mesh_" + collision, model(collision))["model"]["tree"];
+    REQUIRE(tree["bodies"][1]["geoms"].size() == 1);
+    CHECK(tree["bodies"][1]["geoms"][0]["type"] == "mesh");
+    CHECK(tree["meshes"].size() == 1);
+  }
   const nlohmann::json keys = sg::test::imported("mesh_predefined", model("predefined"));
   CHECK(keys["model"]["tree"]["collision"] == "predefined");
   CHECK(keys["model"]["tree"]["pairs"].size() == 1);
-}
-
-TEST_CASE("model.tree.collision takes all, predefined or dynamic: anything else is an error at the key") {
-  nlohmann::json scene = nlohmann::json::parse(R"({"contact": {"model": "mujoco"},
-      "model": {"type": "tree", "tree": {"bodies": [{"joints": [{"type": "hinge"}], "geoms": [{}]}],
-                                         "collision": "pairs"}}})");
-  const sg::ProblemLoad loaded = sg::load_problem_file(sg::test::write_scene("collision_bad", scene));
-  CHECK(!loaded.ok());
-  CHECK(loaded.errors.find("model.tree.collision") != std::string::npos);
+  CHECK(keys["model"]["tree"]["bodies"][1]["geoms"].empty());
+  CHECK_FALSE(keys["model"]["tree"].contains("meshes"));
 }
