@@ -283,6 +283,16 @@ std::span<const Preset> preset_table() {
        "crank site to a slider on a site's axis). The third is MuJoCo's 'broken' crank: its rod cannot reach "
        "its axis at the start, so its length is the crank site's position along the axis until the link "
        "swings within reach. Sweep the forward crank's target; AD follows FD at every point."},
+      {"robot_rock_toss",
+       "Robots: a mesh rock strikes a ramp",
+       "rock_toss.json",
+       {},
+       "A rock, a convex mesh of ten vertices, thrown along the floor into a low mesh ramp. Meshes collide "
+       "as "
+       "their convex hulls, as in MuJoCo: the floor touches the hull's deepest vertex and up to two of its "
+       "neighbours, the ramp meets the rock through MPR. Sweep the spin at release: each spin lands the rock "
+       "on other vertices, and the loss and gradient jump where the tumbling changes; play a point back in "
+       "the 3-D view."},
       {"robot_cart_pole",
        "Robots: cart-pole knots",
        "cart_pole.json",
