@@ -12,17 +12,12 @@
 #include "engine/articulated/actuator_model.hpp"
 #include "engine/articulated/jacobian.hpp"
 #include "engine/articulated/rotation_vector.hpp"
+#include "engine/articulated/tendon.hpp"
 #include "engine/articulated/tree_data.hpp"
 
 namespace sg {
 
 namespace site_transmission_detail {
-
-// The site's world frame: xquat (x) site quat as a matrix (mj_local2Global's site_xmat).
-template <class S>
-Mat3<S> site_xmat(const TreeTendonModel<S>& tm, const TreeData<S>& d, int id) {
-  return to_mat3(d.xquat[tm.site[id].body] * tm.site[id].quat);
-}
 
 template <class S>
 bool all_zero(const S* g) {
@@ -60,12 +55,12 @@ void tree_site_transmission(const TreeModel<S>& m, const TreeActuatorModel<S>& a
   tree_jac(m, d, ad.ten.site_xpos[id], tm.site[id].body, jac, jac_rot);
   ad.actuator_length[i] = 0.0;
   if (ref < 0) {
-    const Mat3<S> r = site_xmat(tm, d, id);
+    const Mat3<S> r = tree_site_xmat(tm, d, id);
     add_projected(nv, jac, r * Vec3<S>{a.gear[0], a.gear[1], a.gear[2]}, moment);
     add_projected(nv, jac_rot, r * Vec3<S>{a.gear[3], a.gear[4], a.gear[5]}, moment);
     return;
   }
-  const Mat3<S> r_ref = site_xmat(tm, d, ref);
+  const Mat3<S> r_ref = tree_site_xmat(tm, d, ref);
   S jac_ref[3 * kMaxDofs], jac_ref_rot[3 * kMaxDofs];
   tree_jac(m, d, ad.ten.site_xpos[ref], tm.site[ref].body, jac_ref, jac_ref_rot);
   if (!all_zero(a.gear)) {

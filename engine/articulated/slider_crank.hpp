@@ -9,17 +9,10 @@
 #include "engine/articulated/actuator_data.hpp"
 #include "engine/articulated/actuator_model.hpp"
 #include "engine/articulated/jacobian.hpp"
+#include "engine/articulated/tendon.hpp"
 #include "engine/articulated/tree_data.hpp"
 
 namespace sg {
-
-// The world z axis of site `id`'s frame: the third column of the matrix of xquat (x) site quat, as
-// mj_local2Global computes site_xmat.
-template <class S>
-Vec3<S> tree_site_zaxis(const TreeTendonModel<S>& tm, const TreeData<S>& d, int id) {
-  const Mat3<S> r = to_mat3(d.xquat[tm.site[id].body] * tm.site[id].quat);
-  return {r.m[0][2], r.m[1][2], r.m[2][2]};
-}
 
 // Actuator i's length and moment row (site_xpos must be current: tree_site_kinematics).
 template <class S>
@@ -27,7 +20,7 @@ void tree_slider_crank_transmission(const TreeModel<S>& m, const TreeActuatorMod
                                     const TreeData<S>& d, TreeActuatorData<S>& ad, int i) {
   const TreeActuator<S>& a = am.actuator[i];
   const int crank = a.joint, slider = a.slidersite, nv = m.nv;
-  const Vec3<S> axis = tree_site_zaxis(am.ten, d, slider);
+  const Vec3<S> axis = tree_site_xmat(am.ten, d, slider).col(2);  // the slider site's z axis
   const Vec3<S> vec = ad.ten.site_xpos[crank] - ad.ten.site_xpos[slider];
   const S av = dot(vec, axis);
   const S det = av * av + a.cranklength * a.cranklength - dot(vec, vec);

@@ -23,6 +23,13 @@ void tree_site_kinematics(const TreeTendonModel<S>& tm, const TreeData<S>& d, Tr
   }
 }
 
+// Site `id`'s world frame: xquat (x) site quat as a matrix, as mj_local2Global computes site_xmat (the
+// slider-crank's axis, a site transmission's wrench frame).
+template <class S>
+Mat3<S> tree_site_xmat(const TreeTendonModel<S>& tm, const TreeData<S>& d, int id) {
+  return to_mat3(d.xquat[tm.site[id].body] * tm.site[id].quat);
+}
+
 namespace tendon_detail {
 
 // Adds dir . (jac(b, to) - jac(a, from)) / divisor to row (the chain rule of |to - from| with dir its unit
