@@ -81,7 +81,7 @@ SG_HD inline int collide_mesh_ordered(const ConvexGeom<S>& g1, const ConvexGeom<
                                       const CollisionOptions& opt, Contact<S>* out) {
   if (g1.type != GeomType::plane) return collide_convex_geoms(g1, g2, opt, out);
   const Pose<S> plane{g1.pos, Quat<S>{}, &g1.rot};
-  const double rbound = value(norm(g2.size));  // MuJoCo's rbound: the length of the mesh's aabb
+  const double rbound = g2.mesh->rbound;  // from the mesh, not the size: a swept size changes nothing
   const bool band = opt.pair_margin >= 0.0 && opt.pair_margin < opt.margin;
   const int found = plane_mesh(plane, g2, rbound, band ? opt.pair_margin : opt.margin, opt, out);
   if (found || !band) return found;

@@ -15,6 +15,7 @@ namespace sg {
 struct ConvexMesh {
   int nvert = 0;
   const double* vert = nullptr;  // 3 nvert: the vertices in the geom frame
+  double rbound = 0.0;           // MuJoCo's geom_rbound: the length of the vertices' aabb
   // MuJoCo's mesh_graph without its two counts: hull_nvert hull vertices, each one's first entry in
   // edge_localid (vert_edgeadr), its index in vert (vert_globalid), and per hull vertex its neighbours' hull
   // indices ending with -1 (edge_localid). hull_nvert 0: no graph.

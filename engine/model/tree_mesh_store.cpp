@@ -81,6 +81,8 @@ const TreeMesh* keep_tree_mesh(const std::string& path, const std::string& name,
   auto m = std::make_unique<TreeMesh>();
   m->name = name, m->vert = std::move(vert), m->face = std::move(face), m->graph = std::move(graph);
   point_hull(*m);
+  const Vec3<double> box = tree_mesh_aabb(*m);
+  m->hull.rbound = std::sqrt(dot(box, box));  // as MuJoCo's compiler: the aabb's length
   kept.push_back(std::move(m));
   return kept.back().get();
 }

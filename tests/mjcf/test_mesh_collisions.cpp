@@ -104,6 +104,10 @@ TEST_CASE("meshes: imported with MuJoCo's vertices and hull, stepped as mj_step 
   const sg::Problem p = sg::test::load_scene(file, kThrow);
   const auto c = sg::test::check_follows_mj_step("meshes", p, file, 600, 0.002, 0.5);
   CHECK(c.max_contacts >= 6);
+  // A mesh geom's size key is not read (the colliders read the mesh): a different one changes nothing.
+  const sg::Problem sized =
+      sg::test::load_scene(file, sg::test::with_sets(kThrow, {"model.tree.bodies.0.geoms.0.size=[1, 1, 1]"}));
+  sg::test::check_follows_mj_step("meshes, size key changed", sized, file, 600, 0.002, 0.5);
   // Each mesh pair acts: the rock on the floor (plane-mesh), the wedge on the bar (capsule-mesh), the ball
   // and the cube on the second rock (sphere-mesh, mesh-mesh). Excluding one parts the run from mj_step.
   sg::test::check_each_matters(file, kThrow,
