@@ -179,9 +179,9 @@ bool primitive(int type) {
   return softgrad_geom_type(type).has_value();
 }
 
-// A geom the tree collides: a primitive, or a mesh (as its convex hull).
+// A geom the tree collides: a primitive, a mesh (as its convex hull) or a height field.
 bool collidable(int type) {
-  return primitive(type) || type == mjGEOM_MESH;
+  return primitive(type) || type == mjGEOM_MESH || type == mjGEOM_HFIELD;
 }
 
 // Whether geom g is in an explicit pair that collides.
@@ -191,15 +191,17 @@ bool in_explicit_pair(const mjModel* m, int g) {
   return false;
 }
 
-// The geoms the scene keys hold: primitives, and meshes that may touch something (a mesh that never touches
-// is a visual, left out: drawing it is not worth its vertices in the scene).
+// The geoms the scene keys hold: primitives, and meshes and height fields that may touch something (one
+// that never touches is a visual, left out: drawing it is not worth its numbers in the scene).
 bool kept(const mjModel* m, int g) {
   if (primitive(m->geom_type[g])) return true;
-  return m->geom_type[g] == mjGEOM_MESH && contacts_on(m) && (collides(m, g) || in_explicit_pair(m, g));
+  return collidable(m->geom_type[g]) && contacts_on(m) && (collides(m, g) || in_explicit_pair(m, g));
 }
 
-GeomType softgrad_type(int type) {  // a primitive's or a mesh's
-  return type == mjGEOM_MESH ? GeomType::mesh : softgrad_geom_type(type).value_or(GeomType::sphere);
+GeomType softgrad_type(int type) {  // a primitive's, a mesh's or a height field's
+  if (type == mjGEOM_MESH) return GeomType::mesh;
+  if (type == mjGEOM_HFIELD) return GeomType::hfield;
+  return softgrad_geom_type(type).value_or(GeomType::sphere);
 }
 
 std::string geom_name(const mjModel* m, int g) {
@@ -218,8 +220,8 @@ void contacts(const mjModel* m, Messages& out) {
     const std::string name = geom_name(m, g);
     if (!collidable(m->geom_type[g])) {
       out.push_back(name +
-                    " may touch other geoms: height fields do not collide in softgrad (set its contype and "
-                    "conaffinity to 0)");
+                    " may touch other geoms: softgrad has no collider for its type (set its contype "
+                    "and conaffinity to 0)");
       continue;
     }
     if (m->geom_type[g] == mjGEOM_PLANE && m->body_weldid[m->geom_bodyid[g]] != 0)
@@ -229,13 +231,12 @@ void contacts(const mjModel* m, Messages& out) {
     for (const int g : {m->pair_geom1[p], m->pair_geom2[p]})
       if (!collidable(m->geom_type[g]))
         out.push_back(element(m, mjOBJ_PAIR, p, "contact pair") + ": " + geom_name(m, g) +
-                      ": height fields do not collide in softgrad");
+                      ": softgrad has no collider for its type");
   for (int a = 0; a < (filtered_pairs_collide(m) ? m->ngeom : 0); ++a)
     for (int b = a + 1; b < m->ngeom; ++b) {
       if (!may_collide(m, a, b) || !collidable(m->geom_type[a]) || !collidable(m->geom_type[b])) continue;
       const GeomType ta = softgrad_type(m->geom_type[a]), tb = softgrad_type(m->geom_type[b]);
-      if ((ta == GeomType::plane && tb == GeomType::plane) || tree_pair_supported(ta, tb, Detector::softgrad))
-        continue;
+      if (tree_pair_without_collider(ta, tb) || tree_pair_supported(ta, tb, Detector::softgrad)) continue;
       out.push_back(geom_name(m, a) + " and " + geom_name(m, b) + " may touch: softgrad has no " +
                     geom_type_word(m->geom_type[a]) + "-" + geom_type_word(m->geom_type[b]) + " collider");
     }
@@ -245,6 +246,12 @@ void contacts(const mjModel* m, Messages& out) {
 std::string mesh_name(const mjModel* m, int mesh) {
   const std::string name = name_of(m, mjOBJ_MESH, mesh);
   return name.empty() ? "mesh " + std::to_string(mesh) : name;
+}
+
+// A height field's name: its own, else its index.
+std::string hfield_name(const mjModel* m, int id) {
+  const std::string name = name_of(m, mjOBJ_HFIELD, id);
+  return name.empty() ? "hfield " + std::to_string(id) : name;
 }
 
 // The keys of the geoms kept (`kept`).
@@ -267,6 +274,7 @@ json geom_keys(const mjModel* m, int g) {
               {"margin", m->geom_margin[g]},
               {"gap", m->geom_gap[g]}};
   if (m->geom_type[g] == mjGEOM_MESH) out["mesh"] = mesh_name(m, m->geom_dataid[g]);
+  if (m->geom_type[g] == mjGEOM_HFIELD) out["hfield"] = hfield_name(m, m->geom_dataid[g]);
   return out;
 }
 
@@ -281,6 +289,29 @@ json mesh_keys(const mjModel* m, int id) {
     const int* graph = m->mesh_graph + adr;
     out["graph"] = std::vector<int>(graph, graph + 2 + 3 * graph[0] + 6 * graph[1]);
   }
+  return out;
+}
+
+// MuJoCo's compiled height field: its grid and elevations (single precision, scaled to [0, 1]), widened.
+json hfield_keys(const mjModel* m, int id) {
+  const int nrow = m->hfield_nrow[id], ncol = m->hfield_ncol[id];
+  const float* data = m->hfield_data + m->hfield_adr[id];
+  return {{"name", hfield_name(m, id)},
+          {"nrow", nrow},
+          {"ncol", ncol},
+          {"size", numbers(m->hfield_size + 4 * id, 4)},
+          {"elevation", std::vector<double>(data, data + static_cast<std::ptrdiff_t>(nrow) * ncol)}};
+}
+
+// The height fields of the geoms kept, in MuJoCo's order.
+json hfields_used(const mjModel* m) {
+  std::vector<bool> used(static_cast<std::size_t>(m->nhfield), false);
+  for (int g = 0; g < m->ngeom; ++g)
+    if (m->geom_type[g] == mjGEOM_HFIELD && kept(m, g))
+      used[static_cast<std::size_t>(m->geom_dataid[g])] = true;
+  json out = json::array();
+  for (int id = 0; id < m->nhfield; ++id)
+    if (used[static_cast<std::size_t>(id)]) out.push_back(hfield_keys(m, id));
   return out;
 }
 
@@ -594,6 +625,7 @@ nlohmann::json tree_scene_keys(const mjModel* m) {
   if (m->nexclude > 0) tree["excludes"] = excludes(m);
   if (m->npair > 0) tree["pairs"] = pair_keys(m);
   if (json meshes = meshes_used(m); !meshes.empty()) tree["meshes"] = std::move(meshes);
+  if (json fields = hfields_used(m); !fields.empty()) tree["hfields"] = std::move(fields);
   if (passive && (o.density > 0 || o.viscosity > 0))  // mj_passive skips the fluid when passive is off
     tree["fluid"] = {{"density", o.density}, {"viscosity", o.viscosity}, {"wind", numbers(o.wind, 3)}};
   if (m->neq > 0 && equalities_on(m)) tree["equalities"] = equality_keys(m);

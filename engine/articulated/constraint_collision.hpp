@@ -11,6 +11,7 @@
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/collide.hpp"
+#include "engine/collision/collide_hfield.hpp"
 #include "engine/collision/collide_mesh.hpp"
 #include "engine/core/scalar.hpp"
 
@@ -82,9 +83,23 @@ bool tree_explicit_pair(const TreeConstraintModel<S>& cm, int g1, int g2) {
   return false;
 }
 
-// Whether the narrow phase collides the pair: the primitives' colliders and, on trees, meshes.
+// Contacts one pair may give: a height field's 50 (MuJoCo's mjMAXCONPAIR), the others' at most 8.
+inline constexpr int kMaxTreePairContacts =
+    kMaxHFieldContacts > kMaxContactsPerPair ? kMaxHFieldContacts : kMaxContactsPerPair;
+
+// Whether the narrow phase collides the pair: the primitives' colliders and, on trees, meshes and height
+// fields.
 inline bool tree_pair_supported(GeomType a, GeomType b, Detector detector) {
-  return pair_supported(a, b, detector) || mesh_pair_supported(a, b, detector);
+  return pair_supported(a, b, detector) || mesh_pair_supported(a, b, detector) ||
+         hfield_pair_supported(a, b, detector);
+}
+
+// Pairs MuJoCo has no collider for either (mjCOLLISIONFUNC's empty entries): plane-plane, and a height field
+// against a plane or a height field. They are never collided and never refused.
+inline bool tree_pair_without_collider(GeomType a, GeomType b) {
+  const bool flat_a = a == GeomType::plane || a == GeomType::hfield;
+  const bool flat_b = b == GeomType::plane || b == GeomType::hfield;
+  return flat_a && flat_b;
 }
 
 // The first pair that passes the filter, or is an explicit pair, but that softgrad's narrow phase does not
@@ -94,14 +109,15 @@ template <class S>
 bool tree_unsupported_pair(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, int* g1, int* g2) {
   for (int p = 0; p < (tree_collides_explicit_pairs(cm) ? cm.npair : 0); ++p) {
     const int a = cm.pair[p].geom1, b = cm.pair[p].geom2;
-    if (tree_pair_supported(cm.geom[a].type, cm.geom[b].type, cm.opt.detector)) continue;
+    const GeomType ta = cm.geom[a].type, tb = cm.geom[b].type;
+    if (tree_pair_without_collider(ta, tb) || tree_pair_supported(ta, tb, cm.opt.detector)) continue;
     *g1 = a, *g2 = b;
     return true;
   }
   for (int i = 0; i < (tree_collides_filtered_pairs(cm) ? cm.ngeom : 0); ++i)
     for (int j = i + 1; j < cm.ngeom; ++j) {
       const GeomType a = cm.geom[i].type, b = cm.geom[j].type;
-      if (a == GeomType::plane && b == GeomType::plane) continue;
+      if (tree_pair_without_collider(a, b)) continue;
       if (tree_geoms_filtered(m, cm, i, j) || tree_pair_supported(a, b, cm.opt.detector)) continue;
       *g1 = i, *g2 = j;
       return true;
@@ -208,6 +224,10 @@ int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData
   opt.mujoco_sphere_in_box = true;
   const Pose<S> pa{cd.geom_xpos[g1], cd.geom_xquat[g1], &cd.geom_xmat[g1]};
   const Pose<S> pb{cd.geom_xpos[g2], cd.geom_xquat[g2], &cd.geom_xmat[g2]};
+  if (a.type == GeomType::hfield && a.hfield)  // MuJoCo's order puts the field first
+    return collide_hfield(pa, a.hfield->field, b.type, pb, b.size, b.mesh ? &b.mesh->hull : nullptr,
+                          value(b.rbound), opt, con, kMaxTreePairContacts);
+  if (a.type == GeomType::hfield || b.type == GeomType::hfield) return 0;  // a field without its grid
   if (a.type == GeomType::mesh || b.type == GeomType::mesh)
     return collide_mesh(a.type, pa, a.size, a.mesh ? &a.mesh->hull : nullptr, b.type, pb, b.size,
                         b.mesh ? &b.mesh->hull : nullptr, opt, con);
@@ -230,7 +250,7 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, T
   const S margin = explicit_pair ? explicit_pair->margin : tree_collision_detail::larger(a.margin, b.margin);
   const S gap = explicit_pair ? explicit_pair->gap : tree_collision_detail::larger(a.gap, b.gap);
   if (tree_bounds_separated(cm, cd, g1, g2, value(margin) + band)) return;
-  Contact<S> con[kMaxContactsPerPair];
+  Contact<S> con[kMaxTreePairContacts];
   int num;
   {
     const TapePause<S> values(true);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engine/articulated/tendon_model.hpp"
+#include "engine/articulated/tree_hfield.hpp"
 #include "engine/articulated/tree_mesh.hpp"
 #include "engine/articulated/tree_model.hpp"
 #include "engine/collision/geom_type.hpp"
@@ -38,7 +39,8 @@ struct TreeGeom {
   S solref[2] = {S(0.02), S(1.0)};
   S solimp[5] = {S(0.9), S(0.95), S(0.001), S(0.5), S(2.0)};
   S margin{}, gap{};
-  const TreeMesh* mesh = nullptr;  // type mesh: its vertices and hull (size then holds its aabb)
+  const TreeMesh* mesh = nullptr;      // type mesh: its vertices and hull (size then holds its aabb)
+  const TreeHField* hfield = nullptr;  // type hfield: its grid (size then holds MuJoCo's geom size)
 };
 
 // An explicit geom pair (MuJoCo's <contact><pair>): collided whatever the geoms' contype, conaffinity,
@@ -173,6 +175,7 @@ inline double tree_geom_rbound(GeomType t, const Vec3<double>& s) {
     case GeomType::ellipsoid:
       return std::fmax(s.x, std::fmax(s.y, s.z));
     case GeomType::plane:
+    case GeomType::hfield:  // MuJoCo's compiler gives it none: every geom is tested against it
       break;
   }
   return 0.0;
@@ -217,6 +220,7 @@ void tree_constraint_convert(const TreeConstraintModel<S>& in, TreeConstraintMod
     b.type = a.type, b.body = a.body, b.contype = a.contype, b.conaffinity = a.conaffinity;
     b.condim = a.condim, b.priority = a.priority;
     b.size = vec(a.size), b.pos = vec(a.pos), b.rbound = T(value(a.rbound)), b.mesh = a.mesh;
+    b.hfield = a.hfield;
     b.quat = Quat<T>(T(value(a.quat.w)), T(value(a.quat.x)), T(value(a.quat.y)), T(value(a.quat.z)));
     for (int k = 0; k < 3; ++k) b.friction[k] = T(value(a.friction[k]));
     b.solmix = T(value(a.solmix)), b.margin = T(value(a.margin)), b.gap = T(value(a.gap));

@@ -26,7 +26,8 @@ SG_HD inline bool pair_supported(GeomType a, GeomType b, Detector detector = Det
     a = b;
     b = t;
   }
-  if (b == GeomType::mesh) return false;  // meshes need their hull: collide_mesh.hpp
+  // meshes need their hull (collide_mesh.hpp), height fields their elevations (collide_hfield.hpp)
+  if (b == GeomType::mesh || b == GeomType::hfield) return false;
   if (detector == Detector::diffmjx)
     return a == GeomType::plane && (b == GeomType::sphere || b == GeomType::box || b == GeomType::ellipsoid);
   if (a == GeomType::plane) return b != GeomType::plane;
@@ -65,6 +66,7 @@ SG_HD inline int collide_ordered(GeomType a, const Pose<S>& pa, const Vec3<S>& s
         return collide_plane_ellipsoid(plane, pb, sb, opt, out);
       case GeomType::plane:
       case GeomType::mesh:
+      case GeomType::hfield:
         return 0;
     }
     return 0;

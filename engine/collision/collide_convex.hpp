@@ -19,6 +19,8 @@ SG_HD inline int mujoco_geom_type(GeomType t) {
   switch (t) {
     case GeomType::plane:
       return 0;
+    case GeomType::hfield:
+      return 1;
     case GeomType::sphere:
       return 2;
     case GeomType::capsule:

@@ -90,6 +90,7 @@ SG_HD inline Vec3<S> local_support(const ConvexGeom<S>& g, const Vec3<S>& d) {
     case GeomType::mesh:
       return g.mesh ? mesh_vertex<S>(*g.mesh, mesh_support_vertex(*g.mesh, d)) : Vec3<S>{};
     case GeomType::plane:
+    case GeomType::hfield:  // never MPR's geom: collide_hfield.hpp gives MPR its prisms
       break;
   }
   return Vec3<S>{};

@@ -8,11 +8,13 @@
 //   ellipsoid [a, b, c]         semi-axes
 //   mesh      [hx, hy, hz]      the vertices' bounding box about the geom frame (MuJoCo's aabb); the shape
 //                               is a ConvexMesh (convex_mesh.hpp), collided as its convex hull
+//   hfield    [hx, hy, (top + base) / 2] a height field's half sizes (MuJoCo's geom size); the shape is a
+//                               HeightField (height_field.hpp), collided prism by prism
 #include "engine/core/platform.hpp"
 
 namespace sg {
 
-enum class GeomType : unsigned char { plane = 0, sphere, capsule, box, cylinder, ellipsoid, mesh };
+enum class GeomType : unsigned char { plane = 0, sphere, capsule, box, cylinder, ellipsoid, mesh, hfield };
 
 SG_HD inline const char* geom_type_name(GeomType t) {
   switch (t) {
@@ -30,6 +32,8 @@ SG_HD inline const char* geom_type_name(GeomType t) {
       return "ellipsoid";
     case GeomType::mesh:
       return "mesh";
+    case GeomType::hfield:
+      return "hfield";
   }
   return "unknown";
 }

@@ -24,6 +24,16 @@ struct MprResult {
   unsigned long long path = 0;
 };
 
+// MuJoCo's mjccd_support and mjccd_center for a primitive or mesh: the geom's support, its frame's origin.
+template <class S>
+SG_HD inline Vec3<S> mpr_shape_support(const ConvexGeom<S>& g, const Vec3<S>& dir) {
+  return convex_support(g, dir);
+}
+template <class S>
+SG_HD inline Vec3<S> mpr_shape_center(const ConvexGeom<S>& g) {
+  return g.pos;
+}
+
 namespace mpr_detail {
 
 inline constexpr double kEps = 2.220446049250313080847e-16;  // CCD_EPS: DBL_EPSILON
@@ -66,18 +76,21 @@ struct Vertex {
   Vec3<S> v, v1, v2;
 };
 
-template <class S>
+// The pair as MPR sees it: geom 1 any convex shape with mpr_shape_support and mpr_shape_center overloads (a
+// primitive or mesh here, a height field's prism in collide_hfield.hpp), geom 2 a primitive or mesh.
+template <class S, class A>
 struct Geoms {
-  const ConvexGeom<S>& g1;
+  const A& g1;
   const ConvexGeom<S>& g2;
 
   SG_HD Vertex<S> support(const Vec3<S>& dir) const {
     Vertex<S> p;
-    p.v1 = convex_support(g1, dir);
+    p.v1 = mpr_shape_support(g1, dir);
     p.v2 = convex_support(g2, Vec3<S>(-dir));
     p.v = p.v1 - p.v2;
     return p;
   }
+  SG_HD Vec3<S> center1() const { return mpr_shape_center<S>(g1); }
 };
 
 template <class S>
@@ -88,9 +101,9 @@ SG_HD inline bool outside(const Vertex<S>& p, const Vec3<S>& dir) {
 
 // discoverPortal: 0 a portal through which the origin ray passes, 1 the origin on v1 (touching), 2 the
 // origin on the segment v0-v1, -1 no contact.
-template <class S>
-SG_HD inline int discover_portal(const Geoms<S>& geoms, Vertex<S>* p, unsigned long long* path) {
-  p[0].v1 = geoms.g1.pos;
+template <class S, class G>
+SG_HD inline int discover_portal(const G& geoms, Vertex<S>* p, unsigned long long* path) {
+  p[0].v1 = geoms.center1();
   p[0].v2 = geoms.g2.pos;
   p[0].v = p[0].v1 - p[0].v2;
   if (is_origin(p[0].v)) p[0].v.x += kEps * 10.0;  // centres coincide: move the portal's centre a little
@@ -168,9 +181,8 @@ SG_HD inline void expand_portal(Vertex<S>* p, const Vertex<S>& v4, unsigned long
 }
 
 // refinePortal: 0 the origin is inside the portal's tetrahedron, -1 no contact.
-template <class S>
-SG_HD inline int refine_portal(const Geoms<S>& geoms, Vertex<S>* p, double tolerance,
-                               unsigned long long* path) {
+template <class S, class G>
+SG_HD inline int refine_portal(const G& geoms, Vertex<S>* p, double tolerance, unsigned long long* path) {
   for (int step = 0; step < kMaxPortalSteps; ++step) {
     const Vec3<S> dir = portal_dir(p);
     const double d1 = value(dot(dir, p[1].v));
@@ -258,9 +270,8 @@ SG_HD inline Vec3<S> contact_position(const Vertex<S>* p) {
 
 // findPenetr: refine towards the surface until the tolerance or the iteration limit, then the depth is the
 // origin's distance to the portal's face.
-template <class S>
-SG_HD inline void penetration(const Geoms<S>& geoms, Vertex<S>* p, const MprSettings& settings,
-                              MprResult<S>* out) {
+template <class S, class G>
+SG_HD inline void penetration(const G& geoms, Vertex<S>* p, const MprSettings& settings, MprResult<S>* out) {
   for (int iterations = 0;; ++iterations) {
     const Vec3<S> dir = portal_dir(p);
     const Vertex<S> v4 = geoms.support(dir);
@@ -282,11 +293,11 @@ SG_HD inline void penetration(const Geoms<S>& geoms, Vertex<S>* p, const MprSett
 // ccdMPRPenetration on geoms g1 and g2 (MuJoCo's order): true with *out filled where they overlap (each
 // grown by half its margin), false otherwise. A touching contact comes with a zero direction (MuJoCo drops
 // it).
-template <class S>
-SG_HD inline bool mpr_penetration(const ConvexGeom<S>& g1, const ConvexGeom<S>& g2,
-                                  const MprSettings& settings, MprResult<S>* out) {
+template <class S, class A>
+SG_HD inline bool mpr_penetration(const A& g1, const ConvexGeom<S>& g2, const MprSettings& settings,
+                                  MprResult<S>* out) {
   using namespace mpr_detail;
-  const Geoms<S> geoms{g1, g2};
+  const Geoms<S, A> geoms{g1, g2};
   Vertex<S> p[4];
   out->path = 0;
   const int found = discover_portal(geoms, p, &out->path);

@@ -17,10 +17,10 @@
 #include "engine/articulated/inverse_weights.hpp"
 #include "engine/articulated/kinematics.hpp"
 #include "engine/model/tree_lengthrange.hpp"
-#include "engine/model/tree_mesh_store.hpp"
 #include "engine/model/tree_system.hpp"
 #include "engine/problem/cfd_from_config.hpp"
 #include "engine/problem/json_number.hpp"
+#include "engine/problem/tree_assets_from_config.hpp"
 
 namespace sg {
 namespace {
@@ -115,71 +115,14 @@ void read_body(const json& b, int index, JointTreeModel<double>& m) {
 
 GeomType geom_type(const std::string& word) {
   const GeomType all[] = {GeomType::plane,    GeomType::sphere,    GeomType::capsule, GeomType::box,
-                          GeomType::cylinder, GeomType::ellipsoid, GeomType::mesh};
+                          GeomType::cylinder, GeomType::ellipsoid, GeomType::mesh,    GeomType::hfield};
   for (GeomType t : all)
     if (word == geom_type_name(t)) return t;
   return GeomType::sphere;
 }
 
-// model.tree.meshes, kept for the process (engine/model/tree_mesh_store.hpp), by name.
-using MeshesByName = std::vector<const TreeMesh*>;
-
-std::vector<double> reals_of(const json& entry, const char* key) {
-  std::vector<double> out;
-  if (!entry.contains(key)) return out;
-  out.reserve(entry.at(key).size());
-  for (const json& v : entry.at(key)) out.push_back(v.get<double>());
-  return out;
-}
-
-// A list of indices: whole numbers (the schema bounds them).
-std::vector<int> indices_of(const json& entry, const char* key, const std::string& path) {
-  std::vector<int> out;
-  for (double v : reals_of(entry, key)) {
-    if (v != std::floor(v) || std::fabs(v) > 1e9)
-      throw std::invalid_argument(path + "." + key + "." + std::to_string(out.size()) + ": not an index");
-    out.push_back(static_cast<int>(v));
-  }
-  return out;
-}
-
-MeshesByName read_meshes(const json& tree) {
-  MeshesByName out;
-  if (!tree.contains("meshes")) return out;
-  const json& meshes = tree.at("meshes");
-  for (std::size_t i = 0; i < meshes.size(); ++i) {
-    const json& j = meshes[i];
-    const std::string path = "model.tree.meshes." + std::to_string(i), name = j.at("name").get<std::string>();
-    for (const TreeMesh* earlier : out)
-      if (earlier->name == name)
-        throw std::invalid_argument(path + ".name: \"" + name + "\" names two meshes");
-    out.push_back(keep_tree_mesh(path, name, reals_of(j, "vertices"), indices_of(j, "faces", path),
-                                 indices_of(j, "graph", path)));
-  }
-  return out;
-}
-
-// A mesh geom's mesh, by name; its size becomes the mesh's aabb (MuJoCo's compiler sets it so).
-void set_geom_mesh(const json& j, const std::string& path, const MeshesByName& meshes, TreeGeom<double>& g) {
-  const std::string name = j.at("mesh").get<std::string>();
-  if (g.type != GeomType::mesh) {
-    if (!name.empty()) throw std::invalid_argument(path + ".mesh: only a mesh geom names a mesh");
-    return;
-  }
-  for (const TreeMesh* mesh : meshes)
-    if (mesh->name == name) {
-      g.mesh = mesh;
-      g.size = tree_mesh_aabb(*mesh);
-      return;
-    }
-  throw std::invalid_argument(path + ".mesh: " +
-                              (name.empty()
-                                   ? std::string("a mesh geom needs a mesh (model.tree.meshes.*.name)")
-                                   : "no mesh named \"" + name + "\" in model.tree.meshes"));
-}
-
 // model.tree.bodies.N.geoms.M or model.tree.world_geoms.M on tree body `body`; `paths` gets its key path.
-void read_geom(const json& j, int body, const std::string& path, const MeshesByName& meshes,
+void read_geom(const json& j, int body, const std::string& path, const TreeAssets& assets,
                JointTreeModel<double>& m, std::vector<std::string>& paths) {
   if (m.con.ngeom >= kMaxTreeGeoms)
     throw std::invalid_argument(path + ": more than " + std::to_string(kMaxTreeGeoms) + " geoms in the tree");
@@ -194,7 +137,7 @@ void read_geom(const json& j, int body, const std::string& path, const MeshesByN
   g.size = vec3(j.at("size"));
   g.pos = vec3(j.at("pos"));
   g.quat = unit_quat(j.at("quat"));
-  set_geom_mesh(j, path, meshes, g);
+  set_geom_assets(j, path, assets, g);
   g.rbound = tree_geom_rbound(g.type, g.size);
   for (int k = 0; k < 3; ++k) g.friction[k] = j.at("friction").at(k).get<double>();
   g.solmix = j.at("solmix").get<double>();
@@ -205,19 +148,19 @@ void read_geom(const json& j, int body, const std::string& path, const MeshesByN
 }
 
 void read_geoms(const json& tree, JointTreeModel<double>& m, std::vector<std::string>& paths) {
-  const MeshesByName meshes = read_meshes(tree);
+  const TreeAssets assets = read_tree_assets(tree);
   const json& bodies = tree.at("bodies");
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     if (!bodies[i].contains("geoms")) continue;
     const json& geoms = bodies[i].at("geoms");
     for (std::size_t k = 0; k < geoms.size(); ++k)
       read_geom(geoms[k], static_cast<int>(i) + 1,
-                "model.tree.bodies." + std::to_string(i) + ".geoms." + std::to_string(k), meshes, m, paths);
+                "model.tree.bodies." + std::to_string(i) + ".geoms." + std::to_string(k), assets, m, paths);
   }
   if (!tree.contains("world_geoms")) return;
   const json& world = tree.at("world_geoms");
   for (std::size_t k = 0; k < world.size(); ++k)
-    read_geom(world[k], 0, "model.tree.world_geoms." + std::to_string(k), meshes, m, paths);
+    read_geom(world[k], 0, "model.tree.world_geoms." + std::to_string(k), assets, m, paths);
 }
 
 // An entry's body1 and body2 (indices in model.tree.bodies, -1 the world) as MuJoCo's body ids (the world

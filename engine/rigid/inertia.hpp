@@ -77,6 +77,7 @@ SG_HD inline MassInertia<S> geom_mass_inertia(GeomType type, const Vec3<S>& size
       return ellipsoid_mass_inertia(size, density);
     case GeomType::plane:
     case GeomType::mesh:  // free bodies have no meshes; a tree's mass comes from MuJoCo's compiler
+    case GeomType::hfield:
       break;
   }
   return {};

@@ -312,12 +312,15 @@ std::vector<FieldSpec> tree_geom_rows(const std::string& array, const std::strin
                             " entries, " + std::to_string(kMaxTreeGeoms) + " in all.",
                         0)),
       tree(text(g + ".name", "", "Geom name (from the MJCF file); for reading only.")),
-      tree(choice(g + ".type", {"sphere", "capsule", "box", "cylinder", "ellipsoid", "plane", "mesh"},
-                  "sphere",
+      tree(choice(g + ".type",
+                  {"sphere", "capsule", "box", "cylinder", "ellipsoid", "plane", "mesh", "hfield"}, "sphere",
                   "Geom type; a plane only on the world or on a body welded to it; a mesh collides as its "
-                  "convex hull (MuJoCo's).")),
+                  "convex hull (MuJoCo's); an hfield is a height field (terrain).")),
       tree(text(g + ".mesh", "",
                 "A mesh geom's mesh (model.tree.meshes.*.name); its size is then the mesh's bounding box.")),
+      tree(text(g + ".hfield", "",
+                "An hfield geom's height field (model.tree.hfields.*.name); its size is then the field's "
+                "(x and y half sizes, the mean of top and base).")),
       tree(vector(g + ".size", {0.05, 0.05, 0.05}, at_least(0), diff,
                   "MuJoCo geom size in m: sphere [r], capsule and cylinder [r, half length], box half sizes, "
                   "ellipsoid semi-axes; unused components are ignored (a plane is infinite).")),
@@ -372,6 +375,32 @@ std::vector<FieldSpec> tree_mesh_rows() {
       tree(number_list(m + ".graph", kMaxTreeMeshNumbers, at_least(-1), fixed,
                        "MuJoCo's convex-hull graph (mesh_graph, from an MJCF import): the support and the "
                        "plane contacts walk it as MuJoCo does; none: every vertex is tried.")),
+  };
+}
+
+// Height fields (MuJoCo's <hfield> as its compiler leaves them) that hfield geoms name.
+std::vector<FieldSpec> tree_hfield_rows() {
+  const std::string h = "model.tree.hfields.*";
+  return {
+      tree(object_array("model.tree.hfields", 0, kMaxTreeHFields,
+                        "Height fields (terrain) that geoms of type hfield name; 0 to " +
+                            std::to_string(kMaxTreeHFields) + ".",
+                        0)),
+      tree(text(h + ".name", "", "Height field name; an hfield geom names its field by it.")),
+      tree(
+          integer(h + ".nrow", 2, closed(2, kMaxTreeHFieldPoints / 2),
+                  "Grid rows (along y), at least 2; row r lies at y = -size[1] + 2 size[1] r / (nrow - 1).")),
+      tree(integer(h + ".ncol", 2, closed(2, kMaxTreeHFieldPoints / 2),
+                   "Grid columns (along x), at least 2; nrow x ncol at most " +
+                       std::to_string(kMaxTreeHFieldPoints) + ".")),
+      tree(
+          vector(h + ".size", {1.0, 1.0, 0.1, 0.1}, at_least(0), fixed,
+                 "MuJoCo's hfield size in m: x and y half sizes, the height of elevation 1, the depth of the "
+                 "base below the geom frame; all positive.")),
+      tree(
+          number_list(h + ".elevation", kMaxTreeHFieldPoints, closed(0, 1), fixed,
+                      "nrow x ncol elevations in [0, 1], row by row (MuJoCo scales its data so); elevation e "
+                      "stands e size[2] above the geom frame.")),
   };
 }
 
@@ -461,6 +490,7 @@ std::vector<FieldSpec> tree_body_rows() {
   for (auto& spec : tree_geom_rows("model.tree.world_geoms", "fixed to the world (a ground plane, walls)"))
     t.push_back(std::move(spec));
   for (auto& spec : tree_mesh_rows()) t.push_back(std::move(spec));
+  for (auto& spec : tree_hfield_rows()) t.push_back(std::move(spec));
   t.push_back(
       tree(boolean("model.tree.filterparent", true,
                    "MuJoCo's filterparent: a body does not collide with its parent (unless the parent "

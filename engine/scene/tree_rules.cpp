@@ -206,7 +206,8 @@ void geom_sizes(const RuleContext& ctx, const std::string& array, std::vector<Is
     const auto type = ctx.text(g + ".type");
     const auto size = ctx.value(g + ".size");
     if (!type || !size || !size->is_array() || size->size() != 3) continue;
-    const std::size_t used = *type == "plane" || *type == "mesh"           ? 0  // a mesh's: its aabb
+    const std::size_t used = *type == "plane" || *type == "mesh" || *type == "hfield"
+                                 ? 0  // a mesh's: its aabb; a field's: its own size
                              : *type == "sphere"                           ? 1
                              : (*type == "capsule" || *type == "cylinder") ? 2
                                                                            : 3;

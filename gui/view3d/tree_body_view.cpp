@@ -36,6 +36,7 @@ render::Shape shape_of(GeomType type) {
     case GeomType::box:
       return render::Shape::kBox;
     case GeomType::mesh:
+    case GeomType::hfield:
       return render::Shape::kMesh;
     case GeomType::cylinder:
       return render::Shape::kCylinder;
@@ -78,22 +79,44 @@ std::vector<int> mesh_triangles(const TreeMesh& mesh) {
   return std::vector<int>(first, first + static_cast<std::ptrdiff_t>(3 * nf));
 }
 
-// The drawn form of a mesh, made once per mesh (meshes live as long as the process: tree_mesh_store.hpp).
-std::shared_ptr<const render::MeshData> drawn_mesh(const TreeMesh& mesh) {
+// A height field's surface as triangles in the geom frame, split as MuJoCo's collider splits each cell.
+render::MeshData hfield_surface(const HeightField& h) {
+  std::vector<double> xyz;
+  xyz.reserve(static_cast<std::size_t>(3 * h.nrow * h.ncol));
+  for (int r = 0; r < h.nrow; ++r)
+    for (int c = 0; c < h.ncol; ++c) {
+      xyz.push_back(2.0 * h.size[0] * c / (h.ncol - 1) - h.size[0]);
+      xyz.push_back(2.0 * h.size[1] * r / (h.nrow - 1) - h.size[1]);
+      xyz.push_back(hfield_height(h, r, c));
+    }
+  std::vector<int> tri;
+  for (int r = 0; r + 1 < h.nrow; ++r)
+    for (int c = 0; c + 1 < h.ncol; ++c) {
+      const int a = r * h.ncol + c, b = a + 1, up = a + h.ncol, upb = up + 1;
+      tri.insert(tri.end(), {a, b, upb, a, upb, up});
+    }
+  return render::make_faceted_mesh(xyz, tri);
+}
+
+// The drawn form of a mesh or height field, made once per shape (both live as long as the process:
+// tree_mesh_store.hpp, tree_hfield_store.hpp).
+std::shared_ptr<const render::MeshData> drawn_shape(const TreeGeom<double>& geom) {
   static std::mutex lock;
-  static std::map<const TreeMesh*, std::shared_ptr<const render::MeshData>> made;
+  static std::map<const void*, std::shared_ptr<const render::MeshData>> made;
   const std::lock_guard<std::mutex> hold(lock);
-  auto& slot = made[&mesh];
+  const void* key = geom.mesh ? static_cast<const void*>(geom.mesh) : static_cast<const void*>(geom.hfield);
+  auto& slot = made[key];
   if (!slot)
-    slot =
-        std::make_shared<const render::MeshData>(render::make_faceted_mesh(mesh.vert, mesh_triangles(mesh)));
+    slot = std::make_shared<const render::MeshData>(
+        geom.mesh ? render::make_faceted_mesh(geom.mesh->vert, mesh_triangles(*geom.mesh))
+                  : hfield_surface(geom.hfield->field));
   return slot;
 }
 
-// A mesh geom's primitive: its triangles (out.meshes), or its bounding box when it has none.
+// A mesh or height field geom's primitive: its triangles (out.meshes), or its bounding box when it has none.
 void set_mesh(const TreeGeom<double>& geom, render::Primitive& prim, render::Scene3D& out) {
-  if (!geom.mesh) return;
-  std::shared_ptr<const render::MeshData> drawn = drawn_mesh(*geom.mesh);
+  if (!geom.mesh && !geom.hfield) return;
+  std::shared_ptr<const render::MeshData> drawn = drawn_shape(geom);
   if (drawn->indices.empty()) {
     prim.shape = render::Shape::kBox;
     return;
@@ -118,7 +141,7 @@ void add_geoms(const JointTreeModel<double>& model, const std::vector<TreeBodyPo
                                    body.quat * geom.quat, body_color(geom.body));
     for (int k = 0; k < 3; ++k) prim.size[k] = static_cast<float>(geom.size[k]);
     if (geom.type == GeomType::sphere) prim.size[1] = prim.size[2] = prim.size[0];
-    if (geom.type == GeomType::mesh) set_mesh(geom, prim, out);
+    if (geom.type == GeomType::mesh || geom.type == GeomType::hfield) set_mesh(geom, prim, out);
     out.prims.push_back(prim);
   }
 }

@@ -89,6 +89,7 @@ inline std::vector<V> sample_surface(GeomType type, const Pose<double>& pose, co
       break;
     case GeomType::plane:
     case GeomType::mesh:  // no vertices here: the mesh tests sample their own
+    case GeomType::hfield:
       break;
   }
   std::vector<V> world;

@@ -122,14 +122,14 @@ inline void check_each_matters(const std::string& file, const std::vector<std::s
   }
 }
 
-// Forward mode against reverse mode and central FD (eps 1e-6) for `paths` at the scene's values: every
-// gradient is nonzero (> 1e-4), reverse within rev_tol and FD within fd_tol of forward mode, relative to
-// max(|forward|, 1e-3).
+// Forward mode against reverse mode and central FD (relative step fd_eps) for `paths` at the scene's values:
+// every gradient is nonzero (> 1e-4), reverse within rev_tol and FD within fd_tol of forward mode, relative
+// to max(|forward|, 1e-3).
 inline void check_reverse_and_fd(const Problem& p, const std::vector<std::string>& paths, double rev_tol,
-                                 double fd_tol) {
+                                 double fd_tol, double fd_eps = 1e-6) {
   ParameterGradient g(p, paths, nullptr);
   const std::vector<double> x = g.initial_values();
-  const ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x), fd = g.finite_difference(x, 1e-6);
+  const ObjectiveGradient fwd = g.forward(x), rev = g.reverse(x), fd = g.finite_difference(x, fd_eps);
   REQUIRE(fwd.status == "ok");
   REQUIRE(rev.status == "ok");
   REQUIRE(fd.status == "ok");

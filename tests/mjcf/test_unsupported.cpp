@@ -44,21 +44,10 @@ std::vector<Case> cases() {
        mjcf_model(arm + ball,
                   R"(<actuator><general name="drive" joint="hinge1" dyntype="user"/></actuator>)"),
        {"actuator 'drive': user actuator dynamics are not supported (none, integrator, filter, muscle)"}},
-      {"hfield",
-       mjcf_model(R"(<geom name="terrain" type="hfield" hfield="hills"/>)" + ball,
-                  R"(<asset><hfield name="hills" nrow="2" ncol="2" size="1 1 0.1 0.1"/></asset>)"),
-       {"geom 'terrain' (hfield) on body 'world' may touch other geoms"}},
       {"equality",
        mjcf_model(ball + R"(<body name="b2" pos="1 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>)",
                   "<equality>" + repeated(R"(<weld body1="ball" body2="b2"/>)", 17) + "</equality>"),
        {"17 equality constraints; a tree scene holds at most 16"}},
-      {"pair",
-       mjcf_model(
-           ball +
-               R"(<geom name="g2" type="hfield" hfield="terrain" pos="1 0 0" contype="0" conaffinity="0"/>)",
-           R"(<asset><hfield name="terrain" nrow="3" ncol="3" size="1 1 0.1 0.1"/></asset>
-              <contact><pair name="touch" geom1="ball" geom2="g2"/></contact>)"),
-       {"contact pair 'touch': geom 'g2'", "height fields do not collide in softgrad"}},
       {"implicit",
        mjcf_model(ball, R"(<option integrator="implicit"/>)"),
        {"option integrator \"implicit\" is not supported"}},

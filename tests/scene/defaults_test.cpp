@@ -68,13 +68,13 @@ TEST_CASE("an empty scene is filled with every default") {
 }
 
 TEST_CASE("every schema key is present in a resolved config") {
-  // Bodies, their forces, tree bodies, joints, geoms, actuators, excludes, pairs, equalities, sites, tendons
-  // and meshes, identified numbers and rollouts default to none; one of each shows that their entries are
-  // filled too.
+  // Bodies, their forces, tree bodies, joints, geoms, actuators, excludes, pairs, equalities, sites, tendons,
+  // meshes, height fields, identified numbers and rollouts default to none; one of each shows that their
+  // entries are filled too.
   const LoadResult r = load_scene_text(
       R"({"model": {"bodies": [{"forces": [{}]}], "tree": {"bodies": [{"joints": [{}], "geoms": [{}]}],
           "actuators": [{}], "world_geoms": [{}], "excludes": [{}], "pairs": [{}], "equalities": [{}], "sites": [{}],
-          "tendons": [{"path": [{}]}], "meshes": [{}]}},
+          "tendons": [{"path": [{}]}], "meshes": [{}], "hfields": [{}]}},
           "identify": {"parameters": [{}], "rollouts": [{}]}, "control": {"actuators": [{}]}})",
       "inline");
   REQUIRE(r.ok());

@@ -33,5 +33,5 @@ TEST_CASE("the JSON examples in docs/scene-format.md load without errors") {
     ++examples;
     at = end + close.size();
   }
-  CHECK(examples == 3);  // the particle, rigid and joint-tree examples
+  CHECK(examples == 4);  // the particle, rigid, joint-tree and height-field examples
 }

@@ -282,9 +282,9 @@ TEST_CASE("bad tree geoms and contact settings are reported at their key paths")
   CHECK(contains(message_at(load_with(with_geoms({"model.tree.bodies.0.geoms.0.quat=[0, 0, 0, 0]"})),
                             "model.tree.bodies.0.geoms.0.quat"),
                  "a zero quaternion"));
-  CHECK(contains(message_at(load_with(with_geoms({"model.tree.bodies.0.geoms.0.type=hfield"})),
+  CHECK(contains(message_at(load_with(with_geoms({"model.tree.bodies.0.geoms.0.type=cone"})),
                             "model.tree.bodies.0.geoms.0.type"),
-                 "expected one of sphere, capsule, box, cylinder, ellipsoid, plane, mesh"));
+                 "expected one of sphere, capsule, box, cylinder, ellipsoid, plane, mesh, hfield"));
   CHECK(contains(message_at(load_with(with_geoms({"model.tree.world_geoms.0.condim=2"})),
                             "model.tree.world_geoms.0.condim"),
                  "1, 3, 4, 6"));
