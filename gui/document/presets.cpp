@@ -293,6 +293,14 @@ std::span<const Preset> preset_table() {
        "neighbours, the ramp meets the rock through MPR. Sweep the spin at release: each spin lands the rock "
        "on other vertices, and the loss and gradient jump where the tumbling changes; play a point back in "
        "the 3-D view."},
+      {"robot_terrain_roll",
+       "Robots: a ball rolls over terrain",
+       "terrain_roll.json",
+       {},
+       "A ball launched across hilly terrain, a height field read from a PNG height map. As in MuJoCo, the "
+       "ball meets each triangle of the grid cells under it as a prism, through MPR. Sweep the sideways "
+       "launch speed: where the ball ends and its gradient change as it runs down one side of a hill or the "
+       "other, and the faceted surface shows as small steps; play a point back in the 3-D view."},
       {"robot_cart_pole",
        "Robots: cart-pole knots",
        "cart_pole.json",

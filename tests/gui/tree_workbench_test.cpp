@@ -510,3 +510,30 @@ TEST_CASE("tree: an MJCF file's keyframes are offered, and picking one opens the
   REQUIRE(app->wait_until_idle(60s));
 #endif
 }
+
+#ifdef SOFTGRAD_HAVE_MJCF
+TEST_CASE("tree: a height field is drawn as its grid's triangles, at the field's heights") {
+  sg::mjcf::register_importer();
+  SceneDocument doc;
+  REQUIRE_MESSAGE(doc.open((k_scenes / "terrain_roll.json").string()), doc.error());
+  sg::render::Scene3D scene;
+  build_scene_view(*doc.problem(), {}, scene);
+  const auto drawn = all_of(scene, Shape::kMesh);
+  REQUIRE(drawn.size() == 1);  // the terrain; the ball is a sphere
+  REQUIRE(drawn[0]->mesh >= 0);
+  const sg::render::MeshData& mesh = *scene.meshes[static_cast<std::size_t>(drawn[0]->mesh)];
+  CHECK(mesh.indices.size() == 32u * 32u * 6u);  // 33 x 33 points: two triangles per cell
+  // The vertices span the field's 3 m x 3 m and its heights (terrain.png: elevations 0 to 1 of 0.2 m).
+  float lo[3] = {1e9f, 1e9f, 1e9f}, hi[3] = {-1e9f, -1e9f, -1e9f};
+  for (std::size_t v = 0; v < mesh.vertex_count(); ++v)
+    for (std::size_t k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], mesh.vertices[6 * v + k]);
+      hi[k] = std::max(hi[k], mesh.vertices[6 * v + k]);
+    }
+  CHECK(lo[0] == doctest::Approx(-1.5f));
+  CHECK(hi[1] == doctest::Approx(1.5f));
+  CHECK(lo[2] == doctest::Approx(0.0f));
+  CHECK(hi[2] == doctest::Approx(0.2f));
+  CHECK(all_of(scene, Shape::kSphere).size() == 1);
+}
+#endif

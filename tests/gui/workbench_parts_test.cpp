@@ -186,7 +186,7 @@ TEST_CASE("presets: every row names an existing scene and valid overrides") {
 #ifdef SOFTGRAD_HAVE_MJCF
   sg::mjcf::register_importer();  // the robot presets import MJCF
 #endif
-  CHECK(preset_table().size() == 41);  // 10 particle, 19 rigid-body and 12 robot experiments
+  CHECK(preset_table().size() == 42);  // 10 particle, 19 rigid-body and 13 robot experiments
   for (const Preset& preset : preset_table()) {
     INFO(preset.name);
     const auto load = sg::scene::load_scene_file((scenes / preset.scene).string(), preset.overrides);
