@@ -83,10 +83,6 @@ bool tree_explicit_pair(const TreeConstraintModel<S>& cm, int g1, int g2) {
   return false;
 }
 
-// Contacts one pair may give: a height field's 50 (MuJoCo's mjMAXCONPAIR), the others' at most 8.
-inline constexpr int kMaxTreePairContacts =
-    kMaxHFieldContacts > kMaxContactsPerPair ? kMaxHFieldContacts : kMaxContactsPerPair;
-
 // Whether the narrow phase collides the pair: the primitives' colliders and, on trees, meshes and height
 // fields.
 inline bool tree_pair_supported(GeomType a, GeomType b, Detector detector) {
@@ -213,7 +209,7 @@ void tree_align_frame(const Vec3<S>& seed, Vec3<S>* frame) {
 // The narrow phase of one pair at the geoms' current frames: contacts within its margin plus the band.
 template <class S>
 int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData<S>& cd, int g1, int g2,
-                      double margin, double band, Contact<S>* con) {
+                      double margin, double band, Contact<S>* con, int capacity) {
   const TreeGeom<S>& a = cm.geom[g1];
   const TreeGeom<S>& b = cm.geom[g2];
   CollisionOptions opt;
@@ -226,7 +222,7 @@ int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData
   const Pose<S> pb{cd.geom_xpos[g2], cd.geom_xquat[g2], &cd.geom_xmat[g2]};
   if (a.type == GeomType::hfield && a.hfield)  // MuJoCo's order puts the field first
     return collide_hfield(pa, a.hfield->field, b.type, pb, b.size, b.mesh ? &b.mesh->hull : nullptr,
-                          value(b.rbound), opt, con, kMaxTreePairContacts);
+                          value(b.rbound), opt, con, capacity);
   if (a.type == GeomType::hfield || b.type == GeomType::hfield) return 0;  // a field without its grid
   if (a.type == GeomType::mesh || b.type == GeomType::mesh)
     return collide_mesh(a.type, pa, a.size, a.mesh ? &a.mesh->hull : nullptr, b.type, pb, b.size,
@@ -235,32 +231,24 @@ int tree_narrow_phase(const TreeConstraintModel<S>& cm, const TreeConstraintData
   return a.type == GeomType::box && b.type == GeomType::box ? tree_drop_repeated(con, num) : num;
 }
 
-// One geom pair (g1 before g2 in MuJoCo's type order): narrow phase, then the contacts with their pair
-// parameters appended to cd.contact. On a tape the narrow phase first runs on values: only a pair that
-// touches is recorded, after its geoms' frames are (once per evaluation: `taped`, tree_geom_kinematics).
-// band: how far beyond the pair's margin contacts are reported (a frozen contact mode's look-ahead; such
-// contacts are excluded from MuJoCo's rows). explicit_pair: the <pair> whose margin, gap and parameters the
-// contacts take, else the geoms' (combined).
+// The contacts of one pair that passed the bounds test (tree_collide_pair), found in `con` (room for
+// `capacity`) and appended to cd.contact with their parameters.
 template <class S>
-void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, TreeConstraintData<S>& cd,
-                       int g1, int g2, bool* taped, double band = 0.0,
-                       const TreePair<S>* explicit_pair = nullptr) {
+void tree_pair_contacts(const TreeConstraintModel<S>& cm, const TreeData<S>& d, TreeConstraintData<S>& cd,
+                        int g1, int g2, bool* taped, double band, const TreePair<S>* explicit_pair,
+                        const S& margin, const S& gap, Contact<S>* con, int capacity) {
   const TreeGeom<S>& a = cm.geom[g1];
   const TreeGeom<S>& b = cm.geom[g2];
-  const S margin = explicit_pair ? explicit_pair->margin : tree_collision_detail::larger(a.margin, b.margin);
-  const S gap = explicit_pair ? explicit_pair->gap : tree_collision_detail::larger(a.gap, b.gap);
-  if (tree_bounds_separated(cm, cd, g1, g2, value(margin) + band)) return;
-  Contact<S> con[kMaxTreePairContacts];
   int num;
   {
     const TapePause<S> values(true);
-    num = tree_narrow_phase(cm, cd, g1, g2, value(margin), band, con);
+    num = tree_narrow_phase(cm, cd, g1, g2, value(margin), band, con, capacity);
   }
   if (num == 0) return;
   if constexpr (is_reverse_v<S>) {
     for (int g : {g1, g2})
       if (!taped[g]) tree_geom_frame(cm, d, cd, g), taped[g] = true;
-    num = tree_narrow_phase(cm, cd, g1, g2, value(margin), band, con);
+    num = tree_narrow_phase(cm, cd, g1, g2, value(margin), band, con, capacity);
   } else {
     (void)d, (void)taped;
   }
@@ -284,6 +272,31 @@ void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, T
       tree_mix_contact_params(a, b, c);
     c.includemargin = margin - gap;
     c.exclude = !(value(c.dist) < value(c.includemargin));  // inside the gap: detected, but no rows
+  }
+}
+
+// One geom pair (g1 before g2 in MuJoCo's type order): narrow phase, then the contacts with their pair
+// parameters appended to cd.contact. On a tape the narrow phase first runs on values: only a pair that
+// touches is recorded, after its geoms' frames are (once per evaluation: `taped`, tree_geom_kinematics).
+// band: how far beyond the pair's margin contacts are reported (a frozen contact mode's look-ahead; such
+// contacts are excluded from MuJoCo's rows). explicit_pair: the <pair> whose margin, gap and parameters the
+// contacts take, else the geoms' (combined). A height field's pair gets room for MuJoCo's 50 contacts, the
+// others for 8 (the buffer is filled with zeros on every call: no larger than needed).
+template <class S>
+void tree_collide_pair(const TreeConstraintModel<S>& cm, const TreeData<S>& d, TreeConstraintData<S>& cd,
+                       int g1, int g2, bool* taped, double band = 0.0,
+                       const TreePair<S>* explicit_pair = nullptr) {
+  const TreeGeom<S>& a = cm.geom[g1];
+  const TreeGeom<S>& b = cm.geom[g2];
+  const S margin = explicit_pair ? explicit_pair->margin : tree_collision_detail::larger(a.margin, b.margin);
+  const S gap = explicit_pair ? explicit_pair->gap : tree_collision_detail::larger(a.gap, b.gap);
+  if (tree_bounds_separated(cm, cd, g1, g2, value(margin) + band)) return;
+  if (a.type == GeomType::hfield) {
+    Contact<S> con[kMaxHFieldContacts];
+    tree_pair_contacts(cm, d, cd, g1, g2, taped, band, explicit_pair, margin, gap, con, kMaxHFieldContacts);
+  } else {
+    Contact<S> con[kMaxContactsPerPair];
+    tree_pair_contacts(cm, d, cd, g1, g2, taped, band, explicit_pair, margin, gap, con, kMaxContactsPerPair);
   }
 }
 
