@@ -37,9 +37,11 @@ Timed time_sweep(const Problem& problem, SweepDevice device) {
   return t;
 }
 
+// Free-body scenes on their own code, which the kernels run (model.run_as tree, the default, is CPU only).
 bool load(const std::string& scenes, const std::string& scene, long points, Problem* out) {
-  ProblemLoad loaded =
-      load_problem_file(scenes + "/" + scene + ".json", {"sweep.points=" + std::to_string(points)});
+  std::vector<std::string> sets = {"sweep.points=" + std::to_string(points)};
+  if (scene != "toy_point_mass") sets.push_back("model.run_as=free_bodies");
+  ProblemLoad loaded = load_problem_file(scenes + "/" + scene + ".json", sets);
   if (!loaded.ok()) {
     std::fprintf(stderr, "%s", loaded.errors.c_str());
     return false;

@@ -66,10 +66,11 @@ std::vector<FieldSpec> build_table() {
   append(
       t,
       {
-          rigid_only(choice("model.run_as", {"free_bodies", "tree"}, "free_bodies",
-                            "Which engine runs the free bodies: free_bodies (their own code) or tree (each a "
-                            "joint tree of one free joint, MuJoCo's pipeline; takes contact.mujoco.cone "
-                            "elliptic; CPU only).")),
+          rigid_only(
+              choice("model.run_as", {"free_bodies", "tree"}, "tree",
+                     "Which engine runs the free bodies: tree (each a joint tree of one free joint, "
+                     "MuJoCo's pipeline, the one engine of every scene; CPU only) or free_bodies (their "
+                     "own code, which the GPU kernels run; pyramidal cones only).")),
           boolean(
               "model.collide_bodies", true,
               "Whether rigid bodies collide with each other (plane contacts follow model.plane.enabled)."),
@@ -92,8 +93,8 @@ std::vector<FieldSpec> build_table() {
           bodies_only(number("contact.mujoco.impratio", 1, above(0), diff,
                              "Ratio of frictional to normal constraint impedance (MuJoCo impratio).")),
           choice("contact.mujoco.cone", {"pyramidal", "elliptic"}, "pyramidal",
-                 "MuJoCo friction cone type (free bodies: pyramidal only, elliptic with model.run_as=tree; "
-                 "trees: both)."),
+                 "MuJoCo friction cone type (both on trees and free bodies run as trees; "
+                 "model.run_as=free_bodies takes pyramidal only)."),
           integer(
               "contact.mujoco.iterations", 100, closed(1, 10000),
               "Fixed number of constraint solver iterations (fixed so that forward AD differentiates them)."),

@@ -26,6 +26,9 @@ struct Recorder {
   Trajectory* out;
   std::function<void(const Dual1*)> decode;
   bool body_frame_angular = false;  // free bodies run as a tree: angular velocities as the rigid layout's
+  // Free bodies run as a tree name the plane by its geom, the one after the bodies': reported as -1, as the
+  // free bodies' own code and the README's events have it.
+  int plane_geom = -1;
   // contact.model "hard": the force is the impulses' average over the output interval (Moreau's impulses
   // are made inside each step, so the state alone shows none). Set by bind(); empty otherwise.
   std::function<double(int)> step_impulse;  // the last step's normal impulse on body i (0-based)
@@ -166,7 +169,8 @@ struct Recorder {
     // A straight-through CFD surrogate's own switches: "cfd_" and the kind (cfd_onset: into its band).
     const std::string kind =
         std::string(surrogate_event(id.surface) ? "cfd_" : "") + event_kind_name(id.kind);
-    out->events.push_back({t, kind, id.a, id.b, id.feature, id.row, id.tangential});
+    const auto body = [this](int geom) { return geom == plane_geom ? -1 : geom; };
+    out->events.push_back({t, kind, body(id.a), body(id.b), id.feature, id.row, id.tangential});
   }
 };
 
@@ -187,6 +191,7 @@ Trajectory simulate_trajectory(const Problem& problem, double value) {
   tr.force.reserve(outputs);
   Recorder rec{&tr, {}};
   rec.body_frame_angular = problem.data.type == ModelType::rigid;
+  if (problem.data.type == ModelType::rigid) rec.plane_geom = problem.data.rigid.count;
   SimWorkspace<Dual1> ws;
   const RunOutput<Dual1> run = run_simulation(pd, problem.integrator, ws, rec);
   const SolveStats& st = run.stats;

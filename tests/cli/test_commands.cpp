@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include "tests/test_paths.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -89,6 +90,24 @@ TEST_CASE("simulate writes one entry per output time and the accepted steps") {
   CHECK(j["events"][0]["t"].get<double>() == doctest::Approx(0.55).epsilon(1e-9));  // q0 = 0.55, v = -1
   CHECK(j["loss"].is_number());
   CHECK(j["grad"].is_number());
+}
+
+TEST_CASE("simulate names the plane -1 in a free body's events, run as a tree or on its own code") {
+  // The tree names the plane by its geom (after the bodies'); the output keeps the README's -1.
+  for (const std::string run_as : {"tree", "free_bodies"}) {
+    CAPTURE(run_as);
+    const std::string out = sg::test::binary_dir() + "/simulate_plane_id.json";
+    const auto r =
+        run_softgrad("simulate " + scene("toss_sphere_diffmjx.json") +
+                     " --set model.bodies.0.vel=[0,0,0] --set model.run_as=" + run_as + " --out " + out);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto j = read_json(out);
+    REQUIRE(j["events"].size() > 0);
+    CHECK(j["events"][0]["kind"] == "onset");
+    CHECK(std::min(j["events"][0]["a"].get<int>(), j["events"][0]["b"].get<int>()) == -1);
+    CHECK(std::max(j["events"][0]["a"].get<int>(), j["events"][0]["b"].get<int>()) == 0);
+  }
 }
 
 TEST_CASE("validate accepts every shipped scene") {

@@ -117,7 +117,7 @@ TEST_CASE("outputs: links written through, devices in place, bad paths refused b
 }
 
 TEST_CASE("a non-finite gradient or loss is a failed point, never ok") {
-  const std::string spin = scene("billiards_nogravity.json") + " --set model.bodies.0.angvel=[1e4,1e4,1e4]";
+  const std::string spin = scene("billiards_nogravity.json") + " --set model.bodies.0.angvel=[1e5,1e5,1e5]";
   expect("simulate " + spin, 1, "nonfinite_gradient at t=");
   expect("sweep " + spin + " --set sweep.points=3", 1, "3 failed");
   expect("simulate " + scene("toy_point_mass.json") + " --set loss.terms.0.weight=1e308", 1, "nonfinite_");

@@ -338,8 +338,10 @@ TEST_CASE("sweep2d writes the grid's maps and refuses bad axes") {
 }
 
 TEST_CASE("fit flags a number the data do not identify instead of reporting it as ok") {
-  // The cube's half-size along y barely changes its sliding positions: Levenberg-Marquardt sends it to 1e10 m
-  // (measured 1.58e10 from 0.06). That is no measurement: "NOT IDENTIFIED", status and exit 1.
+  // The cube's half-size along y barely changes its sliding positions: Levenberg-Marquardt either sends it
+  // away (to 1.58e10 m from 0.06 on the free bodies' own code: "ran to") or cannot lower the loss from the
+  // start, with a standard error of 4.5e9 m (free bodies run as a tree, the default). Neither is a
+  // measurement: "NOT IDENTIFIED", status and exit 1.
   const std::string out = temp("not_identified.json");
   const auto r =
       run_softgrad("fit " + scene("identify_cube_toss.json") +
@@ -348,9 +350,10 @@ TEST_CASE("fit flags a number the data do not identify instead of reporting it a
                    out);
   INFO(r.output);
   CHECK(r.exit_code == 1);
-  CHECK(r.output.find("NOT IDENTIFIED: ran to") != std::string::npos);
-  CHECK(r.output.find("not identified: model.bodies.0.size.1 (ran to") != std::string::npos);
+  CHECK(r.output.find("NOT IDENTIFIED: ") != std::string::npos);
+  CHECK(r.output.find("not identified: model.bodies.0.size.1 (") != std::string::npos);
   const auto j = read_json(out);
   CHECK(j["status"].get<std::string>().rfind("not identified: model.bodies.0.size.1", 0) == 0);
-  CHECK(j["not_identified"][0].get<std::string>().rfind("ran to", 0) == 0);
+  const std::string why = j["not_identified"][0].get<std::string>();
+  CHECK((why.rfind("ran to", 0) == 0 || why.rfind("std. error", 0) == 0));
 }

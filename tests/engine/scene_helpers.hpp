@@ -15,6 +15,10 @@ inline std::string scene_path(const std::string& name) {
   return sg::test::source_dir() + "/scenes/" + name;
 }
 
+// Free bodies on their own code, which the GPU kernels run: model.run_as tree is the default, which runs on
+// the CPU only (engine/sweep/device_problem.cpp).
+inline const char* const kFreeBodyKernel = "model.run_as=free_bodies";
+
 inline Problem shipped(const std::string& name, const std::vector<std::string>& sets = {}) {
   ProblemLoad loaded = load_problem_file(scene_path(name), sets);
   INFO(loaded.errors);

@@ -128,6 +128,10 @@ TEST_CASE("GPU and CPU sweeps agree on every shipped scene") {
       continue;
     }
     if (loaded.problem->data.type == ModelType::tree) continue;  // joint trees run on the CPU only (below)
+    if (loaded.problem->data.type == ModelType::rigid)  // free bodies on their own kernel (run_as tree: CPU)
+      loaded = load_problem_file(entry.path().string(),
+                                 {"sweep.points=40", "gradient.smoothing.samples=0", test::kFreeBodyKernel});
+    REQUIRE(loaded.ok());
     compare(*loaded.problem);
     ++scenes;
   }
@@ -139,7 +143,8 @@ TEST_CASE("GPU sweeps report failures, tight references and cancellation as the 
   compare(test::shipped("toy_point_mass.json",
                         {"integrator.type=tsit5", "integrator.rtol=1e-3", "integrator.atol=1e-3",
                          "integrator.dt_min=0.01", "sweep.points=8", "gradient.reference=ad_tight"}));
-  compare(test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=50", "sweep.points=8"}));
+  compare(test::shipped("toss_box_diffmjx.json",
+                        {test::kFreeBodyKernel, "integrator.max_steps=50", "sweep.points=8"}));
   std::atomic<bool> cancel{true};
   SweepControl control;
   control.cancel = &cancel;
@@ -157,6 +162,8 @@ TEST_CASE("a GPU sweep refuses what only the CPU runs, with the reason") {
   CHECK(error.find("smoothing") != std::string::npos);
   CHECK_FALSE(run_sweep_cuda(test::shipped("pendulum_chain.json"), {}, &out, &error));
   CHECK(error.find("joint trees (model.type tree) run on the CPU only") != std::string::npos);
+  CHECK_FALSE(run_sweep_cuda(test::shipped("toss_box_diffmjx.json"), {}, &out, &error));
+  CHECK(error.find("model.run_as=free_bodies") != std::string::npos);
 }
 
 namespace {
@@ -196,9 +203,10 @@ TEST_CASE("GPU 2-D maps agree with the CPU's, failures included") {
   if (!available_or_skip()) return;
   compare_grid(test::shipped("toy_point_mass.json", {"integrator.type=tsit5"}),
                {"model.particles.0.pos.2", 0.2, 2.0, 12}, {"model.particles.0.vel.2", -2.0, -0.5, 8});
-  compare_grid(test::shipped("billiards.json"), {"model.bodies.0.forces.0.force.1", -5.0, 5.0, 10},
+  compare_grid(test::shipped("billiards.json", {test::kFreeBodyKernel}),
+               {"model.bodies.0.forces.0.force.1", -5.0, 5.0, 10},
                {"model.bodies.0.forces.0.force.0", 3.0, 5.0, 6});
-  compare_grid(test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=50"}),
+  compare_grid(test::shipped("toss_box_diffmjx.json", {test::kFreeBodyKernel, "integrator.max_steps=50"}),
                {"model.bodies.0.vel.2", -3.0, -1.0, 4}, {"model.plane.solref.0", 0.004, 0.006, 3});
   Grid2dResult out;
   std::string error;

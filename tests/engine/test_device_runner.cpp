@@ -78,6 +78,12 @@ TEST_CASE("the device path gives the CPU's numbers on every shipped scene") {
       CHECK(device_path_refusal(*loaded.problem).find("joint trees") != std::string::npos);
       continue;
     }
+    if (loaded.problem->data.type == ModelType::rigid) {  // free bodies run as trees unless told otherwise
+      CHECK(device_path_refusal(*loaded.problem).find("model.run_as") != std::string::npos);
+      loaded =
+          load_problem_file(entry.path().string(), {"gradient.smoothing.samples=0", test::kFreeBodyKernel});
+      REQUIRE(loaded.ok());
+    }
     REQUIRE(device_path_refusal(*loaded.problem).empty());
     check_scene(*loaded.problem, 3);
     ++scenes;
@@ -91,8 +97,10 @@ TEST_CASE("the device path reports failures and tight references as the CPU does
                             {"integrator.type=tsit5", "integrator.rtol=1e-3", "integrator.atol=1e-3",
                              "integrator.dt_min=0.01", "sweep.points=3", "gradient.reference=ad_tight"}),
               3);
-  check_scene(test::shipped("toss_box_diffmjx.json", {"gradient.reference=fd_tight", "sweep.points=2"}), 2);
-  check_scene(test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=50"}), 2);
+  check_scene(test::shipped("toss_box_diffmjx.json",
+                            {test::kFreeBodyKernel, "gradient.reference=fd_tight", "sweep.points=2"}),
+              2);
+  check_scene(test::shipped("toss_box_diffmjx.json", {test::kFreeBodyKernel, "integrator.max_steps=50"}), 2);
 }
 
 TEST_CASE("randomized smoothing and reverse mode are refused on the device path, with the reason") {
@@ -142,11 +150,11 @@ int check_grid_points(const Problem& problem, const GridAxis& x, const GridAxis&
 TEST_CASE("the device path's 2-D grid points are run_sweep2d's, failures included") {
   check_grid_points(test::shipped("toy_point_mass.json", {"integrator.type=tsit5"}),
                     {"model.particles.0.pos.2", 0.2, 2.0, 3}, {"model.particles.0.vel.2", -2.0, -0.5, 3});
-  check_grid_points(test::shipped("toss_box_diffmjx.json"), {"model.bodies.0.vel.2", -3.0, -1.0, 2},
-                    {"model.plane.solref.0", 0.004, 0.006, 2});
-  CHECK(check_grid_points(test::shipped("toss_box_diffmjx.json", {"integrator.max_steps=50"}),
-                          {"model.bodies.0.vel.2", -3.0, -1.0, 2},
-                          {"model.plane.solref.0", 0.004, 0.006, 2}) == 4);
+  check_grid_points(test::shipped("toss_box_diffmjx.json", {test::kFreeBodyKernel}),
+                    {"model.bodies.0.vel.2", -3.0, -1.0, 2}, {"model.plane.solref.0", 0.004, 0.006, 2});
+  CHECK(check_grid_points(
+            test::shipped("toss_box_diffmjx.json", {test::kFreeBodyKernel, "integrator.max_steps=50"}),
+            {"model.bodies.0.vel.2", -3.0, -1.0, 2}, {"model.plane.solref.0", 0.004, 0.006, 2}) == 4);
   CHECK(device_grid_refusal(test::shipped("pendulum_chain.json")).find("joint trees") != std::string::npos);
   CHECK(device_grid_refusal(test::shipped("falling_mass.json")).empty());
 }

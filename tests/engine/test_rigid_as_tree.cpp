@@ -95,7 +95,7 @@ void check_scenes_keep_numbers(const std::vector<std::string>& scenes) {
   //   bodies' own, over the same 7 points, largest of one ulp up and one down) plus 1e-9.
   for (const std::string& name : scenes) {
     CAPTURE(name);
-    const sg::Problem rigid = sg::test::shipped(name);
+    const sg::Problem rigid = sg::test::shipped(name, {sg::test::kFreeBodyKernel});
     const sg::Problem tree = sg::test::shipped(name, {"model.run_as=tree"});
     REQUIRE(tree.data.rigid.as_tree);
     const std::vector<std::string> paths = compared_paths(rigid);
@@ -135,6 +135,7 @@ void check_scenes_under_rk4(const std::vector<std::string>& scenes,
     rk4.insert(rk4.end(), extra.begin(), extra.end());
     std::vector<std::string> as_tree = rk4;
     as_tree.push_back("model.run_as=tree");
+    rk4.push_back(sg::test::kFreeBodyKernel);
     const sg::Problem rigid = sg::test::shipped(name, rk4), tree = sg::test::shipped(name, as_tree);
     const std::vector<std::string> paths = compared_paths(rigid);
     sg::ParameterGradient gr(rigid, paths, nullptr), gt(tree, paths, nullptr);
@@ -211,13 +212,18 @@ TEST_CASE("free bodies run as a tree: reverse mode equals forward mode") {
 TEST_CASE(
     "what only one engine runs is refused by key path: elliptic cones on free bodies, trees on the GPU") {
   const sg::ProblemLoad loaded =
-      sg::load_problem_file(sg::test::scene_path("toss_box_diffmjx.json"), {"contact.mujoco.cone=elliptic"});
+      sg::load_problem_file(sg::test::scene_path("toss_box_diffmjx.json"),
+                            {"contact.mujoco.cone=elliptic", sg::test::kFreeBodyKernel});
   REQUIRE_FALSE(loaded.ok());
   CAPTURE(loaded.errors);
   CHECK(loaded.errors.find("contact.mujoco.cone") != std::string::npos);
-  // The GPU sweep refuses it with its reason rather than running the free bodies' kernel.
-  const sg::Problem p = sg::test::shipped("toss_box_diffmjx.json", {"model.run_as=tree"});
-  CHECK(sg::device_path_refusal(p).find("model.run_as") != std::string::npos);
+  // The GPU sweep refuses a tree (the default) with its reason rather than running the free bodies' kernel.
+  for (const std::vector<std::string>& sets : {std::vector<std::string>{}, {"model.run_as=tree"}}) {
+    const sg::Problem p = sg::test::shipped("toss_box_diffmjx.json", sets);
+    CHECK(sg::device_path_refusal(p).find("model.run_as=free_bodies") != std::string::npos);
+  }
+  // Elliptic cones run by default, as trees.
+  CHECK(sg::test::shipped("toss_box_diffmjx.json", {"contact.mujoco.cone=elliptic"}).data.rigid.elliptic);
 }
 
 TEST_CASE("free bodies run as a tree: impratio is a differentiable number") {
@@ -233,7 +239,9 @@ TEST_CASE("free bodies run as a tree: impratio is a differentiable number") {
   std::vector<std::string> as_tree = sets, elliptic = sets;
   as_tree.push_back("model.run_as=tree");
   elliptic.insert(elliptic.end(), {"model.run_as=tree", "contact.mujoco.cone=elliptic"});
-  const sg::Problem rigid = sg::test::shipped("toss_box_diffmjx.json", sets);
+  std::vector<std::string> free_bodies = sets;
+  free_bodies.push_back(sg::test::kFreeBodyKernel);
+  const sg::Problem rigid = sg::test::shipped("toss_box_diffmjx.json", free_bodies);
   const sg::Problem tree = sg::test::shipped("toss_box_diffmjx.json", as_tree);
   const sg::Problem cone = sg::test::shipped("toss_box_diffmjx.json", elliptic);
   const std::vector<std::string> paths = {"contact.mujoco.impratio", "model.bodies.0.vel.2"};

@@ -37,8 +37,9 @@ std::vector<std::string> box_toss_hard(const std::string& kappa) {
 
 // The shipped scene with `sets`, as free bodies (first) and run as a tree (second).
 std::pair<sg::Problem, sg::Problem> both_engines(const std::string& scene, std::vector<std::string> sets) {
+  sets.push_back(sg::test::kFreeBodyKernel);
   sg::Problem rigid = sg::test::shipped(scene, sets);
-  sets.push_back("model.run_as=tree");
+  sets.back() = "model.run_as=tree";
   return {std::move(rigid), sg::test::shipped(scene, sets)};
 }
 
@@ -229,7 +230,7 @@ TEST_CASE(
       doc["contact"] = {{"model", "hard"}, {"hard", {{"kappa", 300}}}, {"cfd", {{"enabled", false}}}};
       doc["integrator"] = {{"type", "moreau"}, {"dt", 0.002}, {"steps", 50}};
       doc["sweep"]["parameter"] = "model.bodies.1.mass";
-      if (as_tree) doc["model"]["run_as"] = "tree";
+      doc["model"]["run_as"] = as_tree ? "tree" : "free_bodies";
       const sg::Problem p = sg::test::from_json(doc);
       sg::ParameterGradient g(p, {"model.bodies.1.mass"}, nullptr);
       const sg::ObjectiveGradient r = g.forward(g.initial_values());

@@ -179,6 +179,7 @@ sg::Problem thrown_box(bool as_tree, const std::vector<std::string>& cfd, double
           {{"quantity", "position"}, {"body", 0}, {"axis", "z"}}}}}}};
   const std::string path = sg::test::write_scene(name, scene);
   std::vector<std::string> sets = cfd;
+  if (!as_tree) sets.push_back("model.run_as=free_bodies");  // the free bodies' own code, not a tree
   const std::string start = as_tree ? "model.tree.bodies.0.joints.0." : "model.bodies.0.";
   sets.push_back(start + (as_tree ? "free_vel" : "vel") + "=[0.3, -0.2, " + exact(vz) + "]");
   sets.push_back(start + (as_tree ? "ball_qvel" : "angvel") + "=[2.0, -1.0, 3.0]");
