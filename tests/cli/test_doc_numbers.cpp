@@ -5,7 +5,9 @@
 #include "tests/test_paths.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -89,6 +91,16 @@ nlohmann::json run_once(const std::string& command, std::map<std::string, nlohma
   return cache[command];
 }
 
+// The measured data a command reads (../shared/data/..., beside the checkout) when it is missing here: the
+// number is then not re-derived, and the run says so (scripts/test lists SOFTGRAD_TEST_PARTIAL lines; not
+// SKIPPED, which would make ctest report the whole test skipped, failures of the other numbers included).
+std::string missing_data(const std::string& command) {
+  const std::size_t at = command.find("../shared/data/");
+  if (at == std::string::npos) return "";
+  const std::string file = command.substr(at, command.find(' ', at) - at);
+  return std::filesystem::exists(source_path(file)) ? "" : file;
+}
+
 }  // namespace
 
 TEST_CASE("every number docs/numbers.json lists is in its document and is what its command gives") {
@@ -105,6 +117,11 @@ TEST_CASE("every number docs/numbers.json lists is in its document and is what i
     if (!documents.count(doc)) documents[doc] = squeeze(read_text(source_path(doc)));
     CHECK(documents[doc].find(squeeze(quote)) != std::string::npos);
     CHECK(squeeze(quote).find(number) != std::string::npos);
+    if (const std::string file = missing_data(command); !file.empty()) {
+      std::printf("SOFTGRAD_TEST_PARTIAL: %s is missing: %s's %s not re-derived\n", file.c_str(), doc.c_str(),
+                  number.c_str());
+      continue;
+    }
     const nlohmann::json result = run_once(command, outputs);
     const nlohmann::json* value = at_path(result, field);
     REQUIRE(value != nullptr);

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include "engine/gradient/parameter_gradient.hpp"
 #include "engine/problem/load_problem.hpp"
 #include "engine/sweep/sweep.hpp"
@@ -24,18 +26,26 @@ inline std::string mjcf_test_path(const std::string& name) {
   return sg::test::binary_dir() + "/mjcf_tests/" + name + ".xml";
 }
 
+// Writes text to path through a file of this process's own, renamed into place: ctest runs each test case
+// in its own process, two at once, and cases of one file write the same names (a reader saw a half-written
+// scene once).
+inline void write_whole(const std::string& path, const std::string& text) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  std::ofstream(tmp) << text;
+  std::filesystem::rename(tmp, path);
+}
+
 inline std::string write_mjcf(const std::string& name, const std::string& xml) {
   const std::string path = mjcf_test_path(name);
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream(path) << xml;
+  write_whole(path, xml);
   return path;
 }
 
 // A scene file written beside them (its model.file may name one of them); returns its path.
 inline std::string write_scene(const std::string& name, const nlohmann::json& scene) {
   const std::string path = sg::test::binary_dir() + "/mjcf_tests/" + name + ".json";
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream(path) << scene.dump(2);
+  write_whole(path, scene.dump(2));
   return path;
 }
 
