@@ -12,6 +12,7 @@
 #include "engine/collision/collide.hpp"
 #include "engine/core/dual.hpp"
 #include "mjcf/mujoco_sim.hpp"
+#include "tests/time_limits.hpp"
 
 using namespace sg;
 
@@ -150,6 +151,9 @@ PairStats compare_pair(GeomType a, GeomType b, double margin, int trials, std::m
 TEST_CASE("the convex collider gives mjc_Convex's contact for each of its 9 pairs, in either order (1e-12)") {
   // 150 random poses per pair and file order, without and with a margin of 0.02: the contact exists exactly
   // where MuJoCo's does, and its distance, position and normal agree to 1e-12 at every pose (measured: 0).
+  // Under ASan 30: each pose compiles a MuJoCo model and allocates its mjData, 0.055 s there (the 5400 poses
+  // took 299 s alone, at the test's 300 s limit); the Release suite checks all 150.
+  const int trials = sg::test::sanitizer_slowdown() > 1.0 ? 30 : 150;
   std::mt19937 rng(11);
   for (const ConvexCase& pc : kPairs) {
     for (int order = 0; order < 2; ++order) {
@@ -157,12 +161,12 @@ TEST_CASE("the convex collider gives mjc_Convex's contact for each of its 9 pair
       for (double margin : {0.0, 0.02}) {
         CAPTURE(std::string(geom_type_name(a)) + "-" + geom_type_name(b));
         CAPTURE(margin);
-        const PairStats st = compare_pair(a, b, margin, 150, rng);
+        const PairStats st = compare_pair(a, b, margin, trials, rng);
         MESSAGE((std::string(geom_type_name(a)) + "-" + geom_type_name(b))
                 << " margin " << margin << ": " << st.touching << " touching, " << st.separated
                 << " apart, worst " << st.worst);
-        CHECK(st.touching >= 30);
-        CHECK(st.separated >= 10);
+        CHECK(st.touching >= trials / 5);
+        CHECK(st.separated >= trials / 15);
       }
     }
   }
