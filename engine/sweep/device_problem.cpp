@@ -47,8 +47,7 @@ std::string device_grid_refusal(const Problem& problem) {
     return "joint trees (model.type tree) run on the CPU only (use --device cpu)";
   if (problem.data.type == ModelType::rigid && problem.data.rigid.as_tree)
     return "free bodies run as a joint tree (model.run_as tree, the default) run on the CPU only (use "
-           "--device "
-           "cpu, or --set model.run_as=free_bodies for the free bodies' own GPU kernel)";
+           "--device cpu, or --set model.run_as=free_bodies for the free bodies' own GPU kernel)";
   if (problem.integrator.method == Method::dopri8)
     return "integrator.type dopri8 runs on the CPU only (use --device cpu)";
   return "";

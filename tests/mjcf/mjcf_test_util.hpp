@@ -12,9 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include <unistd.h>
-
 #include "engine/gradient/parameter_gradient.hpp"
+#include "engine/io/atomic_file.hpp"
 #include "engine/problem/load_problem.hpp"
 #include "engine/sweep/sweep.hpp"
 #include "mjcf/compare_tree_steps.hpp"
@@ -26,14 +25,13 @@ inline std::string mjcf_test_path(const std::string& name) {
   return sg::test::binary_dir() + "/mjcf_tests/" + name + ".xml";
 }
 
-// Writes text to path through a file of this process's own, renamed into place: ctest runs each test case
-// in its own process, two at once, and cases of one file write the same names (a reader saw a half-written
-// scene once).
+// Writes text to path whole (engine/io's atomic writer): ctest runs each test case in its own process, two at
+// once, and cases of one file write the same names (a reader saw a half-written scene once).
 inline void write_whole(const std::string& path, const std::string& text) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  std::ofstream(tmp) << text;
-  std::filesystem::rename(tmp, path);
+  std::string error;
+  INFO(error);
+  REQUIRE(sg::io::write_file_atomic(path, text, &error));
 }
 
 inline std::string write_mjcf(const std::string& name, const std::string& xml) {
