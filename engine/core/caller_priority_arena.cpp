@@ -7,6 +7,7 @@
 #include <tbb/task_scheduler_observer.h>
 
 #include "engine/core/available_cores.hpp"
+#include "engine/core/forked_child.hpp"
 #include "engine/core/thread_priority.hpp"
 
 namespace sg {
@@ -54,6 +55,8 @@ ArenaPool& pool() {
 }  // namespace
 
 CallerPriorityArena::CallerPriorityArena(int threads) {
+  if (in_forked_child()) return;
+  note_engine_threads_started();
   const int n = arena_threads(threads);
   const int niceness = this_thread_niceness();
   ArenaPool& p = pool();
@@ -70,12 +73,18 @@ CallerPriorityArena::CallerPriorityArena(int threads) {
 }
 
 CallerPriorityArena::~CallerPriorityArena() {
+  if (!slot_) return;
   std::lock_guard<std::mutex> lock(pool().mutex);
   slot_->in_use = false;
 }
 
 tbb::task_arena& CallerPriorityArena::arena() {
   return slot_->arena;
+}
+
+int CallerPriorityArena::loop_threads(int requested) {
+  if (in_forked_child()) return 1;
+  return requested > 0 ? arena_threads(requested) : tbb::this_task_arena::max_concurrency();
 }
 
 int CallerPriorityArena::pooled() {

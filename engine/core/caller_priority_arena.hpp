@@ -9,8 +9,12 @@
 // task_arena created and destroyed, which a GUI re-sweeping on every knob change or a Python loop of sweeps
 // would accumulate without bound (tests/python/test_runs.py, resident memory over 1000 sweeps). Each user
 // still has an arena of its own while it holds one: a second loop running at the same time takes another.
-#include <utility>
-
+//
+// In a child made by fork() after the parent's loops ran (engine/core/forked_child.hpp) oneTBB's workers are
+// gone and its scheduler's locks are as the fork found them: there the loops run on the calling thread and
+// never enter oneTBB.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 namespace sg {
@@ -26,17 +30,31 @@ class CallerPriorityArena {
   CallerPriorityArena(const CallerPriorityArena&) = delete;
   CallerPriorityArena& operator=(const CallerPriorityArena&) = delete;
 
-  template <class F>
-  void execute(F&& f) {
-    arena().execute(std::forward<F>(f));
+  // body(begin, end) over pieces of [0, n) of at least grain indices, on the arena's threads; in a forked
+  // child body(0, n) on the calling thread.
+  template <class Index, class Body>
+  void parallel_ranges(Index n, Index grain, const Body& body) {
+    if (n <= 0) return;
+    if (!slot_) {
+      body(Index{0}, n);
+      return;
+    }
+    arena().execute([&] {
+      tbb::parallel_for(tbb::blocked_range<Index>(Index{0}, n, grain),
+                        [&](const tbb::blocked_range<Index>& r) { body(r.begin(), r.end()); });
+    });
   }
+
+  // The threads a loop should plan for: requested (> 0, capped at what oneTBB grants) or oneTBB's default;
+  // 1 in a forked child.
+  static int loop_threads(int requested);
 
   // Arenas made so far (in use or free), for tests.
   static int pooled();
 
  private:
   tbb::task_arena& arena();
-  PooledArena* slot_;
+  PooledArena* slot_ = nullptr;  // null in a forked child
 };
 
 }  // namespace sg

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/core/forked_child.hpp"
 #include "engine/core/thread_priority.hpp"
 
 namespace sg {
@@ -16,6 +17,10 @@ namespace {
 class HelperPool {
  public:
   ~HelperPool() {
+    if (in_forked_child()) {  // the threads are the parent's: none to stop or join here
+      for (std::thread& t : threads_) t.detach();
+      return;
+    }
     {
       std::lock_guard<std::mutex> lock(m_);
       stop_ = true;
@@ -25,6 +30,10 @@ class HelperPool {
   }
 
   void run(int helpers, const std::function<void(int)>& task, const std::function<void()>& own) {
+    if (in_forked_child()) {  // no helpers (engine/core/forked_child.hpp): own() does all the work
+      own();
+      return;
+    }
     std::unique_lock<std::mutex> owner(busy_, std::try_to_lock);
     const int n = owner.owns_lock() ? start(helpers, task) : 0;
     own();
@@ -39,6 +48,7 @@ class HelperPool {
   int start(int helpers, const std::function<void(int)>& task) {
     std::lock_guard<std::mutex> lock(m_);
     try {
+      if (static_cast<int>(threads_.size()) < helpers) note_engine_threads_started();
       while (static_cast<int>(threads_.size()) < helpers) {
         const int id = static_cast<int>(threads_.size());
         threads_.emplace_back([this, id] { serve(id); });

@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include "engine/core/caller_priority_arena.hpp"
 #include "engine/gradient/point_eval.hpp"
 #include "engine/optimize/adam.hpp"
@@ -53,13 +50,12 @@ DescentResult run_descent(const Problem& problem, const DescentControl& control)
   const std::vector<double> starts = descent_starts(problem.sweep, problem.descent.starts);
   DescentResult result;
   result.paths.resize(starts.size());
-  const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
-  CallerPriorityArena arena(threads);
-  arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, starts.size(), [&](std::size_t i) {
+  CallerPriorityArena arena(CallerPriorityArena::loop_threads(control.threads));
+  arena.parallel_ranges(starts.size(), std::size_t{1}, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
       result.paths[i] = descend_from(problem, starts[i], problem.descent, control.cancel);
       if (control.on_path) control.on_path(static_cast<long>(i), result.paths[i]);
-    });
+    }
   });
   result.cancelled = control.cancel && control.cancel->load(std::memory_order_relaxed);
   return result;

@@ -1,5 +1,4 @@
 #include "engine/sweep/sweep.hpp"
-#include "engine/core/available_cores.hpp"
 #include "engine/core/caller_priority_arena.hpp"
 #include "engine/gradient/reference.hpp"
 #include "engine/problem/json_number.hpp"
@@ -9,9 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 namespace sg {
 namespace {
@@ -86,7 +82,7 @@ void summarize_sweep(SweepResult& result) {
 }
 
 int sweep_cpu_threads(const SweepControl& control) {
-  return control.threads > 0 ? arena_threads(control.threads) : tbb::this_task_arena::max_concurrency();
+  return CallerPriorityArena::loop_threads(control.threads);
 }
 
 SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
@@ -104,8 +100,8 @@ SweepResult run_sweep(const Problem& problem, const SweepControl& control) {
   const std::vector<long> order = coarse_to_fine(n);
   std::atomic<long> next{0};
   CallerPriorityArena arena(threads);
-  arena.execute([&] {
-    tbb::parallel_for(0, threads, [&](int) { evaluate_points(problem, control, order, next, result); });
+  arena.parallel_ranges(threads, 1, [&](int begin, int end) {
+    for (int worker = begin; worker < end; ++worker) evaluate_points(problem, control, order, next, result);
   });
   summarize_sweep(result);
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -2,10 +2,6 @@
 #include "engine/core/caller_priority_arena.hpp"
 #include "engine/problem/json_number.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -73,23 +69,20 @@ Grid2dResult run_sweep2d(const Problem& problem, const GridAxis& x, const GridAx
   const long n = x.points * y.points;
   result.points.resize(static_cast<std::size_t>(n));
   const double eps = problem.gradient.fd_eps;
-  const int threads = control.threads > 0 ? control.threads : tbb::this_task_arena::max_concurrency();
-  CallerPriorityArena arena(threads);
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<long>(0, n, 4), [&](const tbb::blocked_range<long>& range) {
-      ParameterGradient g(problem, {x.path, y.path}, nullptr);
-      for (long i = range.begin(); i < range.end(); ++i) {
-        GridPoint& p = result.points[static_cast<std::size_t>(i)];
-        const long ix = i % x.points, iy = i / x.points;
-        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
-          p = GridPoint{kNaN, kNaN, kNaN, kNaN, kNaN, "cancelled"};
-          continue;
-        }
-        p = evaluate(g, x.value_at(ix), y.value_at(iy), eps);
-        if (control.completed) control.completed->fetch_add(1, std::memory_order_relaxed);
-        if (control.on_point) control.on_point(ix, iy, p);
+  CallerPriorityArena arena(CallerPriorityArena::loop_threads(control.threads));
+  arena.parallel_ranges(n, 4L, [&](long begin, long end) {
+    ParameterGradient g(problem, {x.path, y.path}, nullptr);
+    for (long i = begin; i < end; ++i) {
+      GridPoint& p = result.points[static_cast<std::size_t>(i)];
+      const long ix = i % x.points, iy = i / x.points;
+      if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
+        p = GridPoint{kNaN, kNaN, kNaN, kNaN, kNaN, "cancelled"};
+        continue;
       }
-    });
+      p = evaluate(g, x.value_at(ix), y.value_at(iy), eps);
+      if (control.completed) control.completed->fetch_add(1, std::memory_order_relaxed);
+      if (control.on_point) control.on_point(ix, iy, p);
+    }
   });
   for (const GridPoint& p : result.points) {
     if (p.status != "ok") ++result.failed;

@@ -29,7 +29,7 @@ TEST_CASE("arenas held at the same time are distinct, and free ones are taken ag
   std::atomic<bool> both{false};
   auto hold = [&] {
     CallerPriorityArena arena(1);
-    arena.execute([&] {
+    arena.parallel_ranges(1, 1, [&](int, int) {
       ++inside;
       // Both arenas in use at once (with one shared arena of one slot the second would wait: time out).
       const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);

@@ -222,5 +222,32 @@ def test_a_forked_child_sweeps_too():
     child = context.Process(target=_child_sweep, args=(scene, queue))
     child.start()
     child.join(60)
+    if child.exitcode is None:  # hung: end it, so that the test fails instead of the interpreter waiting at exit
+        child.kill()
+        child.join()
+    assert child.exitcode == 0
+    assert queue.get(timeout=5) == parent
+
+
+def _child_gradients(scene, wrt, queue):
+    queue.put({mode: scene.gradient(wrt, mode=mode, threads=2) for mode in ("forward", "reverse", "fd")})
+
+
+def test_a_forked_child_takes_gradients_too():
+    # The parent's gradients start the engine's helper threads, which the forked child does not have: it does
+    # their share itself (engine/core/forked_child.hpp). Before, the child waited for them forever.
+    import multiprocessing
+
+    scene = softgrad.Scene(BOX, set={"integrator.steps": 20})
+    wrt = ["model.bodies.0.vel.2", "model.bodies.0.angvel.0", "model.gravity.2", "model.bodies.0.friction.0"]
+    parent = {mode: scene.gradient(wrt, mode=mode, threads=2) for mode in ("forward", "reverse", "fd")}
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_gradients, args=(scene, wrt, queue))
+    child.start()
+    child.join(60)
+    if child.exitcode is None:
+        child.kill()
+        child.join()
     assert child.exitcode == 0
     assert queue.get(timeout=5) == parent
