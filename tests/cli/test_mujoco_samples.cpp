@@ -6,7 +6,6 @@
 // fails here.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -22,7 +21,7 @@ const std::string kModels = "/usr/share/mujoco/model/";
 
 struct Followed {
   const char* file;
-  int min_contacts;  // the most contacts mj_step found in one step is at least this (measured in brackets)
+  int min_contacts;  // the most contacts mj_step found in one step is at least this (measured: above)
 };
 
 // Measured 2026-12-02: mug 3 contacts, rope 42, loop 27, humanoid.xml 12; the others do not touch anything.
