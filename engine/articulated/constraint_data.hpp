@@ -89,6 +89,7 @@ struct TreeConstraintData {
   S qacc_smooth[kMaxDofs] = {};
   S qfrc_constraint[kMaxDofs] = {};
   int solver_iterations = 0;
+  bool solver_settled = true;  // false: the search stopped at the iteration cap (its last iterate stands)
 };
 
 // mj_addConstraint: one row, exact zeros outside dofs [lo, hi); span holds its entries over [lo, hi) (the

@@ -9,6 +9,7 @@
 #include "engine/articulated/envelope_cholesky.hpp"
 #include "engine/articulated/tree_data.hpp"
 #include "engine/articulated/tree_model.hpp"
+#include "engine/contact/active_set_guesses.hpp"
 #include "engine/contact/elliptic_cone.hpp"
 #include "engine/contact/exact_line_search.hpp"
 #include "engine/core/scalar.hpp"
@@ -41,6 +42,18 @@ struct TreeNewtonWorkspace {
   int nf = 0;
   double floss[kMaxEfc];
   int fstate[kMaxEfc];
+  // The scalar search's active sets, per caller slot, as the free bodies' solver keeps them (search).
+  ActiveSetGuesses guesses;
+};
+static_assert(ActiveSetGuesses::kMaxRows >= kMaxEfc);
+
+// How a search ended: the iterations it took; settled: at the piece's exact minimiser (or a step at rounding
+// level), else stopped by the cap with the last iterate standing, as MuJoCo's solver does; failed: a Hessian
+// was not positive definite.
+struct TreeSearchEnd {
+  int iterations = 0;
+  bool settled = false;
+  bool failed = false;
 };
 
 namespace tree_newton_detail {
@@ -180,22 +193,35 @@ inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws) {
   return exact_line_search(base, curvature, ws.jar + ne, ws.jdir + ne, ws.D + ne, nefc - ne, 50, 1e-15);
 }
 
-// Newton from qacc_smooth until a full step leaves the active set unchanged (the piece's exact minimiser)
-// or the step is at rounding level.
-// Returns the iterations used, or -1 if the Hessian failed or the search did not settle.
-inline int search(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws) {
+// Newton from qacc_smooth until a full step leaves the active set unchanged (the piece's exact minimiser),
+// the step is at rounding level, or max_iterations steps were taken: then the last iterate stands, with the
+// active set (and the factor in ws.H) of its step, as the free bodies' solve_newton leaves them. The first
+// step takes the active set this slot's last search ended with when the row count is the same (a guess;
+// ActiveSetGuesses).
+inline TreeSearchEnd search(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws, int slot) {
   for (int i = 0; i < nv; ++i) ws.a[i] = ws.a0[i];
+  ActiveSetGuesses& g = ws.guesses;
+  const bool guessed = g.count[slot] == nefc;
+  TreeSearchEnd end;
   bool factored = false;
-  for (int it = 0; it < max_iterations; ++it) {
+  for (int it = 0; it < max_iterations && !end.settled; ++it) {
     bool same = factored;
+    const bool use_guess = it == 0 && guessed;
     for (int r = 0; r < nefc; ++r) {
       ws.jar[r] = row_dot(ws, r, ws.a) - ws.aref[r];
-      ws.next[r] = r < ws.ne || ws.jar[r] < 0.0;
+      ws.next[r] = r < ws.ne || (use_guess ? g.rows[slot][r] : ws.jar[r] < 0.0);
       same = same && ws.next[r] == ws.active[r];
     }
-    if (same) return it;
+    if (same) {
+      end.settled = true;
+      break;
+    }
     for (int r = 0; r < nefc; ++r) ws.active[r] = ws.next[r];
-    if (!factor_hessian(nv, nefc, ws)) return -1;
+    if (!factor_hessian(nv, nefc, ws)) {
+      g.count[slot] = 0;
+      end.failed = true;
+      return end;
+    }
     factored = true;
     newton_direction(nv, nefc, ws);
     const double alpha = line_search(nv, nefc, ws);
@@ -205,11 +231,15 @@ inline int search(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws)
       step = std::fmax(step, std::fabs(alpha * ws.dir[i]));
       size = std::fmax(size, std::fabs(ws.a[i]));
     }
+    end.iterations = it + 1;
     // A row whose J a - aref sits at rounding level may flip back and forth: a step at rounding level is
-    // the minimiser too (the factor in ws.H is that of the active set in ws.active).
-    if (step <= 1e-14 * size) return it + 1;
+    // the minimiser too (the factor in ws.H is that of the active set in ws.active). Not a guessed step's:
+    // its set need not be the one at a (a guess of no active rows takes no step from qacc_smooth).
+    end.settled = !use_guess && step <= 1e-14 * size;
   }
-  return -1;
+  for (int r = 0; r < nefc; ++r) g.rows[slot][r] = ws.active[r];
+  g.count[slot] = nefc;
+  return end;
 }
 
 }  // namespace tree_newton_detail

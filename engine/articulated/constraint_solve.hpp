@@ -138,26 +138,31 @@ void write_solution(const TreeModel<S>& m, TreeData<S>& d, TreeConstraintData<S>
 
 // The constrained qacc from qacc_smooth (cd.qacc_smooth, d.qfrc_smooth) and the rows (J, D, aref): then
 // efc_force = D (aref - J qacc) on scalar rows with J qacc < aref (an elliptic cone's rows: its zone's law),
-// 0 on the others, and qfrc_constraint = J' force.
-// Returns false if the Hessian was not positive definite or the search did not settle in the iterations.
+// 0 on the others, and qfrc_constraint = J' force. The search stops at cm.opt.iterations with its last
+// iterate, as MuJoCo's and the free bodies' solvers do (cd.solver_settled tells). slot: the caller's
+// active-set guesses (ActiveSetGuesses).
+// Returns false if the Hessian was not positive definite.
 template <class S>
 bool tree_solve_constraints(const TreeModel<S>& m, const TreeConstraintModel<S>& cm, TreeData<S>& d,
-                            TreeConstraintData<S>& cd, TreeNewtonWorkspace& ws) {
+                            TreeConstraintData<S>& cd, TreeNewtonWorkspace& ws, int slot = 0) {
   using namespace tree_newton_detail;
   const int nv = m.nv;
   for (int i = 0; i < nv; ++i) cd.qfrc_constraint[i] = 0.0;
+  cd.solver_settled = true;
   if (cd.nefc == 0) {
     for (int i = 0; i < nv; ++i) d.qacc[i] = cd.qacc_smooth[i];
     cd.solver_iterations = 0;
+    ws.guesses.count[slot] = 0;
     return true;
   }
   load_values(m, d, cd, ws);
-  // The iteration cap is generous: each step's exact line search makes the active set settle in few.
-  const int cap = cm.opt.iterations > 50 ? cm.opt.iterations : 50;
-  const int its =
-      ws.ncone > 0 || ws.nf > 0 ? tree_search_cones(nv, cd.nefc, cap, ws) : search(nv, cd.nefc, cap, ws);
-  cd.solver_iterations = its;
-  if (its < 0) return false;
+  const int cap = cm.opt.iterations;
+  const bool scalar = ws.ncone == 0 && ws.nf == 0;
+  const TreeSearchEnd end =
+      scalar ? search(nv, cd.nefc, cap, ws, slot) : tree_search_cones(nv, cd.nefc, cap, ws);
+  cd.solver_iterations = end.iterations;
+  cd.solver_settled = end.settled;
+  if (end.failed) return false;
   write_solution(m, d, cd, ws);
   return true;
 }

@@ -173,31 +173,39 @@ inline double line_search(int nv, int nefc, TreeNewtonWorkspace& ws, const TreeH
 
 // Newton from qacc_smooth until the Newton step is at rounding level: below 1e-13 of the accelerations' size,
 // or below 1e-8 of it and no longer halving (the floor the Hessian's conditioning sets). ws.H then holds the
-// factor at the final ws.a, ws.active and ws.force its states and forces. Returns the iterations used, or -1
-// if the Hessian failed or the search did not settle. held: minimise the frozen piece's cost instead (a
-// contact mode's, smooth where the held zones' costs are), from ws.a: a middle zone's cost continued into
-// the top zone is not convex, so the caller starts it from the rules' solution (close to the piece's
-// minimiser while the state is in or near the mode's domain), not from qacc_smooth.
-inline int tree_search_cones(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws,
-                             const TreeHeldPiece* held = nullptr) {
+// factor at the final ws.a, ws.active and ws.force its states and forces. After max_iterations steps the last
+// iterate stands (not settled), its states and factor taken there. held: minimise the frozen piece's cost
+// instead (a contact mode's, smooth where the held zones' costs are), from ws.a: a middle zone's cost
+// continued into the top zone is not convex, so the caller starts it from the rules' solution (close to the
+// piece's minimiser while the state is in or near the mode's domain), not from qacc_smooth.
+inline TreeSearchEnd tree_search_cones(int nv, int nefc, int max_iterations, TreeNewtonWorkspace& ws,
+                                       const TreeHeldPiece* held = nullptr) {
   using namespace tree_cone_detail;
   if (!held)
     for (int i = 0; i < nv; ++i) ws.a[i] = ws.a0[i];
+  TreeSearchEnd end;
   double last = INFINITY;
-  for (int it = 0; it < max_iterations; ++it) {
+  for (int it = 0;; ++it) {
     update_states(nefc, ws, held);
-    if (!newton_direction(nv, nefc, ws)) return -1;
+    if (!newton_direction(nv, nefc, ws)) {
+      end.failed = true;
+      return end;
+    }
+    if (it == max_iterations) return end;  // the cap: states and factor at the last iterate
     double step = 0.0, size = 1.0;
     for (int i = 0; i < nv; ++i) {
       step = std::fmax(step, std::fabs(ws.dir[i]));
       size = std::fmax(size, std::fabs(ws.a[i]));
     }
-    if (step <= 1e-13 * size || (step <= 1e-8 * size && step > 0.5 * last)) return it;
+    if (step <= 1e-13 * size || (step <= 1e-8 * size && step > 0.5 * last)) {
+      end.settled = true;
+      return end;
+    }
     last = step;
     const double alpha = line_search(nv, nefc, ws, held);
     for (int i = 0; i < nv; ++i) ws.a[i] += alpha * ws.dir[i];
+    end.iterations = it + 1;
   }
-  return -1;
 }
 
 }  // namespace sg

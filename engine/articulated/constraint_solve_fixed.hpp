@@ -49,9 +49,10 @@ bool tree_solve_active_set(const TreeModel<S>& m, TreeData<S>& d, TreeConstraint
     ConeZone zone[kMaxTreeContacts];
     for (int c = 0; c < ws.ncone; ++c) zone[c] = row_zone[ws.cone_row[c]];
     const TreeHeldPiece held{active, zone, friction_state};
-    if (tree_search_cones(nv, cd.nefc, 100, ws) < 0) return false;  // the rules' solution: the start
-    cd.solver_iterations = tree_search_cones(nv, cd.nefc, 100, ws, &held);
-    if (cd.solver_iterations < 0) return false;
+    if (tree_search_cones(nv, cd.nefc, 100, ws).failed) return false;  // the rules' solution: the start
+    const TreeSearchEnd end = tree_search_cones(nv, cd.nefc, 100, ws, &held);
+    if (!end.settled) return false;  // the piece's minimiser is the mode's qacc: no stand-in
+    cd.solver_iterations = end.iterations;
     if (derivatives) {
       write_solution(m, d, cd, ws);
     } else {

@@ -56,7 +56,7 @@ template <class S>
 TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
                                            const TreeActuatorModel<S>& am, TreeData<S>& d,
                                            TreeConstraintData<S>& cd, TreeActuatorData<S>& ad,
-                                           TreeNewtonWorkspace& ws, bool cfd = false) {
+                                           TreeNewtonWorkspace& ws, bool cfd = false, int slot = 0) {
   tree_fwd_position(m, d);
   tree_geom_kinematics(cm, d, cd);
   tree_collide(m, cm, d, cd, cfd);
@@ -67,7 +67,7 @@ TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeCons
   tree_actuation(m, am, d, ad);
   if (!tree_fwd_acceleration(m, d, ad.qfrc_actuator)) return TreeForwardStatus::kSingularMass;
   for (int i = 0; i < m.nv; ++i) cd.qacc_smooth[i] = d.qacc[i];
-  if (!tree_solve_constraints(m, cm, d, cd, ws)) return TreeForwardStatus::kSolverFailed;
+  if (!tree_solve_constraints(m, cm, d, cd, ws, slot)) return TreeForwardStatus::kSolverFailed;
   return TreeForwardStatus::kOk;
 }
 

@@ -16,10 +16,11 @@ enum class TreeForwardStatus { kOk, kSingularMass, kUnsupportedCondim, kSolverFa
 
 // ws is the solver's scratch (large: keep it off small stacks). cd.overflow tells whether contacts or rows
 // beyond the capacities were dropped. cfd: Contacts From Distance's rows (cm.cfd) instead of MuJoCo's.
+// slot: the solver's active-set guesses to use (ActiveSetGuesses).
 template <class S>
 TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeConstraintModel<S>& cm,
                                            TreeData<S>& d, TreeConstraintData<S>& cd, TreeNewtonWorkspace& ws,
-                                           bool cfd = false) {
+                                           bool cfd = false, int slot = 0) {
   tree_fwd_position(m, d);
   tree_geom_kinematics(cm, d, cd);
   tree_collide(m, cm, d, cd, cfd);
@@ -28,7 +29,7 @@ TreeForwardStatus tree_forward_constrained(const TreeModel<S>& m, const TreeCons
   tree_reference_constraint(m, cm, d, cd);
   if (!tree_fwd_acceleration(m, d)) return TreeForwardStatus::kSingularMass;
   for (int i = 0; i < m.nv; ++i) cd.qacc_smooth[i] = d.qacc[i];
-  if (!tree_solve_constraints(m, cm, d, cd, ws)) return TreeForwardStatus::kSolverFailed;
+  if (!tree_solve_constraints(m, cm, d, cd, ws, slot)) return TreeForwardStatus::kSolverFailed;
   return TreeForwardStatus::kOk;
 }
 

@@ -9,46 +9,12 @@
 // factor already computed. Once the active set settles this is the exact derivative, and a dual-number run
 // costs a double run plus that solve. solve_with_active_set skips the search: the adaptive integrator's
 // hybrid modes fix the active set for a whole step (engine/rigid/contact_mode.hpp).
-#include <cstdint>
-
+#include "engine/contact/active_set_guesses.hpp"
 #include "engine/contact/constraint_rows.hpp"
 #include "engine/contact/dense_cholesky.hpp"
 #include "engine/contact/exact_line_search.hpp"
 
 namespace sg {
-
-// The active set a solve ended with, per caller slot: the next solve's first Newton step uses it as a
-// guess. Only the guess is reused (the iteration still starts from the unconstrained accelerations), so the
-// result and its derivatives are those of a cold start; a good guess saves one Hessian and factorisation.
-// Part of a checkpoint (RigidMemo, packed into bits): the guess decides the rounding of the solution.
-struct ActiveSetGuesses {
-  static constexpr int kSlots = 3;
-  static constexpr int kMaxRows = 256;
-  bool rows[kSlots][kMaxRows];
-  int count[kSlots] = {};
-};
-
-struct PackedGuesses {
-  std::uint64_t bits[ActiveSetGuesses::kSlots][ActiveSetGuesses::kMaxRows / 64];
-  int count[ActiveSetGuesses::kSlots];
-};
-
-SG_HD inline PackedGuesses pack(const ActiveSetGuesses& g) {
-  PackedGuesses p{};
-  for (int s = 0; s < ActiveSetGuesses::kSlots; ++s) {
-    p.count[s] = g.count[s];
-    for (int r = 0; r < g.count[s]; ++r)
-      if (g.rows[s][r]) p.bits[s][r / 64] |= std::uint64_t{1} << (r % 64);
-  }
-  return p;
-}
-
-SG_HD inline void unpack(const PackedGuesses& p, ActiveSetGuesses& g) {
-  for (int s = 0; s < ActiveSetGuesses::kSlots; ++s) {
-    g.count[s] = p.count[s];
-    for (int r = 0; r < p.count[s]; ++r) g.rows[s][r] = (p.bits[s][r / 64] >> (r % 64)) & 1u;
-  }
-}
 
 template <int MaxBodies>
 struct NewtonWorkspace {

@@ -6,6 +6,7 @@
 // index), a limit by its joint and side.
 #include "engine/articulated/constraint_data.hpp"
 #include "engine/articulated/tree_model.hpp"
+#include "engine/contact/active_set_guesses.hpp"
 #include "engine/contact/elliptic_cone.hpp"
 #include "engine/integrate/events.hpp"
 #include "engine/rigid/contact_mode.hpp"
@@ -90,6 +91,7 @@ struct TreeMemo {
   TreeMode mode;
   TreeMode surrogate;  // straight-through CFD's surrogate mode (TreeSystem::surrogate_held)
   MarginTracker tracker;
+  PackedGuesses guesses;  // the constraint solver's (they decide the rounding of its solutions)
 };
 
 }  // namespace sg

@@ -111,7 +111,7 @@ class TreeModeSolver {
     surrogate_ = surrogate;
     const TreeForwardStatus st = stage(mode, nullptr);
     if (st != TreeForwardStatus::kOk) return st;
-    if (!tree_solve_constraints(*s_.m, *s_.cm, *s_.d, *s_.cd, *s_.ws))
+    if (!tree_solve_constraints(*s_.m, *s_.cm, *s_.d, *s_.cd, *s_.ws, 2))
       return TreeForwardStatus::kSolverFailed;
     const TreeNewtonWorkspace& ws = *s_.ws;
     for (int r = s_.cd->ne; r < s_.cd->nefc; ++r) {

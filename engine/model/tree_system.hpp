@@ -328,7 +328,7 @@ class TreeSystem {
   SG_HD bool forces_by_rules(const S* y) const {
     if (!con_) return false;
     load_dynamics(y);
-    return tree_forward_constrained(tree_, *con_, *act_, data_, *con_data_, act_data_, *newton_) ==
+    return tree_forward_constrained(tree_, *con_, *act_, data_, *con_data_, act_data_, *newton_, false, 2) ==
            TreeForwardStatus::kOk;
   }
   // The contacts out to the CFD width at the state of the last forces_by_rules (for drawing CFD's virtual
@@ -350,13 +350,17 @@ class TreeSystem {
   SG_HD MarginTracker& margins() const { return tracker_; }
   SG_HD const TreeMode& mode() const { return mode_; }
   using Memo = TreeMemo;
-  SG_HD Memo memo() const { return {interval_, frozen_, mode_, surrogate_, tracker_}; }
+  SG_HD Memo memo() const {
+    return {interval_,  frozen_,  mode_,
+            surrogate_, tracker_, newton_ ? pack(newton_->guesses) : PackedGuesses{}};
+  }
   SG_HD void restore(const Memo& m) const {
     interval_ = m.interval;
     frozen_ = m.frozen;
     mode_ = m.mode;
     surrogate_ = m.surrogate;
     tracker_ = m.tracker;
+    if (newton_) unpack(m.guesses, newton_->guesses);
   }
   // Straight-through CFD differentiates the CFD surrogate along the simulated trajectory; the simulated
   // model's jumps add no saltation terms to the surrogate's tangents (as RigidSystem).
@@ -555,8 +559,8 @@ class TreeSystem {
       tracker_.begin();
       ok = modes_->evaluate(mode_, tracker_, derivatives) == TreeForwardStatus::kOk && !con_data_->overflow;
     } else if (con_) {
-      ok = tree_forward_constrained(tree_, *con_, *act_, data_, *con_data_, act_data_, *newton_, cfd) ==
-               TreeForwardStatus::kOk &&
+      ok = tree_forward_constrained(tree_, *con_, *act_, data_, *con_data_, act_data_, *newton_, cfd,
+                                    cfd ? 1 : 0) == TreeForwardStatus::kOk &&
            !con_data_->overflow;
     } else {
       ok = tree_has_actuation(*act_) ? tree_forward(tree_, *act_, data_, act_data_)

@@ -96,8 +96,8 @@ std::vector<FieldSpec> build_table() {
                  "MuJoCo friction cone type (both on trees and free bodies run as trees; "
                  "model.run_as=free_bodies takes pyramidal only)."),
           integer("contact.mujoco.iterations", 100, closed(1, 10000),
-                  "Most Newton iterations of the contact solver: model.run_as=free_bodies stops there with "
-                  "the last iterate, as MuJoCo does; trees run to convergence, up to max(iterations, 50)."),
+                  "Most Newton iterations of the contact solver; where they do not converge it stops there "
+                  "with the last iterate, as MuJoCo does (trees and free bodies alike)."),
           boolean("contact.cfd.enabled", false,
                   "Contacts From Distance: contact forces act before touching (needs contact.model mujoco)."),
           choice("contact.cfd.mode", {"straight_through", "forward"}, "straight_through",

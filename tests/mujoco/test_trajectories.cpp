@@ -138,10 +138,12 @@ TEST_CASE(
   // The convex collider between the bodies (ellipsoid-cylinder, sphere-cylinder, sphere-ellipsoid) and the
   // plane's own colliders, 600 steps of 2 ms. MPR stops at a tolerance (1e-6 m), so where its iterations
   // change with the last bit of a pose its depth moves by up to that much: MuJoCo's own run moves by 3.3e-6 m
-  // by step 120 and 6.7e-3 m by step 600 when the cylinder starts 1e-15 m to the side (measured). Until the
-  // first such step (after step 100) the engines agree to rounding: measured 3.3e-16 m and 4.4e-14 m/s
-  // (tolerance 1e-12, 1e-11); over the whole run ours stays within MuJoCo's own spread (measured 1.2e-5 m as
-  // free bodies, 6.66e-3 m as trees against its 6.66e-3 m; tolerance twice the spread).
+  // by step 120 and 6.7e-3 m by step 600 when the cylinder starts 1e-15 m to the side (measured). The first
+  // such step comes near step 100: MuJoCo's shaken run jumps between steps 100 and 105, the trees' run (whose
+  // rounding differs by up to 1.8e-15 m from step 60 on) between 95 and 100 (measured, every 5 steps). Until
+  // step 95 the engines agree to rounding: measured 3.3e-16 m as free bodies, 1.8e-15 m as trees, and 4.4e-14
+  // m/s (tolerance 1e-12, 1e-11); over the whole run ours stays within MuJoCo's own spread (measured 1.2e-5 m
+  // as free bodies, 6.66e-3 m as trees against its 6.66e-3 m; tolerance twice the spread).
   ComparisonScene shaken = convex_pile();
   shaken.model.bodies[1].pos.x += 1e-15;
   const Trajectory theirs_shaken = mujoco_trajectory(shaken.model, shaken.timestep, shaken.steps);
@@ -152,8 +154,8 @@ TEST_CASE(
     const Trajectory theirs = mujoco_trajectory(sc.model, sc.timestep, sc.steps);
     const Trajectory ours = our_trajectory(sc.model, sc.timestep, sc.steps);
     REQUIRE(ours.steps() == sc.steps);
-    const Deviation early = deviation(ours, theirs, 100);
-    report(tree ? "(f) convex pile as trees, steps 0-100" : "(f) convex pile, steps 0-100", ours, theirs,
+    const Deviation early = deviation(ours, theirs, 95);
+    report(tree ? "(f) convex pile as trees, steps 0-95" : "(f) convex pile, steps 0-95", ours, theirs,
            early);
     CHECK(early.pos < 1e-12);
     CHECK(early.vel < 1e-11);
