@@ -53,6 +53,7 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
   all.steps = steps;
   TreeStepComparison c;
   c.rk4 = rk4, c.timestep = timestep, c.steps = steps;
+  c.iteration_cap = m->opt.iterations;
   NullObserver obs;
   // One solve stepped one output at a time, so that the controls follow the scene's sequences.
   FixedSolve<TreeSystem<double>, NullObserver> solve(*sys, all, y.data(), *ws, obs);
@@ -64,12 +65,16 @@ TreeStepComparison compare_tree_with_mj_step(const JointTreeModel<double>& model
       d->ctrl[i] = model.controls.count[i] > 0 ? control_at(model.controls, i, s - 1) : model.ctrl[i];
     mj_step(m, d);
     c.max_contacts = std::max(c.max_contacts, d->ncon);
+    if (d->nefc > 0 && d->solver_iter >= m->opt.iterations) ++c.mujoco_capped;
     if (c.mujoco_reset == 0 && d->warning[mjWARN_BADQACC].number > 0) c.mujoco_reset = s;
     if (const Status status = solve.advance(s).status; status != Status::ok) {
       c.qpos = c.qvel = c.xpos = c.act = NAN;
       c.softgrad_stop = s, c.softgrad_status = status_name(status);
       return c;
     }
+    if (const TreeConstraintData<double>* cd = sys->constraint_data();
+        cd && cd->nefc > 0 && !cd->solver_settled)
+      ++c.softgrad_capped;
     double dq = 0.0;
     for (int i = 0; i < t.nq; ++i) dq = worse(dq, std::fabs(d->qpos[i] - y[static_cast<std::size_t>(i)]));
     for (int i = 0; i < t.nv; ++i) {

@@ -20,6 +20,12 @@ struct TreeStepComparison {
   long softgrad_stop = 0;         // the step where softgrad's run stopped (its status below), 0 if it did not
   const char* softgrad_status = "ok";
   long mujoco_reset = 0;  // the first step where MuJoCo found a bad qacc and reset its state, 0 if none
+  // Steps whose constraint solve ran to the iteration cap (opt.iterations): softgrad's where its last
+  // iterate had not settled (the step's last evaluation under RK4), MuJoCo's where solver_iter reached the
+  // cap (it may have converged on that last iteration). Both keep their last iterate there, and rounding
+  // differences can grow.
+  int iteration_cap = 0;
+  long softgrad_capped = 0, mujoco_capped = 0;
 };
 
 // Both engines take `steps` steps of `timestep` (RK4 when rk4, else Euler: mj_Euler with its implicit

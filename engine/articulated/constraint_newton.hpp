@@ -237,6 +237,12 @@ inline TreeSearchEnd search(int nv, int nefc, int max_iterations, TreeNewtonWork
     // its set need not be the one at a (a guess of no active rows takes no step from qacc_smooth).
     end.settled = !use_guess && step <= 1e-14 * size;
   }
+  if (!end.settled && !end.failed && factored) {  // at the cap: settled if the last step's set holds at a
+    bool same = true;
+    for (int r = ws.ne; r < nefc && same; ++r)
+      same = (row_dot(ws, r, ws.a) - ws.aref[r] < 0.0) == ws.active[r];
+    end.settled = same;
+  }
   for (int r = 0; r < nefc; ++r) g.rows[slot][r] = ws.active[r];
   g.count[slot] = nefc;
   return end;

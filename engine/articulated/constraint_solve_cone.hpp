@@ -191,16 +191,17 @@ inline TreeSearchEnd tree_search_cones(int nv, int nefc, int max_iterations, Tre
       end.failed = true;
       return end;
     }
-    if (it == max_iterations) return end;  // the cap: states and factor at the last iterate
     double step = 0.0, size = 1.0;
     for (int i = 0; i < nv; ++i) {
       step = std::fmax(step, std::fabs(ws.dir[i]));
       size = std::fmax(size, std::fabs(ws.a[i]));
     }
+    // Settled is asked first: an iterate that reaches rounding level on the cap's step has settled.
     if (step <= 1e-13 * size || (step <= 1e-8 * size && step > 0.5 * last)) {
       end.settled = true;
       return end;
     }
+    if (it == max_iterations) return end;  // the cap: states and factor at the last iterate
     last = step;
     const double alpha = line_search(nv, nefc, ws, held);
     for (int i = 0; i < nv; ++i) ws.a[i] += alpha * ws.dir[i];
