@@ -92,10 +92,9 @@ int check_tree_against_mujoco(const Problem& problem, const std::string& file, c
     std::printf("  (softgrad's run stopped at step %ld: %s)\n", c.softgrad_stop, c.softgrad_status);
   if (c.softgrad_capped > 0 || c.mujoco_capped > 0)
     std::printf(
-        "  (the constraint solver ran to its cap of %d iterations in %ld of softgrad's steps without "
-        "settling, "
-        "and in %ld of MuJoCo's; both keep the last iterate, where rounding differences can grow: raise "
-        "contact.mujoco.iterations to see whether they account for a difference)\n",
+        "  (the constraint solver ran to its cap of %d iterations in %ld of softgrad's steps "
+        "without settling, and in %ld of MuJoCo's; both keep the last iterate, where rounding differences "
+        "can grow: raise contact.mujoco.iterations to see whether they account for a difference)\n",
         c.iteration_cap, c.softgrad_capped, c.mujoco_capped);
   if (c.mujoco_reset > 0)
     std::printf(
